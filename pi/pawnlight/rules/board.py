@@ -2,7 +2,7 @@
 
 Places are small integers so that positions are cheap to build, hash and compare:
 
-* ``0..59``  the track squares ``T0``..``T59``, numbered clockwise (forward) from the top-left corner;
+* ``0..59``  the track squares ``T0``..``T59``, clockwise (forward) from the top-left corner;
 * ``60..64`` the five safety squares ``S1``..``S5`` of the pawn's own colour (S1 next to the entry);
 * ``65``     ``home``;
 * ``66``     ``start``.
@@ -109,8 +109,9 @@ def parse_place(name: str) -> int:
         return HOME
     if lowered == "start":
         return START
-    if len(text) >= 2 and text[0] in "TtSs" and text[1:].isdigit() and text[1:] == str(int(text[1:])):
-        number = int(text[1:])
+    digits = text[1:]
+    if len(text) >= 2 and text[0] in "TtSs" and digits.isdigit() and digits == str(int(digits)):
+        number = int(digits)
         if text[0] in "Tt" and number < TRACK_SQUARES:
             return number
         if text[0] in "Ss" and 1 <= number <= SAFETY_SQUARES:

@@ -46,10 +46,15 @@ class Deck:
         self.shuffles = 0
         self.rng.shuffle(self.draw_pile)
 
-    def draw(self) -> str:
+    def draw(self, hold: bool = False) -> str:
+        """The top card. It goes face up on the discards at once unless it is ``hold``-en in a
+        hand (point play), when :meth:`discard` puts it there once played."""
         if not self.draw_pile:
             self.reshuffle()
-        return self.draw_pile.pop()
+        card = self.draw_pile.pop()
+        if not hold:
+            self.discards.append(card)
+        return card
 
     def discard(self, card: str) -> None:
         self.discards.append(card)

@@ -260,10 +260,10 @@ def legal_options(
         parts = edition.team_seven_parts if team_play else 2
         found.extend(_split_sevens(position, movers, parts, team_play))
 
-    if team_play and edition.partner_landing == "last-resort":
-        # Classic special rule 2: landing on the partner only when nothing else is possible.
-        if any(not hit for _, hit in found):
-            found = [entry for entry in found if not entry[1]]
+    # Classic special rule 2: landing on the partner only when nothing else is possible.
+    last_resort = team_play and edition.partner_landing == "last-resort"
+    if last_resort and any(not hit for _, hit in found):
+        found = [entry for entry in found if not entry[1]]
     moves = [move for move, _ in found]
     declinable = card == "11" and forward_moves == 0
     return Options(moves, not moves or declinable, card == "2")
@@ -290,7 +290,8 @@ def _sorry(position, occupancy, movers, opponents, player, edition, team_play, a
                 continue
             # Onto one's own start circle a Sorry! is the same move as starting a pawn out.
             kind = START_OUT if square == circle else SORRY
-            add(make_step(position, occupancy, colour, kind, START, (square,), team_play, allow_own))
+            path = (square,)
+            add(make_step(position, occupancy, colour, kind, START, path, team_play, allow_own))
 
 
 def _split_sevens(

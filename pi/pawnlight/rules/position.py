@@ -32,9 +32,7 @@ class Position(NamedTuple):
     # -- construction -------------------------------------------------------------------------
 
     @classmethod
-    def initial(
-        cls, colours: Iterable[int], pawns: int = 4, on_circle: bool = False
-    ) -> Position:
+    def initial(cls, colours: Iterable[int], pawns: int = 4, on_circle: bool = False) -> Position:
         """Every pawn in START; with ``on_circle`` one pawn of each colour on its start circle
         (point play: "Each player starts one man out on his own starting point")."""
         groups: list[tuple[int, ...] | None] = [None] * 4

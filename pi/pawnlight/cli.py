@@ -1,0 +1,76 @@
+"""The ``pawnlight`` command: one entry point, one small module per command family."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import __version__
+
+
+def _json_command(handler: Callable[[object], dict[str, Any]]) -> int:
+    """Read one JSON object on stdin, answer on stdout; bad input: exit 2, one line on stderr."""
+    try:
+        request = json.loads(sys.stdin.read())
+    except json.JSONDecodeError as error:
+        print(f"error: malformed JSON: {error}", file=sys.stderr)
+        return 2
+    try:
+        answer = handler(request)
+    except ValueError as error:
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+    json.dump(answer, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from .rules import json_api
+
+    return _json_command(json_api.moves if args.question == "moves" else json_api.score)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .terminal_game import play_in_terminal
+
+    return play_in_terminal(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pawnlight", description="A smart companion for a physical Sorry! board."
+    )
+    parser.add_argument("--version", action="version", version=f"pawnlight {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    rules = commands.add_parser("rules", help="ask the rules core (JSON on stdin, JSON on stdout)")
+    rules.add_argument(
+        "question",
+        choices=("moves", "score"),
+        help="moves: every legal move for one card; score: points at the end of a point game",
+    )
+    rules.set_defaults(handler=_rules)
+
+    play = commands.add_parser("play", help="watch a simulated game played in the terminal")
+    play.add_argument("--edition", default="hasbro-2002")
+    play.add_argument("--variant", default="standard")
+    play.add_argument("--players", default="red,blue,yellow,green")
+    play.add_argument("--teams", action="store_true")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--delay", type=float, default=0.0, help="seconds to pause between turns")
+    play.set_defaults(handler=_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.handler(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

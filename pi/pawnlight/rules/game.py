@@ -1,0 +1,433 @@
+"""A game: seats, turns, cards, moves, the end and its scores, as a replayable list of events.
+
+A :class:`Game` is driven by events — a card drawn (or, in point play, played from the hand), a
+move, a forfeit, a double and its answers, an undo — and every event is kept, so a record of them
+replays the game exactly under the edition it was played with.  Cards come from outside: from the
+players' real pack on a board, from a :class:`~pawnlight.rules.cards.Deck` in a simulation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .board import COLOURS, HOME, PARTNER, S1, S5, parse_colour
+from .cards import parse_card
+from .editions import VARIANTS, Edition, get_edition
+from .moves import FORWARD, Move, Options, Rules
+from .notation import NotationError, parse, text
+from .position import Position
+from .scoring import drop_out_scores, final_scores
+
+# Phases of a game, as the companion and the web page show them.
+DRAW = "draw"  # waiting for the player to draw a card (point play: to play one from the hand)
+MOVE = "move"  # a card waits to be played
+DOUBLE = "double"  # point play: a double was called; the others accept or drop out
+OVER = "over"
+
+FORFEIT = "forfeit"
+DISCARD = "discard"
+
+
+class GameError(ValueError):
+    """An action the rules do not allow now; the message says why."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything fixed when a game starts."""
+
+    edition: str = "hasbro-2002"
+    #: Colours taking part, the leader first; play passes clockwise from the leader.
+    players: tuple[str, ...] = ("red", "blue", "yellow", "green")
+    teams: bool = False
+    variant: str = "standard"
+    #: Play with the optional fifth "1" card (classic boxes only).
+    extra_one: bool = False
+
+    def check(self) -> None:
+        edition = get_edition(self.edition)
+        if self.variant not in VARIANTS:
+            raise GameError(f"unknown variant {self.variant!r} (expected {', '.join(VARIANTS)})")
+        if self.variant not in edition.variants:
+            raise GameError(
+                f"the {edition.name} rule book has no {self.variant} game "
+                f"(it has: {', '.join(sorted(edition.variants))})"
+            )
+        colours = [parse_colour(p) for p in self.players]
+        if len(set(colours)) != len(colours):
+            raise GameError("a colour is named twice in players")
+        if not 2 <= len(colours) <= 4:
+            raise GameError("a game needs 2 to 4 colours")
+        if self.teams and len(colours) != 4:
+            raise GameError("partnership play needs all four colours")
+        if self.variant == "patience" and (len(colours) != 2 or self.teams):
+            raise GameError("Patience Sorry is one player moving two colours")
+        if self.extra_one and not edition.extra_one:
+            raise GameError(f"the {edition.name} pack has no extra 1 card")
+
+    @property
+    def turn_order(self) -> tuple[int, ...]:
+        """The colours in playing order: clockwise from the leader."""
+        colours = [parse_colour(p) for p in self.players]
+        leader = colours[0]
+        return tuple(sorted(colours, key=lambda c: (c - leader) % 4))
+
+    @property
+    def pawns_each(self) -> int:
+        return 3 if self.variant == "quick" else 4
+
+
+class Event(NamedTuple):
+    """One thing that happened, in the order it happened; a game is the replay of its events."""
+
+    kind: str  # draw, move, forfeit, double, accept, drop, undo
+    colour: int = -1
+    card: str | None = None
+    move: str | None = None
+
+
+class Turn(NamedTuple):
+    """A line of the game's history: who played which card, and what came of it."""
+
+    colour: int
+    card: str
+    text: str  # the move's notation, or "forfeit" / "discard"
+    before: Position
+    after: Position
+
+
+class Result(NamedTuple):
+    #: The winning colour, or both colours of the winning pair; empty when no one won.
+    winners: tuple[int, ...]
+    #: Partnership: the pair won before either opponent had four pawns home.
+    double_game: bool = False
+    scores: dict[int, int] | None = None
+    #: Patience Sorry: "success" or "failure".
+    patience: str | None = None
+    reason: str = ""
+
+
+class _State(NamedTuple):
+    position: Position
+    turn: int
+    phase: str
+    card: str | None
+    options: Options | None
+    history: tuple[Turn, ...]
+    doubled: int = 0
+    caller: int = -1
+    waiting: frozenset[int] = frozenset()  # players still to answer a double
+    accepted: frozenset[int] = frozenset()
+    dropped: frozenset[int] = frozenset()
+    resume: str = DRAW  # the phase to return to after a double
+    result: Result | None = None
+
+
+class Game:
+    """The rules of one game, applied event by event."""
+
+    def __init__(self, config: GameConfig | None = None) -> None:
+        self.config = config or GameConfig()
+        self.config.check()
+        self.edition: Edition = get_edition(self.config.edition)
+        self.patience = self.config.variant == "patience"
+        self.rules = Rules(self.edition, self.config.teams)
+        self.order = self.config.turn_order
+        position = Position.initial(
+            self.order, self.config.pawns_each, on_circle=self.config.variant == "points"
+        )
+        self._state = _State(position, self.order[0], DRAW, None, None, ())
+        self._undo: list[tuple[_State, Event]] = []
+        self.events: list[Event] = []
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        return self._state.position
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn
+
+    @property
+    def phase(self) -> str:
+        return self._state.phase
+
+    @property
+    def card(self) -> str | None:
+        return self._state.card
+
+    @property
+    def options(self) -> Options | None:
+        return self._state.options
+
+    @property
+    def legal(self) -> list[Move]:
+        options = self._state.options
+        return options.moves if options is not None and self.phase == MOVE else []
+
+    @property
+    def history(self) -> tuple[Turn, ...]:
+        return self._state.history
+
+    @property
+    def result(self) -> Result | None:
+        return self._state.result
+
+    @property
+    def doubled(self) -> int:
+        return self._state.doubled
+
+    @property
+    def waiting_for(self) -> frozenset[int]:
+        """During a double: the players who have still to accept or drop."""
+        return self._state.waiting
+
+    @property
+    def active_players(self) -> tuple[int, ...]:
+        return tuple(c for c in self.order if c not in self._state.dropped)
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    # -- events -------------------------------------------------------------------------------
+
+    def draw(self, card: str) -> Options:
+        """The player whose turn it is draws ``card`` (point play: plays it from the hand).
+
+        A card with no legal move is forfeited at once ("If it is impossible to do either, the
+        move must be forfeited"); in point play it is the dead hand's discard.
+        """
+        card = parse_card(card)
+        self._require(DRAW, "draw a card")
+        state = self._state
+        options = self.rules.options(state.position, state.turn, card)
+        self._push(Event("draw", state.turn, card))
+        self._state = state._replace(phase=MOVE, card=card, options=options)
+        if not options.moves:
+            label = DISCARD if self.config.variant == "points" else FORFEIT
+            self._finish_turn(label, state.position, options.again)
+        return options
+
+    def play(self, move: Move | str) -> Move:
+        """Play one of the legal moves for the card drawn (a Move or its notation)."""
+        self._require(MOVE, "move")
+        state = self._state
+        chosen = self._find_legal(move)
+        self._push(Event("move", state.turn, state.card, text(chosen)))
+        self._state = state._replace(position=chosen.after)
+        assert state.options is not None
+        self._finish_turn(text(chosen), chosen.after, state.options.again)
+        return chosen
+
+    def forfeit(self) -> None:
+        """End the turn without moving, where the rules let the player decline (an 11)."""
+        self._require(MOVE, "forfeit")
+        state = self._state
+        assert state.options is not None
+        if not state.options.forfeit:
+            raise GameError(
+                f"a {state.card} with a legal move must be played "
+                "(the rule books allow declining only an 11 that cannot move forward)"
+            )
+        self._push(Event("forfeit", state.turn, state.card))
+        self._finish_turn(FORFEIT, state.position, state.options.again)
+
+    def double(self, colour: int | str) -> None:
+        """Point play: ``colour`` calls "double" (or "re-double")."""
+        caller = self._player(colour)
+        if self.config.variant != "points" or self.edition.scoring.drop_out_win is None:
+            raise GameError("doubling belongs to point play in the classic editions")
+        state = self._state
+        if state.phase not in (DRAW, MOVE):
+            raise GameError(f"cannot double now (the game is in its {state.phase} phase)")
+        others = frozenset(c for c in self.active_players if c != caller)
+        self._push(Event("double", caller))
+        self._state = state._replace(
+            phase=DOUBLE, caller=caller, waiting=others, accepted=frozenset(), resume=state.phase
+        )
+
+    def accept(self, colour: int | str) -> None:
+        self._answer(colour, "accept")
+
+    def drop(self, colour: int | str) -> None:
+        self._answer(colour, "drop")
+
+    def undo(self) -> Event:
+        """Take back the last event; the undo itself is kept in the events."""
+        if not self._undo:
+            raise GameError("nothing to undo")
+        self._state, undone = self._undo.pop()
+        self.events.append(Event("undo"))
+        return undone
+
+    def apply(self, event: Event) -> None:
+        """Apply a recorded event (replaying a game record)."""
+        if event.kind == "draw":
+            if event.colour != self.turn and self.phase == DRAW:
+                raise GameError(f"recorded draw by {COLOURS[event.colour]} out of turn")
+            self.draw(event.card or "")
+        elif event.kind == "move":
+            self.play(event.move or "")
+        elif event.kind == "forfeit":
+            self.forfeit()
+        elif event.kind in ("double", "accept", "drop"):
+            getattr(self, event.kind)(event.colour)
+        elif event.kind == "undo":
+            self.undo()
+        else:
+            raise GameError(f"unknown event kind {event.kind!r}")
+
+    @classmethod
+    def replay(cls, config: GameConfig, events: Iterable[Event]) -> Game:
+        game = cls(config)
+        for number, event in enumerate(events, 1):
+            try:
+                game.apply(event)
+            except (GameError, NotationError, ValueError) as error:
+                message = f"event {number} ({event.kind}) cannot be replayed: {error}"
+                raise GameError(message) from None
+        return game
+
+    # -- inside -------------------------------------------------------------------------------
+
+    def _require(self, phase: str, action: str) -> None:
+        if self.phase != phase:
+            if self.phase == OVER:
+                raise GameError(f"cannot {action}: the game is over")
+            raise GameError(f"cannot {action} now: waiting for {self._waiting_text()}")
+
+    def _waiting_text(self) -> str:
+        state = self._state
+        if state.phase == DRAW:
+            return f"{COLOURS[state.turn]} to draw a card"
+        if state.phase == MOVE:
+            return f"{COLOURS[state.turn]} to play the {state.card}"
+        if state.phase == DOUBLE:
+            return "answers to the double from " + ", ".join(COLOURS[c] for c in state.waiting)
+        return "nothing"
+
+    def _player(self, colour: int | str) -> int:
+        value = parse_colour(colour) if isinstance(colour, str) else colour
+        if value not in self.active_players:
+            raise GameError(f"{COLOURS[value]} is not playing")
+        return value
+
+    def _push(self, event: Event) -> None:
+        self._undo.append((self._state, event))
+        self.events.append(event)
+
+    def _find_legal(self, move: Move | str) -> Move:
+        state = self._state
+        candidate = (
+            parse(move, state.position, self.config.teams) if isinstance(move, str) else move
+        )
+        legal = state.options.moves if state.options else []
+        if candidate in legal:
+            return candidate
+        # A split 7 written in another order that ends the same way is the same play.
+        if (
+            state.card == "7"
+            and len(candidate.steps) > 1
+            and all(s.kind == FORWARD for s in candidate.steps)
+            and sum(len(s.path) for s in candidate.steps) == 7
+            and any(m.after == candidate.after and len(m.steps) > 1 for m in legal)
+        ):
+            return candidate
+        raise GameError(f"{text(candidate)} is not a legal move for the {state.card}")
+
+    def _finish_turn(self, label: str, after: Position, again: bool) -> None:
+        state = self._state
+        assert state.card is not None
+        turn = Turn(state.turn, state.card, label, state.position, after)
+        state = state._replace(
+            position=after, history=(*state.history, turn), card=None, options=None
+        )
+        result = self._result(after)
+        if result is not None:
+            self._state = state._replace(phase=OVER, result=result)
+            return
+        next_turn = state.turn if again else self._next_player(state.turn, state.dropped)
+        self._state = state._replace(phase=DRAW, turn=next_turn)
+
+    def _next_player(self, colour: int, dropped: frozenset[int]) -> int:
+        order = self.order
+        index = order.index(colour)
+        for step in range(1, len(order) + 1):
+            candidate = order[(index + step) % len(order)]
+            if candidate not in dropped:
+                return candidate
+        return colour
+
+    def _answer(self, colour: int | str, answer: str) -> None:
+        player = self._player(colour)
+        state = self._state
+        if state.phase != DOUBLE or player not in state.waiting:
+            raise GameError(f"{COLOURS[player]} has no double to answer")
+        self._push(Event(answer, player))
+        waiting = state.waiting - {player}
+        accepted = state.accepted | {player} if answer == "accept" else state.accepted
+        dropped = state.dropped | {player} if answer == "drop" else state.dropped
+        state = state._replace(waiting=waiting, accepted=accepted, dropped=dropped)
+        if waiting:
+            self._state = state
+            return
+        if not accepted:
+            # "If all players drop out on a double ... the game ends, and the player calling the
+            # double wins twenty-five points."
+            scores = drop_out_scores(self.edition, self.order, state.caller)
+            result = Result((state.caller,), scores=scores, reason="every other player dropped")
+            self._state = state._replace(phase=OVER, result=result, card=None, options=None)
+            return
+        state = state._replace(doubled=state.doubled + 1, phase=state.resume)
+        if state.turn in state.dropped:
+            # The player to move dropped out: the card goes unplayed and play passes on.
+            state = state._replace(
+                phase=DRAW, card=None, options=None, turn=self._next_player(state.turn, dropped)
+            )
+        self._state = state
+
+    def _result(self, position: Position) -> Result | None:
+        if self.patience:
+            return _patience_result(position, self.order)
+        if self.config.teams:
+            for colour in self.order:
+                pair = (colour, PARTNER[colour])
+                if all(position.all_home(c) for c in pair):
+                    opponents = [c for c in self.order if c not in pair]
+                    double = self.edition.double_team_win and not any(
+                        position.all_home(c) for c in opponents
+                    )
+                    return Result(tuple(sorted(pair)), double, reason="all eight pawns home")
+            return None
+        for colour in self.active_players:
+            if position.all_home(colour):
+                scores = None
+                if self.config.variant == "points":
+                    scores = final_scores(self.edition, position, colour, self._state.doubled)
+                    for quitter in self._state.dropped:
+                        scores[quitter] = 0
+                return Result((colour,), scores=scores, reason="all pawns home")
+        return None
+
+
+def _patience_result(position: Position, colours: Sequence[int]) -> Result | None:
+    """Patience Sorry: "when two men of each color are Home, two of each color are in Safety".
+
+    "The game does not 'come out' if the third man of one color enters Home before the fourth
+    man of the other color has entered Safety."
+    """
+    home = {c: position.count(c, HOME) for c in colours}
+    safe = {c: sum(1 for p in position.pawns(c) if S1 <= p <= S5) for c in colours}
+    if all(home[c] == 2 and safe[c] == 2 for c in colours):
+        return Result((), patience="success", reason="two of each colour home, two in safety")
+    if any(count > 2 for count in home.values()):
+        return Result((), patience="failure", reason="a third pawn of one colour went home first")
+    return None
