@@ -1,0 +1,50 @@
+"""The rules core: board, cards, editions, positions, moves, games, scoring, notation.
+
+Pure code with no I/O, no clock and no threads.  Start with :class:`Game` for a whole game, or
+:func:`legal_options` for the legal moves of one card in one position.
+"""
+
+from .board import COLOURS, HOME, START, parse_colour, parse_place, place_name
+from .cards import CARDS, Deck, leader_draw, pack, parse_card
+from .editions import EDITIONS, VARIANTS, Edition, get_edition
+from .game import Event, Game, GameConfig, GameError, Result, Turn
+from .match import Match
+from .moves import Move, Options, Rules, Step, legal_options
+from .notation import NotationError, parse, text
+from .position import Position
+from .scoring import final_scores
+
+__all__ = [
+    "CARDS",
+    "COLOURS",
+    "EDITIONS",
+    "HOME",
+    "START",
+    "VARIANTS",
+    "Deck",
+    "Edition",
+    "Event",
+    "Game",
+    "GameConfig",
+    "GameError",
+    "Match",
+    "Move",
+    "NotationError",
+    "Options",
+    "Position",
+    "Result",
+    "Rules",
+    "Step",
+    "Turn",
+    "final_scores",
+    "get_edition",
+    "leader_draw",
+    "legal_options",
+    "pack",
+    "parse",
+    "parse_card",
+    "parse_colour",
+    "parse_place",
+    "place_name",
+    "text",
+]
