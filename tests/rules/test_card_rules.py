@@ -27,8 +27,8 @@ def test_3_5_8_12_move_forward_that_many(edition, card):
 @pytest.mark.parametrize("card", ["1", "2"])
 def test_1_and_2_start_a_pawn_or_move_forward(edition, card):
     """The 1. A player must either start a man out or move one man, which is already in play,
-    forward one square. (The 2: two squares.)  NOTE CAREFULLY that in playing either a No. 1 or No. 2
-    card to start a man out the player merely places his man on the colored circle in front of his
+    forward one square. (The 2: two squares.)  NOTE CAREFULLY that in playing either a No. 1 or
+    No. 2 card to start a man out the player merely places his man on the colored circle in front of his
     start, but the player does not in addition move his man forward on that play."""
     position = pos(red="T20 start start start")
     assert texts(position, "red", card, edition) == {"R:start-T4", f"T20-T{20 + int(card)}"}
@@ -131,15 +131,13 @@ def test_the_7_never_starts_a_pawn_nor_moves_backward(edition):
 
 @editions
 def test_the_second_part_of_a_split_sees_the_first(edition):
-    """Parts are played in order: the first part's slide sweeps a pawn the second part could move."""
-    position = pos(blue="T13 T3 start start")
-    # Blue T13+3 = T16 is blue's own triangle (no slide). Use red's short slide: blue T58.
+    """Parts are played in order: the first part's slide sweeps a pawn the second could move."""
     position = pos(blue="T58 T2 start start")
     moves = options(position, "blue", "7", edition).moves
     # T58+3 -> T1 slides to T4 and sweeps blue's own T2: no second part of 4 can follow for it.
     for move in moves:
         if len(move.steps) == 2 and move.steps[0].origin == 58 and move.steps[0].slide:
-            assert False, f"{text(move)}: the swept pawn cannot move afterwards"
+            raise AssertionError(f"{text(move)}: the swept pawn cannot move afterwards")
     # But T2 first, then T58 onto the slide is fine.
     assert any(
         len(m.steps) == 2 and m.steps[0].origin == 2 and m.steps[1].slide is not None for m in moves

@@ -44,7 +44,8 @@ def test_held_cards_are_not_reshuffled():
 
 
 def test_leader_draw_sorry_is_highest_and_ties_draw_again():
-    """The player drawing the highest card is called the Leader. The SORRY card counts the highest."""
+    """The player drawing the highest card is called the Leader. The SORRY card counts the
+    highest in drawing."""
     assert leader_draw({"red": "12", "blue": "sorry", "green": "1"}) == ("blue",)
     assert leader_draw({"red": "12", "blue": "11"}) == ("red",)
     assert leader_draw({"red": "10", "blue": "10", "yellow": "4"}) == ("red", "blue")
