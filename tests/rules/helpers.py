@@ -12,7 +12,7 @@ ALL_EDITIONS = (HASBRO, PARKER, PARKER_1939)
 
 
 def pos(**pawns: str) -> Position:
-    """``pos(red="T7 S2 start start")``: the places of each colour's pawns, by the contract's names."""
+    """``pos(red="T7 S2 start start")``: each colour's pawns by place name."""
     return Position.from_json({colour: places.split() for colour, places in pawns.items()})
 
 

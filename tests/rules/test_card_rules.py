@@ -28,8 +28,8 @@ def test_3_5_8_12_move_forward_that_many(edition, card):
 def test_1_and_2_start_a_pawn_or_move_forward(edition, card):
     """The 1. A player must either start a man out or move one man, which is already in play,
     forward one square. (The 2: two squares.)  NOTE CAREFULLY that in playing either a No. 1 or
-    No. 2 card to start a man out the player merely places his man on the colored circle in front of his
-    start, but the player does not in addition move his man forward on that play."""
+    No. 2 card to start a man out the player merely places his man on the colored circle in front
+    of his start, but the player does not in addition move his man forward on that play."""
     position = pos(red="T20 start start start")
     assert texts(position, "red", card, edition) == {"R:start-T4", f"T20-T{20 + int(card)}"}
 

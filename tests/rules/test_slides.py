@@ -50,7 +50,8 @@ def test_a_backward_move_onto_a_triangle_slides_too(edition):
 
 @editions
 def test_a_sorry_onto_a_triangle_slides(edition):
-    """ "If, as a result of any move whatsoever, a player's man ends its move on any of the ... triangles"."""
+    """If, as a result of any move whatsoever, a player's man ends its move on any of the 6
+    colored triangles ... it must slide."""
     position = pos(red="start home home home", green="T16 start start start")
     (move,) = options(position, "red", "sorry", edition).moves
     assert move.steps[0].final == 19
