@@ -128,16 +128,23 @@ class _State(NamedTuple):
 class Game:
     """The rules of one game, applied event by event."""
 
-    def __init__(self, config: GameConfig | None = None) -> None:
+    def __init__(self, config: GameConfig | None = None, position: Position | None = None) -> None:
+        """A new game; ``position`` sets up the board other than the variant's usual start (a
+        puzzle, a lesson, a test): it must hold exactly the playing colours."""
         self.config = config or GameConfig()
         self.config.check()
         self.edition: Edition = get_edition(self.config.edition)
         self.patience = self.config.variant == "patience"
         self.rules = Rules(self.edition, self.config.teams)
         self.order = self.config.turn_order
-        position = Position.initial(
-            self.order, self.config.pawns_each, on_circle=self.config.variant == "points"
-        )
+        if position is None:
+            position = Position.initial(
+                self.order, self.config.pawns_each, on_circle=self.config.variant == "points"
+            )
+        else:
+            position.validate()
+            if set(position.colours) != set(self.order):
+                raise GameError("the position's colours are not the game's players")
         self._state = _State(position, self.order[0], DRAW, None, None, ())
         self._undo: list[tuple[_State, Event]] = []
         self.events: list[Event] = []
