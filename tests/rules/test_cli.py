@@ -1,0 +1,128 @@
+"""`pawnlight rules moves|score`, exactly as contract sections 3 and 4 fix them."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+EXAMPLE = {
+    "edition": "hasbro-2002",
+    "pawns": {"red": ["start", "T7", "S2", "home"], "blue": ["T30", "start", "start", "start"]},
+    "player": "red",
+    "card": "7",
+    "teams": False,
+}
+
+
+def run(question: str, stdin: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pawnlight.cli", "rules", question],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_moves_answers_the_contract_example():
+    answer = run("moves", json.dumps(EXAMPLE))
+    assert answer.returncode == 0, answer.stderr
+    result = json.loads(answer.stdout)
+    assert set(result) >= {"moves", "forfeit", "again"}
+    assert result["forfeit"] is False and result["again"] is False
+    first = result["moves"][0]
+    assert first["text"] == "T7-T14"
+    assert sorted(first["pawns"]["red"]) == sorted(["start", "T14", "S2", "home"])
+    assert sorted(first["pawns"]["blue"]) == sorted(["T30", "start", "start", "start"])
+    positions = {json.dumps({k: sorted(v) for k, v in m["pawns"].items()}) for m in result["moves"]}
+    assert len(positions) == 5  # the whole 7, and four splits with the pawn in S2
+
+
+def test_empty_moves_mean_forfeit_and_a_2_means_again():
+    request = dict(EXAMPLE, pawns={"red": ["home"] * 4, "blue": ["T30"] + ["start"] * 3}, card="2")
+    result = json.loads(run("moves", json.dumps(request)).stdout)
+    assert result == {"moves": [], "forfeit": True, "again": True}
+
+
+def test_teams_flag():
+    request = {
+        "edition": "parker-1950",
+        "pawns": {
+            "red": ["start"] * 4,
+            "yellow": ["T20", "start", "start", "start"],
+            "blue": ["S1", "start", "start", "start"],
+            "green": ["S1", "start", "start", "start"],
+        },
+        "player": "red",
+        "card": "5",
+        "teams": True,
+    }
+    result = json.loads(run("moves", json.dumps(request)).stdout)
+    assert [m["text"] for m in result["moves"]] == ["T20-T25"]
+
+
+BAD = [
+    ("{not json", "malformed JSON"),
+    ("[1, 2]", "one JSON object"),
+    (json.dumps(dict(EXAMPLE, edition="parker-1900")), "unknown edition"),
+    (json.dumps(dict(EXAMPLE, player="purple")), "unknown colour"),
+    (json.dumps(dict(EXAMPLE, card="6")), "unknown card"),
+    (json.dumps(dict(EXAMPLE, pawns={"red": ["T7", "T7", "start", "start"]})), "two pawns on T7"),
+    (json.dumps(dict(EXAMPLE, pawns={"red": ["T7", "start"]})), "4 pawns"),
+    (
+        json.dumps(dict(EXAMPLE, pawns={"red": ["T61", "start", "start", "start"]})),
+        "unknown location",
+    ),
+    (
+        json.dumps(
+            dict(
+                EXAMPLE,
+                pawns={
+                    "red": ["T7", "start", "start", "start"],
+                    "blue": ["T7", "start", "start", "start"],
+                },
+            )
+        ),
+        "two pawns on T7",
+    ),
+    (json.dumps(dict(EXAMPLE, player="green")), "has no pawns"),
+    (json.dumps({k: v for k, v in EXAMPLE.items() if k != "card"}), "missing field 'card'"),
+    (json.dumps(dict(EXAMPLE, teams="yes")), "teams must be"),
+]
+
+
+@pytest.mark.parametrize(("stdin", "problem"), BAD)
+def test_bad_input_exits_2_with_one_line_naming_the_problem(stdin, problem):
+    answer = run("moves", stdin)
+    assert answer.returncode == 2
+    assert answer.stdout == ""
+    lines = answer.stderr.strip().splitlines()
+    assert len(lines) == 1 and problem in lines[0]
+
+
+def test_score_answers_a_point_game():
+    request = {
+        "edition": "parker-1950",
+        "pawns": {"red": ["home"] * 4, "blue": ["home", "home", "T3", "start"]},
+        "doubled": 0,
+    }
+    answer = run("score", json.dumps(request))
+    assert answer.returncode == 0, answer.stderr
+    assert json.loads(answer.stdout) == {"winner": "red", "scores": {"red": 55, "blue": 10}}
+    doubled = json.loads(run("score", json.dumps(dict(request, doubled=2))).stdout)
+    assert doubled["scores"] == {"red": 220, "blue": 40}
+
+
+@pytest.mark.parametrize(
+    ("request_", "problem"),
+    [
+        ({"edition": "parker-1950", "pawns": {"red": ["T1"] + ["home"] * 3}}, "not over"),
+        ({"edition": "parker-1950", "pawns": {"red": ["home"] * 4}, "doubled": -1}, "doubled"),
+        ({"edition": "parker-1950", "pawns": {"red": ["home"] * 4}, "doubled": 1.5}, "doubled"),
+        ({"pawns": {"red": ["home"] * 4}}, "missing field 'edition'"),
+    ],
+)
+def test_score_bad_input(request_, problem):
+    answer = run("score", json.dumps(request_))
+    assert answer.returncode == 2 and answer.stdout == "" and problem in answer.stderr
