@@ -1,0 +1,209 @@
+# The board firmware's main loop: scan the sensors, poll the card reader, show LED frames,
+# talk to the Pi. Hardware comes from hal (the Pico's machine module, or the simulator), so
+# this exact code runs on the board and under the MicroPython unix port in the tests.
+
+import config as C
+import hal
+import protocol as P
+from analog_mux import AnalogMuxBank
+from debounce import Debouncer
+from leds import LedStrip
+from link import HostLink
+from mfrc522 import MFRC522, CardWatcher
+from shift_in import ShiftInChain
+
+FIRMWARE_VERSION = "1.0.0"
+
+# The loop never sleeps longer than this, so the watchdog is fed well inside its timeout and
+# heartbeats go out on time even on a quiet board.
+MAX_SLEEP_MS = 50
+# Time between acknowledging a RESET and doing it, so the ACK reaches the Pi first.
+RESET_DELAY_MS = 50
+
+
+def make_sensors(cfg):
+    channels = cfg["channels"]
+    if cfg["board"] == "presence":
+        s = cfg["presence"]
+        spi = hal.spi_bus(s["spi"], s["baudrate"], s["sck"], s["mosi"], s["miso"])
+        load = hal.output_pin(s["load"], 1)
+        return ShiftInChain(spi, load, s["chips"], channels, s["active_low"])
+    c = cfg["colour"]
+    select = [hal.output_pin(pin, 0) for pin in c["select"]]
+    adcs = {}
+    muxes = []
+    for mux in c["muxes"]:
+        enable = None
+        if mux.get("enable") is not None:
+            enable = hal.output_pin(mux["enable"], 1)
+        if mux["adc"] not in adcs:
+            adcs[mux["adc"]] = hal.adc_input(mux["adc"])
+        muxes.append((enable, adcs[mux["adc"]]))
+    return AnalogMuxBank(select, muxes, channels, c["settle_us"], c["samples"], hal.sleep_us)
+
+
+def make_card_watcher(cfg):
+    """(CardWatcher or None, error message or None)."""
+    c = cfg["card_reader"]
+    if c is None:
+        return None, None
+    spi = hal.spi_bus(c["spi"], c["baudrate"], c["sck"], c["mosi"], c["miso"])
+    cs = hal.output_pin(c["cs"], 1)
+    rst = hal.output_pin(c["rst"], 1) if c["rst"] is not None else None
+    reader = MFRC522(spi, cs, rst)
+    try:
+        reader.init()
+    except OSError as e:
+        return None, "card reader: %s" % e
+    return CardWatcher(reader, c["gone_after"]), None
+
+
+class Board:
+    def __init__(self, cfg):
+        hal.setup(cfg)
+        self.cfg = cfg
+        now = hal.ticks_ms()
+        channels = cfg["channels"]
+        self.sensors = make_sensors(cfg)
+        self.debouncer = Debouncer(channels, cfg["debounce_ms"], cfg["tolerance"])
+        values, _ = self.sensors.read()
+        self.debouncer.update(values, now)  # the first scan is the starting state
+        leds = cfg["leds"]
+        pixels = hal.neopixels(leds["pin"], leds["count"])
+        self.strip = LedStrip(
+            pixels,
+            leds["count"],
+            leds["max_current_ma"],
+            leds["ma_per_channel"],
+            leds["idle_ma_per_led"],
+        )
+        self.strip.clear()  # after a soft reset the LEDs still show the old frame
+        self.cards, card_error = make_card_watcher(cfg)
+        kind = P.KIND_PRESENCE if cfg["board"] == "presence" else P.KIND_COLOUR
+        features = P.FEATURE_CARD_READER if self.cards is not None else 0
+        hello = P.encode_hello(
+            kind, features, channels, leds["count"], hal.random_u32(), FIRMWARE_VERSION
+        )
+        self.link = HostLink(
+            hal.open_serial(),
+            hello,
+            now,
+            hal.random_u32() & 0xFFFF,
+            cfg["retransmit_ms"],
+            cfg["heartbeat_ms"],
+        )
+        self.startup_errors = []
+        if card_error:
+            self.startup_errors.append((P.E_CARD_READER, card_error))
+        if hal.reset_by_watchdog():
+            self.startup_errors.append((P.E_WATCHDOG, "restarted by the watchdog"))
+        self.reset_at = None
+
+    def handle(self, mtype, payload, now):
+        if mtype == P.LED_FRAME:
+            if len(payload) % 3:
+                self.link.queue_error(P.E_BAD_MESSAGE, "LED frame of %d bytes" % len(payload))
+                return
+            try:
+                self.strip.show(payload)
+            except ValueError as e:
+                self.link.queue_error(P.E_LED_FRAME, str(e))
+        elif mtype == P.SNAPSHOT_REQUEST:
+            # Reported (debounced) values: every change before this point is already queued
+            # ahead of the snapshot, every later one will follow it.
+            self.link.queue_snapshot(self.debouncer.values)
+        elif mtype == P.RESET:
+            if P.decode_reset(payload) == P.RESET_MAINTENANCE:
+                hal.request_maintenance()
+            self.reset_at = hal.ticks_add(now, RESET_DELAY_MS)
+
+    def scan(self, now):
+        values, maybe_changed = self.sensors.read()
+        changes = self.debouncer.update(values, now, maybe_changed)
+        if changes:
+            self.link.queue_changes(changes)
+
+    def run(self):
+        cfg = self.cfg
+        link = self.link
+        ticks_ms = hal.ticks_ms
+        ticks_diff = hal.ticks_diff
+        ticks_add = hal.ticks_add
+        link.send_hello()
+        for code, message in self.startup_errors:
+            link.queue_error(code, message)
+        wdt = hal.watchdog(cfg["watchdog_ms"])  # started last: setup may take a while
+        hal.ready()
+        scan_ms = cfg["scan_interval_ms"]
+        card_ms = cfg["card_reader"]["poll_ms"] if self.cards is not None else 0
+        now = ticks_ms()
+        next_scan = now
+        next_card = now
+        while True:
+            now = ticks_ms()
+            wdt.feed()
+            for mtype, payload in link.receive(now):
+                self.handle(mtype, payload, now)
+            if ticks_diff(now, next_scan) >= 0:
+                self.scan(now)
+                next_scan = ticks_add(now, scan_ms)
+            if self.cards is not None and ticks_diff(now, next_card) >= 0:
+                uid = self.cards.poll()
+                if uid is not None:
+                    link.queue_card(uid)
+                next_card = ticks_add(ticks_ms(), card_ms)
+            if self.reset_at is not None and ticks_diff(now, self.reset_at) >= 0:
+                hal.reset()
+            link.service(now)
+            now = ticks_ms()
+            wait = min(ticks_diff(next_scan, now), link.wait_ms(now), MAX_SLEEP_MS)
+            if self.cards is not None:
+                wait = min(wait, ticks_diff(next_card, now))
+            if self.reset_at is not None:
+                wait = min(wait, ticks_diff(self.reset_at, now))
+            hal.wait(max(0, wait))
+
+
+def run_unconfigured(message):
+    """No usable config: still answer the Pi, so it shows the reason instead of silence."""
+    hal.setup(None)
+    now = hal.ticks_ms()
+    hello = P.encode_hello(P.KIND_UNCONFIGURED, 0, 0, 0, hal.random_u32(), FIRMWARE_VERSION)
+    link = HostLink(hal.open_serial(), hello, now, hal.random_u32() & 0xFFFF)
+    link.send_hello()
+    link.queue_error(P.E_CONFIG, message)
+    wdt = hal.watchdog(C.MAX_WATCHDOG_MS)
+    hal.ready()
+    hellos = 0
+    while True:
+        now = hal.ticks_ms()
+        wdt.feed()
+        link.receive(now)
+        if link.host_hellos != hellos and not link.sender.has(P.ERROR):
+            link.queue_error(P.E_CONFIG, message)  # tell every newly connected driver
+        hellos = link.host_hellos
+        link.service(now)
+        hal.wait(min(link.wait_ms(hal.ticks_ms()), MAX_SLEEP_MS))
+
+
+def main():
+    hal.quiet_keyboard_interrupt()  # 0x03 bytes in frames must not raise KeyboardInterrupt
+    try:
+        cfg = C.validate(hal.load_config())
+    except Exception as e:  # missing file, bad JSON, bad field: all end up in the ERROR
+        run_unconfigured("config.json: %s" % e)
+        return
+    board = None
+    try:
+        board = Board(cfg)
+        board.run()
+    except Exception as e:
+        # A bug must not leave a dead board: report it, then reboot into a clean state
+        # (the Pi sees the new HELLO and asks for a snapshot).
+        hal.log_exception(e)
+        if board is not None:
+            try:
+                board.link.send_error_now(P.E_CRASH, "%s: %s" % (type(e).__name__, e))
+            except Exception:
+                pass
+        hal.reset()

@@ -1,0 +1,136 @@
+# The board's end of the serial link to the Pi: framing, acknowledgements, retransmission,
+# heartbeats and the HELLO handshake. The firmware's main loop hands it sensor changes, card
+# UIDs and snapshots, and gets back the Pi's requests (LED frames, snapshot and reset
+# requests) already acknowledged and stripped of duplicates. Rules: docs/protocol.md.
+
+import protocol as P
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # pragma: no cover - only the Pico and the unix port run this module
+
+    def ticks_diff(a, b):
+        return a - b
+
+    def ticks_add(a, b):
+        return a + b
+
+
+class HostLink:
+    def __init__(self, port, hello, now, first_seq, retransmit_ms=100, heartbeat_ms=500):
+        self.port = port  # .read() -> bytes, .write(bytes)
+        self.hello = hello  # HELLO payload, sent at boot and in answer to every HOST_HELLO
+        self.decoder = P.FrameDecoder()
+        self.sender = P.ReliableSender(retransmit_ms, 1000, 32, first_seq)
+        self.inbound = P.DuplicateFilter()
+        self.led_frames = P.DuplicateFilter()
+        self.host_session = None
+        self.heartbeat_ms = heartbeat_ms
+        self.boot = now
+        self._next_heartbeat = now
+        self.frames_out = 0
+        self.dropped_changes = 0
+        self.host_hellos = 0
+
+    # --- output ----------------------------------------------------------------------------
+    def _write(self, mtype, seq, payload):
+        self.port.write(P.encode_frame(mtype, seq, payload))
+        self.frames_out += 1
+
+    def send_hello(self):
+        self._write(P.HELLO, 0, self.hello)
+
+    def _push(self, mtype, payload, merge=False):
+        if self.sender.push(mtype, payload, merge):
+            return
+        # Queue full: the Pi has not acknowledged anything for a long while (cable out).
+        # Drop the queued sensor changes, which a snapshot replaces, and say so; the Pi then
+        # asks for a snapshot. Cards and errors are kept if at all possible.
+        dropped = self.sender.drop_queued(P.SENSOR_CHANGES)
+        self.dropped_changes += dropped
+        if dropped:
+            self.sender.push(P.ERROR, P.encode_error(P.E_QUEUE_OVERFLOW, "sensor changes dropped"))
+        if not self.sender.push(mtype, payload, merge) and mtype == P.SENSOR_CHANGES:
+            self.dropped_changes += 1
+
+    def queue_changes(self, changes):
+        # Split so one message never exceeds the payload limit (112 channels always fit).
+        step = P.MAX_CHANGES_PER_MESSAGE
+        for i in range(0, len(changes), step):
+            self._push(P.SENSOR_CHANGES, P.encode_changes(changes[i : i + step]), True)
+
+    def queue_snapshot(self, values):
+        self._push(P.SNAPSHOT, P.encode_snapshot(values))
+
+    def queue_card(self, uid):
+        self._push(P.CARD, P.encode_card(uid))
+
+    def queue_error(self, code, message):
+        self._push(P.ERROR, P.encode_error(code, message))
+
+    def send_error_now(self, code, message):
+        """Best effort, just before a reset: jump the queue and write the ERROR at once."""
+        self.sender.abandon()
+        self.sender.queue.insert(0, [P.ERROR, P.encode_error(code, message)])
+        frame = self.sender.poll(self.boot)
+        self._write(frame[0], frame[1], frame[2])
+
+    # --- input -----------------------------------------------------------------------------
+    def receive(self, now):
+        """Read what arrived; returns [(type, payload)] the firmware must act on."""
+        data = self.port.read()
+        if not data:
+            return []
+        requests = []
+        for mtype, seq, payload in self.decoder.feed(data):
+            try:
+                self._dispatch(mtype, seq, payload, now, requests)
+            except P.MessageError as e:
+                self.queue_error(P.E_BAD_MESSAGE, "%s: %s" % (P.TYPE_NAMES.get(mtype, mtype), e))
+        return requests
+
+    def _dispatch(self, mtype, seq, payload, now, requests):
+        if mtype == P.ACK:
+            acked_type, acked_seq = P.decode_ack(payload)
+            self.sender.on_ack(acked_type, acked_seq)
+        elif mtype == P.HOST_HELLO:
+            _major, _minor, session = P.decode_host_hello(payload)
+            self.host_hellos += 1
+            if session != self.host_session:
+                # A new driver instance numbers its messages afresh.
+                self.host_session = session
+                self.inbound.reset()
+                self.led_frames.reset()
+            self.send_hello()
+            self.sender.kick(now)  # whatever is in flight goes out again right away
+        elif mtype == P.HEARTBEAT:
+            pass
+        elif mtype == P.LED_FRAME:
+            self._write(P.ACK, 0, P.encode_ack(mtype, seq))
+            if self.led_frames.accept(seq):
+                requests.append((mtype, payload))
+        elif mtype in P.RELIABLE_TYPES:
+            self._write(P.ACK, 0, P.encode_ack(mtype, seq))
+            if self.inbound.accept(seq):
+                requests.append((mtype, payload))
+        # Anything else comes from a newer driver (same major, higher minor): ignored.
+
+    # --- timers ----------------------------------------------------------------------------
+    def service(self, now):
+        frame = self.sender.poll(now)
+        if frame is not None:
+            self._write(frame[0], frame[1], frame[2])
+        if ticks_diff(now, self._next_heartbeat) >= 0:
+            self._next_heartbeat = ticks_add(now, self.heartbeat_ms)
+            uptime = ticks_diff(now, self.boot)
+            hb = P.encode_heartbeat(
+                uptime, self.decoder.crc_errors, self.sender.retransmits, len(self.sender)
+            )
+            self._write(P.HEARTBEAT, 0, hb)
+
+    def wait_ms(self, now):
+        wait = max(0, ticks_diff(self._next_heartbeat, now))
+        send = self.sender.wait_ms(now)
+        if send is not None and send < wait:
+            wait = send
+        return wait

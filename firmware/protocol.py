@@ -1,0 +1,598 @@
+# Framed serial protocol between the board's Pico and the Raspberry Pi.
+#
+# This one file runs on both sides: on the Pico as `import protocol` under MicroPython, on the
+# Pi as `from pawnlight.firmware import protocol` under CPython. So it may only use syntax and
+# modules MicroPython has (struct, binascii, time), and it imports nothing from the other
+# firmware files. docs/protocol.md describes the wire format this module implements.
+#
+# Wire format of one frame:
+#     0x00  COBS( type:u8  seq:u16le  payload  crc32:u32le )  0x00
+# COBS removes every zero byte from the body, so 0x00 only ever appears as a delimiter and a
+# receiver can always find the next frame boundary after garbage. The leading 0x00 ends any
+# garbage that came before, so a valid frame is never glued to junk.
+
+import struct
+
+try:
+    from binascii import crc32 as _crc32_builtin
+except ImportError:  # some small MicroPython builds leave binascii.crc32 out
+    _crc32_builtin = None
+
+try:
+    # MicroPython tick counters wrap around, so differences must go through ticks_diff.
+    from time import ticks_add as _ticks_add
+    from time import ticks_diff as _ticks_diff
+except ImportError:  # CPython: the Pi passes milliseconds from time.monotonic(), which never wrap
+
+    def _ticks_diff(a, b):
+        return a - b
+
+    def _ticks_add(a, b):
+        return a + b
+
+
+PROTOCOL_MAJOR = 1  # bumped on any incompatible change; both sides must agree
+PROTOCOL_MINOR = 0  # bumped on compatible additions; receivers ignore what they don't know
+
+# --- message types -------------------------------------------------------------------------
+# board -> Pi
+HELLO = 0x01
+SENSOR_CHANGES = 0x02
+SNAPSHOT = 0x03
+CARD = 0x04
+ERROR = 0x06
+# both directions
+HEARTBEAT = 0x05
+ACK = 0x07
+# Pi -> board
+HOST_HELLO = 0x10
+LED_FRAME = 0x11
+SNAPSHOT_REQUEST = 0x12
+RESET = 0x13
+
+TYPE_NAMES = {
+    HELLO: "HELLO",
+    SENSOR_CHANGES: "SENSOR_CHANGES",
+    SNAPSHOT: "SNAPSHOT",
+    CARD: "CARD",
+    HEARTBEAT: "HEARTBEAT",
+    ERROR: "ERROR",
+    ACK: "ACK",
+    HOST_HELLO: "HOST_HELLO",
+    LED_FRAME: "LED_FRAME",
+    SNAPSHOT_REQUEST: "SNAPSHOT_REQUEST",
+    RESET: "RESET",
+}
+
+# Messages that must not be lost: sent one at a time in order, acknowledged, retransmitted.
+RELIABLE_TYPES = (SENSOR_CHANGES, SNAPSHOT, CARD, ERROR, SNAPSHOT_REQUEST, RESET)
+
+# --- board kinds, feature bits, reset modes, error codes -----------------------------------
+KIND_UNCONFIGURED = 0
+KIND_PRESENCE = 1
+KIND_COLOUR = 2
+KIND_NAMES = {KIND_UNCONFIGURED: "unconfigured", KIND_PRESENCE: "presence", KIND_COLOUR: "colour"}
+
+FEATURE_CARD_READER = 0x01
+
+RESET_REBOOT = 0
+RESET_MAINTENANCE = 1  # reboot without starting the firmware, leaving the REPL to mpremote
+
+E_BAD_MESSAGE = 1
+E_LED_FRAME = 2
+E_CARD_READER = 3
+E_QUEUE_OVERFLOW = 4
+E_CRASH = 5
+E_CONFIG = 6
+E_WATCHDOG = 7
+
+# --- sizes ---------------------------------------------------------------------------------
+HEADER_SIZE = 3
+CRC_SIZE = 4
+MAX_PAYLOAD = 1024
+MIN_BODY = HEADER_SIZE + CRC_SIZE
+MAX_BODY = MAX_PAYLOAD + MIN_BODY
+# COBS adds one byte per 254 bytes (plus one); anything longer between delimiters is junk.
+MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 2
+MAX_CHANGES_PER_MESSAGE = MAX_PAYLOAD // 4
+
+
+class FramingError(ValueError):
+    """Bytes between two delimiters that are not a frame (bad COBS, wrong length)."""
+
+
+class CrcError(FramingError):
+    """A well-formed frame whose CRC does not match: corrupted in transit."""
+
+
+class MessageError(ValueError):
+    """A frame with a good CRC whose payload does not fit its message type."""
+
+
+# --- CRC-32 (IEEE 802.3, the same as zlib/binascii) ----------------------------------------
+def _make_crc_table():
+    table = []
+    for n in range(256):
+        c = n
+        for _ in range(8):
+            c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+_CRC_TABLE = None
+
+
+def crc32_table(data, crc=0):
+    """Table-driven CRC-32 in pure Python, for ports without binascii.crc32."""
+    global _CRC_TABLE
+    if _CRC_TABLE is None:
+        _CRC_TABLE = _make_crc_table()
+    table = _CRC_TABLE
+    crc ^= 0xFFFFFFFF
+    for b in data:
+        crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def crc32(data):
+    if _crc32_builtin is not None:
+        return _crc32_builtin(data) & 0xFFFFFFFF
+    return crc32_table(data)
+
+
+# --- COBS ----------------------------------------------------------------------------------
+def cobs_encode(data):
+    """Consistent Overhead Byte Stuffing: the result contains no zero byte.
+
+    Works block by block with find() and slices so it stays fast on the Pico.
+    """
+    data = bytes(data)
+    out = bytearray()
+    start = 0
+    n = len(data)
+    while True:
+        zero = data.find(b"\x00", start)
+        end = n if zero < 0 else zero
+        while end - start >= 254:
+            out.append(0xFF)
+            out += data[start : start + 254]
+            start += 254
+        out.append(end - start + 1)
+        out += data[start:end]
+        if zero < 0:
+            return bytes(out)
+        start = zero + 1
+
+
+def cobs_decode(data):
+    """Inverse of cobs_encode for bytes that contain no zero; FramingError if malformed."""
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0:
+            raise FramingError("zero byte inside COBS data")
+        end = i + code
+        if end > n:
+            raise FramingError("COBS block runs past the end")
+        out += data[i + 1 : end]
+        i = end
+        if code != 0xFF and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+# --- frames --------------------------------------------------------------------------------
+def encode_frame(mtype, seq, payload=b""):
+    if len(payload) > MAX_PAYLOAD:
+        raise MessageError("payload of %d bytes is over the %d limit" % (len(payload), MAX_PAYLOAD))
+    body = struct.pack("<BH", mtype, seq) + bytes(payload)
+    body += struct.pack("<I", crc32(body))
+    return b"\x00" + cobs_encode(body) + b"\x00"
+
+
+def parse_frame(chunk):
+    """Decode the bytes between two delimiters into (type, seq, payload).
+
+    Raises FramingError for anything that is not a frame and CrcError for a corrupted one, so
+    the caller can never act on a frame whose CRC did not match.
+    """
+    if len(chunk) > MAX_ENCODED:
+        raise FramingError("too long")
+    body = cobs_decode(chunk)
+    if len(body) < MIN_BODY or len(body) > MAX_BODY:
+        raise FramingError("body of %d bytes" % len(body))
+    end = len(body) - CRC_SIZE
+    if crc32(body[:end]) != struct.unpack_from("<I", body, end)[0]:
+        raise CrcError("CRC mismatch")
+    mtype, seq = struct.unpack_from("<BH", body, 0)
+    return mtype, seq, body[HEADER_SIZE:end]
+
+
+class FrameDecoder:
+    """Turns a byte stream into frames, skipping garbage and counting what it skipped."""
+
+    def __init__(self, max_chunk=MAX_ENCODED):
+        self.max_chunk = max_chunk
+        self._buf = bytearray()
+        self._overflow = False
+        self.frames = 0  # good frames decoded
+        self.crc_errors = 0  # frames thrown away because the CRC did not match
+        self.resyncs = 0  # runs of bytes thrown away because they were not a frame at all
+
+    def reset(self):
+        self._buf = bytearray()
+        self._overflow = False
+
+    def feed(self, data):
+        """Add received bytes; returns the list of complete good frames they finished."""
+        frames = []
+        data = bytes(data)
+        start = 0
+        while True:
+            zero = data.find(b"\x00", start)
+            if zero < 0:
+                self._append(data[start:])
+                return frames
+            self._append(data[start:zero])
+            start = zero + 1
+            chunk = self._buf
+            overflow = self._overflow
+            self._buf = bytearray()
+            self._overflow = False
+            if overflow:
+                self.resyncs += 1
+                continue
+            if not chunk:
+                continue  # two delimiters in a row: the normal gap between frames
+            try:
+                frames.append(parse_frame(chunk))
+            except CrcError:
+                self.crc_errors += 1
+                continue
+            except FramingError:
+                self.resyncs += 1
+                continue
+            self.frames += 1
+
+    def _append(self, part):
+        if self._overflow or not part:
+            return
+        if len(self._buf) + len(part) > self.max_chunk:
+            self._overflow = True  # keep dropping until the next delimiter
+            self._buf = bytearray()
+            return
+        self._buf += part
+
+
+# --- payloads ------------------------------------------------------------------------------
+# HELLO starts with the protocol major and minor in every version, so a receiver can always
+# read them even when it does not understand the rest.
+_HELLO = "<BBBBHHIB"
+_HELLO_SIZE = struct.calcsize(_HELLO)
+
+
+def encode_hello(kind, features, channels, leds, boot_id, firmware_version, major=None, minor=None):
+    version = firmware_version.encode()[:64]
+    if major is None:
+        major = PROTOCOL_MAJOR
+    if minor is None:
+        minor = PROTOCOL_MINOR
+    head = struct.pack(_HELLO, major, minor, kind, features, channels, leds, boot_id, len(version))
+    return head + version
+
+
+def hello_version(payload):
+    """(major, minor) from a HELLO payload, readable whatever else changed."""
+    if len(payload) < 2:
+        raise MessageError("HELLO too short")
+    return payload[0], payload[1]
+
+
+def decode_hello(payload):
+    """(major, minor, kind, features, channels, leds, boot_id, firmware_version)."""
+    if len(payload) < _HELLO_SIZE:
+        raise MessageError("HELLO too short")
+    fields = struct.unpack_from(_HELLO, payload, 0)
+    size = fields[7]
+    if len(payload) < _HELLO_SIZE + size:
+        raise MessageError("HELLO version string truncated")
+    version = bytes(payload[_HELLO_SIZE : _HELLO_SIZE + size]).decode()
+    return fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], fields[6], version
+
+
+def encode_host_hello(session_id, major=None, minor=None):
+    if major is None:
+        major = PROTOCOL_MAJOR
+    if minor is None:
+        minor = PROTOCOL_MINOR
+    return struct.pack("<BBI", major, minor, session_id)
+
+
+def decode_host_hello(payload):
+    """(major, minor, session_id)."""
+    if len(payload) < 6:
+        raise MessageError("HOST_HELLO too short")
+    return struct.unpack_from("<BBI", payload, 0)
+
+
+def encode_changes(changes):
+    """SENSOR_CHANGES payload from (channel, value) pairs; 4 bytes each, count implied."""
+    out = bytearray()
+    for channel, value in changes:
+        out += struct.pack("<HH", channel, value)
+    return bytes(out)
+
+
+def decode_changes(payload):
+    if len(payload) % 4:
+        raise MessageError("SENSOR_CHANGES length %d is not a multiple of 4" % len(payload))
+    return [struct.unpack_from("<HH", payload, i) for i in range(0, len(payload), 4)]
+
+
+def encode_snapshot(values):
+    return struct.pack("<%dH" % len(values), *values)
+
+
+def decode_snapshot(payload):
+    if len(payload) % 2:
+        raise MessageError("SNAPSHOT length %d is odd" % len(payload))
+    return struct.unpack("<%dH" % (len(payload) // 2), payload)
+
+
+def encode_card(uid):
+    return bytes(uid)
+
+
+def decode_card(payload):
+    if len(payload) not in (4, 7, 10):
+        raise MessageError("card UID of %d bytes" % len(payload))
+    return bytes(payload)
+
+
+_HEARTBEAT = "<IHHH"
+
+
+def encode_heartbeat(uptime_ms, crc_errors, retransmits, queued):
+    return struct.pack(
+        _HEARTBEAT,
+        uptime_ms & 0xFFFFFFFF,
+        min(crc_errors, 0xFFFF),
+        min(retransmits, 0xFFFF),
+        min(queued, 0xFFFF),
+    )
+
+
+def decode_heartbeat(payload):
+    """(uptime_ms, crc_errors, retransmits, queued)."""
+    if len(payload) < struct.calcsize(_HEARTBEAT):
+        raise MessageError("HEARTBEAT too short")
+    return struct.unpack_from(_HEARTBEAT, payload, 0)
+
+
+def encode_error(code, message):
+    return struct.pack("<H", code) + message.encode()[:200]
+
+
+def decode_error(payload):
+    """(code, message)."""
+    if len(payload) < 2:
+        raise MessageError("ERROR too short")
+    return struct.unpack_from("<H", payload, 0)[0], bytes(payload[2:]).decode()
+
+
+def encode_ack(mtype, seq):
+    return struct.pack("<BH", mtype, seq)
+
+
+def decode_ack(payload):
+    """(acknowledged type, acknowledged seq)."""
+    if len(payload) < 3:
+        raise MessageError("ACK too short")
+    return struct.unpack_from("<BH", payload, 0)
+
+
+def encode_leds(colours):
+    """LED_FRAME payload from (r, g, b) tuples: 3 bytes per LED, LED 0 first."""
+    out = bytearray(3 * len(colours))
+    i = 0
+    for r, g, b in colours:
+        out[i] = r
+        out[i + 1] = g
+        out[i + 2] = b
+        i += 3
+    return bytes(out)
+
+
+def decode_leds(payload):
+    if len(payload) % 3:
+        raise MessageError("LED_FRAME length %d is not a multiple of 3" % len(payload))
+    return [(payload[i], payload[i + 1], payload[i + 2]) for i in range(0, len(payload), 3)]
+
+
+def encode_reset(mode):
+    return struct.pack("<B", mode)
+
+
+def decode_reset(payload):
+    if len(payload) < 1:
+        raise MessageError("RESET too short")
+    return payload[0]
+
+
+# --- reliability ---------------------------------------------------------------------------
+# Times are integer milliseconds: time.ticks_ms() on the Pico, monotonic milliseconds on the Pi.
+# Nothing here reads a clock, so the retransmit rules are tested with explicit timestamps.
+
+
+def next_seq(seq):
+    """Sequence numbers run 1..65535 and wrap; 0 marks a frame that is not acknowledged."""
+    seq = (seq + 1) & 0xFFFF
+    return seq or 1
+
+
+class ReliableSender:
+    """Stop-and-wait delivery of messages that must not be lost.
+
+    One message is in flight at a time; the rest wait in order. The in-flight message is sent
+    again, byte for byte, until the matching ACK arrives, with the wait doubling up to max_rto
+    so a missing peer is not flooded. A serial line never reorders, so together with the
+    receiver's DuplicateFilter this delivers every message exactly once and in order.
+    Sensor changes queued while a message is in flight are merged into one message.
+    """
+
+    def __init__(self, rto_ms=100, max_rto_ms=1000, max_queue=32, first_seq=1):
+        self.rto_ms = rto_ms
+        self.max_rto_ms = max_rto_ms
+        self.max_queue = max_queue
+        self.queue = []  # [type, payload] lists waiting their turn
+        self.inflight = None  # (type, seq, payload)
+        self._seq = (first_seq - 1) & 0xFFFF
+        self._rto = rto_ms
+        self._due = 0
+        self.retransmits = 0
+
+    def __len__(self):
+        return len(self.queue) + (1 if self.inflight is not None else 0)
+
+    def push(self, mtype, payload, merge=False):
+        """Queue a message; False if the queue is full (the caller decides what to drop)."""
+        if merge and self.queue:
+            last = self.queue[-1]
+            if last[0] == mtype and len(last[1]) + len(payload) <= MAX_PAYLOAD:
+                last[1] = last[1] + payload
+                return True
+        if len(self.queue) >= self.max_queue:
+            return False
+        self.queue.append([mtype, payload])
+        return True
+
+    def has(self, mtype):
+        if self.inflight is not None and self.inflight[0] == mtype:
+            return True
+        for item in self.queue:
+            if item[0] == mtype:
+                return True
+        return False
+
+    def drop_queued(self, mtype):
+        """Forget queued (not in-flight) messages of one type; returns how many."""
+        kept = [item for item in self.queue if item[0] != mtype]
+        dropped = len(self.queue) - len(kept)
+        self.queue = kept
+        return dropped
+
+    def on_ack(self, mtype, seq):
+        flight = self.inflight
+        if flight is not None and flight[0] == mtype and flight[1] == seq:
+            self.inflight = None
+            self._rto = self.rto_ms
+            return True
+        return False
+
+    def abandon(self):
+        """Drop the in-flight message without an ACK (its peer is known to be gone)."""
+        self.inflight = None
+        self._rto = self.rto_ms
+
+    def kick(self, now):
+        """Send the in-flight message again at once (the peer just (re)appeared)."""
+        self._rto = self.rto_ms
+        self._due = now
+
+    def poll(self, now):
+        """The frame to transmit now as (type, seq, payload), or None."""
+        if self.inflight is None:
+            if not self.queue:
+                return None
+            mtype, payload = self.queue.pop(0)
+            self._seq = next_seq(self._seq)
+            self.inflight = (mtype, self._seq, payload)
+            self._rto = self.rto_ms
+            self._due = _ticks_add(now, self._rto)
+            return self.inflight
+        if _ticks_diff(now, self._due) >= 0:
+            self.retransmits += 1
+            self._rto = min(self._rto * 2, self.max_rto_ms)
+            self._due = _ticks_add(now, self._rto)
+            return self.inflight
+        return None
+
+    def wait_ms(self, now):
+        """Milliseconds until poll() has something to send, or None if nothing is pending."""
+        if self.inflight is None:
+            return 0 if self.queue else None
+        return max(0, _ticks_diff(self._due, now))
+
+
+class LatestSender:
+    """Delivery of a message where only the newest copy matters (LED frames).
+
+    A new message replaces the one waiting for its ACK; the newest is retransmitted until
+    acknowledged, so the board always ends up showing the last frame the Pi sent.
+    """
+
+    def __init__(self, mtype, rto_ms=100, max_rto_ms=1000, first_seq=1):
+        self.mtype = mtype
+        self.rto_ms = rto_ms
+        self.max_rto_ms = max_rto_ms
+        self.pending = None  # (type, seq, payload) not yet acknowledged
+        self.latest = None  # payload of the newest message, kept to replay after a reboot
+        self._seq = (first_seq - 1) & 0xFFFF
+        self._rto = rto_ms
+        self._due = 0
+        self.retransmits = 0
+
+    def set(self, payload, now):
+        """Replace the message; returns the frame to send at once."""
+        self._seq = next_seq(self._seq)
+        self.latest = payload
+        self.pending = (self.mtype, self._seq, payload)
+        self._rto = self.rto_ms
+        self._due = _ticks_add(now, self._rto)
+        return self.pending
+
+    def on_ack(self, mtype, seq):
+        if self.pending is not None and mtype == self.mtype and self.pending[1] == seq:
+            self.pending = None
+            return True
+        return False
+
+    def replay(self, now):
+        """Send the newest message again under a new number (the peer restarted)."""
+        if self.latest is None:
+            return None
+        return self.set(self.latest, now)
+
+    def poll(self, now):
+        if self.pending is None or _ticks_diff(now, self._due) < 0:
+            return None
+        self.retransmits += 1
+        self._rto = min(self._rto * 2, self.max_rto_ms)
+        self._due = _ticks_add(now, self._rto)
+        return self.pending
+
+    def wait_ms(self, now):
+        if self.pending is None:
+            return None
+        return max(0, _ticks_diff(self._due, now))
+
+
+class DuplicateFilter:
+    """Receiver side of stop-and-wait: a repeat of the last sequence number is a duplicate."""
+
+    def __init__(self):
+        self.last = None
+        self.duplicates = 0
+
+    def accept(self, seq):
+        if seq == self.last:
+            self.duplicates += 1
+            return False
+        self.last = seq
+        return True
+
+    def reset(self):
+        self.last = None
