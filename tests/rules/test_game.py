@@ -92,6 +92,7 @@ def test_undo_restores_the_game_and_is_recorded():
     game.draw("1")
     game.play("R:start-T4")
     after_move = game.position
+    assert game.history[-1].before == Position_initial() and game.history[-1].after == after_move
     game.draw("5")
     undone = game.undo()
     assert undone == Event("draw", 1, "5")

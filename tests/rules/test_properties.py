@@ -98,3 +98,20 @@ def test_forward_cards_move_exactly_their_count_and_never_onto_own_pawns(case, c
             for step in move.steps:
                 if step.final < TRACK_SQUARES and step.slide is None and not teams:
                     assert (step.colour, step.final) not in step.bumped
+
+
+@SETTINGS
+@given(played_positions())
+def test_the_flat_two_part_split_agrees_with_the_general_one(case):
+    """_two_part_sevens is a faster copy of _split_sevens(max_parts=2): they must agree."""
+    from pawnlight.rules.moves import _split_sevens, _two_part_sevens
+
+    position, _, teams = case
+    for player in position.colours:
+        movers = (player,)
+        flat = {
+            (m.after, hit)
+            for m, hit in _two_part_sevens(position, position.track_occupancy(), movers, teams)
+        }
+        general = {(m.after, hit) for m, hit in _split_sevens(position, movers, 2, teams)}
+        assert flat == general

@@ -220,7 +220,7 @@ class Game:
         self._state = state._replace(phase=MOVE, card=card, options=options)
         if not options.moves:
             label = DISCARD if self.config.variant == "points" else FORFEIT
-            self._finish_turn(label, state.position, options.again)
+            self._finish_turn(label, None, options.again)
         return options
 
     def play(self, move: Move | str) -> Move:
@@ -228,10 +228,10 @@ class Game:
         self._require(MOVE, "move")
         state = self._state
         chosen = self._find_legal(move)
-        self._push(Event("move", state.turn, state.card, text(chosen)))
-        self._state = state._replace(position=chosen.after)
+        notation = text(chosen)
+        self._push(Event("move", state.turn, state.card, notation))
         assert state.options is not None
-        self._finish_turn(text(chosen), chosen.after, state.options.again)
+        self._finish_turn(notation, chosen, state.options.again)
         return chosen
 
     def forfeit(self) -> None:
@@ -245,7 +245,7 @@ class Game:
                 "(the rule books allow declining only an 11 that cannot move forward)"
             )
         self._push(Event("forfeit", state.turn, state.card))
-        self._finish_turn(FORFEIT, state.position, state.options.again)
+        self._finish_turn(FORFEIT, None, state.options.again)
 
     def double(self, colour: int | str) -> None:
         """Point play: ``colour`` calls "double" (or "re-double")."""
@@ -337,7 +337,7 @@ class Game:
             parse(move, state.position, self.config.teams) if isinstance(move, str) else move
         )
         legal = state.options.moves if state.options else []
-        if candidate in legal:
+        if any(candidate is m for m in legal) or candidate in legal:
             return candidate
         # A split 7 written in another order that ends the same way is the same play.
         if (
@@ -350,19 +350,27 @@ class Game:
             return candidate
         raise GameError(f"{text(candidate)} is not a legal move for the {state.card}")
 
-    def _finish_turn(self, label: str, after: Position, again: bool) -> None:
+    def _finish_turn(self, label: str, move: Move | None, again: bool) -> None:
         state = self._state
         assert state.card is not None
-        turn = Turn(state.turn, state.card, label, state.position, after)
-        state = state._replace(
-            position=after, history=(*state.history, turn), card=None, options=None
-        )
-        result = self._result(after)
+        after = state.position if move is None else move.after
+        history = (*state.history, Turn(state.turn, state.card, label, state.position, after))
+        # Only a move can end the game, and only for the colours it moved.
+        result = None if move is None else self._result(after, {s.colour for s in move.steps})
         if result is not None:
-            self._state = state._replace(phase=OVER, result=result)
-            return
-        next_turn = state.turn if again else self._next_player(state.turn, state.dropped)
-        self._state = state._replace(phase=DRAW, turn=next_turn)
+            phase, turn = OVER, state.turn
+        else:
+            phase = DRAW
+            turn = state.turn if again else self._next_player(state.turn, state.dropped)
+        self._state = state._replace(
+            position=after,
+            history=history,
+            card=None,
+            options=None,
+            phase=phase,
+            turn=turn,
+            result=result,
+        )
 
     def _next_player(self, colour: int, dropped: frozenset[int]) -> int:
         order = self.order
@@ -401,11 +409,11 @@ class Game:
             )
         self._state = state
 
-    def _result(self, position: Position) -> Result | None:
+    def _result(self, position: Position, moved: set[int]) -> Result | None:
         if self.patience:
             return _patience_result(position, self.order)
         if self.config.teams:
-            for colour in self.order:
+            for colour in moved:
                 pair = (colour, PARTNER[colour])
                 if all(position.all_home(c) for c in pair):
                     opponents = [c for c in self.order if c not in pair]
@@ -414,7 +422,7 @@ class Game:
                     )
                     return Result(tuple(sorted(pair)), double, reason="all eight pawns home")
             return None
-        for colour in self.active_players:
+        for colour in moved:
             if position.all_home(colour):
                 scores = None
                 if self.config.variant == "points":

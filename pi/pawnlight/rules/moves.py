@@ -7,7 +7,6 @@ the pawn it switches with, and the position that results.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import NamedTuple
 
 from .board import (
@@ -54,10 +53,32 @@ class Step(NamedTuple):
         return self.slide.end if self.slide is not None else self.target
 
 
-class Move(NamedTuple):
-    steps: tuple[Step, ...]
-    #: The whole position after the move, slides, bumps and switches applied.
-    after: Position
+class Move:
+    """A whole move: its steps in order, from the position it was made in.
+
+    The resulting position is worked out from the steps when first asked for, so generating the
+    legal moves costs only what deciding them costs.  Moves are equal when they start from the same
+    position and take the same steps.
+    """
+
+    __slots__ = ("_after", "before", "steps")
+
+    def __init__(
+        self, steps: tuple[Step, ...], before: Position, after: Position | None = None
+    ) -> None:
+        self.steps = steps
+        self.before = before
+        self._after = after
+
+    @property
+    def after(self) -> Position:
+        """The whole position after the move, slides, bumps and switches applied."""
+        if self._after is None:
+            position = self.before
+            for step in self.steps:
+                position = apply_step(position, step)
+            self._after = position
+        return self._after
 
     @property
     def bumped(self) -> tuple[tuple[int, int], ...]:
@@ -66,6 +87,17 @@ class Move(NamedTuple):
     @property
     def slides(self) -> tuple[Slide, ...]:
         return tuple(step.slide for step in self.steps if step.slide is not None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self.steps == other.steps and self.before == other.before
+
+    def __hash__(self) -> int:
+        return hash((self.steps, self.before))
+
+    def __repr__(self) -> str:
+        return f"Move({self.steps!r})"
 
 
 class Options(NamedTuple):
@@ -94,31 +126,26 @@ class Rules(NamedTuple):
 # -- applying -------------------------------------------------------------------------------------
 
 
-def _apply(
-    position: Position,
-    colour: int,
-    origin: int,
-    final: int,
-    bumped: Iterable[tuple[int, int]],
-    swapped: int = -1,
-    target: int = -1,
-) -> Position:
-    groups = [None if g is None else list(g) for g in position]
-    mine = groups[colour]
-    assert mine is not None
-    mine.remove(origin)
-    mine.append(final)
-    if swapped >= 0:
-        theirs = groups[swapped]
+def apply_step(position: Position, step: Step) -> Position:
+    """The position after one step: the pawn moved, a switched pawn exchanged, bumps to START."""
+    groups = list(position)
+    mine = list(groups[step.colour])  # type: ignore[arg-type]
+    mine[mine.index(step.origin)] = step.final
+    if step.swapped < 0 and not step.bumped:  # the common case, kept short
+        mine.sort()
+        groups[step.colour] = tuple(mine)
+        return tuple.__new__(Position, groups)
+    lists: list[list[int] | None] = [None if g is None else list(g) for g in groups]
+    lists[step.colour] = mine
+    if step.swapped >= 0:
+        theirs = lists[step.swapped]
         assert theirs is not None
-        theirs.remove(target)
-        theirs.append(origin)
-    for c, square in bumped:
-        group = groups[c]
+        theirs[theirs.index(step.target)] = step.origin
+    for colour, square in step.bumped:
+        group = lists[colour]
         assert group is not None
-        group.remove(square)
-        group.append(START)
-    return Position(*(None if g is None else tuple(sorted(g)) for g in groups))
+        group[group.index(square)] = START
+    return tuple.__new__(Position, [None if g is None else tuple(sorted(g)) for g in lists])
 
 
 def _sweep(slide: Slide, occupancy: list[int], mover_square: int) -> tuple[tuple[int, int], ...]:
@@ -139,42 +166,35 @@ def make_step(
     path: tuple[int, ...],
     teams: bool,
     allow_own: bool = False,
-) -> tuple[Step, Position, bool] | None:
+) -> tuple[Step, bool] | None:
     """Build a forward, backward, start or Sorry! step ending on ``path[-1]``.
 
-    Returns the step, the position after it, and whether it lands on the partner's pawn (which
-    the classic books allow only as a last resort); None when the rules forbid it.
+    Returns the step and whether it lands on the partner's pawn (which the classic books allow only
+    as a last resort); None when the rules forbid it.
     """
     target = path[-1]
-    slide = None
-    partner_hit = False
-    bumped: tuple[tuple[int, int], ...] = ()
     if target < TRACK_SQUARES:
         landing_slide = SLIDE_AT[target]
         if landing_slide is not None and landing_slide.colour != colour:
             # Ending on another colour's triangle: slide, sweeping the slide (own pawns too).
-            slide = landing_slide
             if origin < TRACK_SQUARES:
                 occupancy = occupancy.copy()
                 occupancy[origin] = -1
-            bumped = _sweep(slide, occupancy, -1)
-        else:
-            occupant = occupancy[target]
-            if occupant >= 0 and target != origin:
-                if occupant == colour and not allow_own:
-                    return None  # rule C: never onto one's own pawn
-                partner_hit = teams and occupant == PARTNER[colour]
-                bumped = ((occupant, target),)
-    elif target != HOME and target in position[colour]:  # type: ignore[operator]
+            swept = _sweep(landing_slide, occupancy, -1)
+            return Step(colour, kind, origin, target, path, landing_slide, swept), False
+        occupant = occupancy[target]
+        if occupant < 0 or target == origin:
+            return Step(colour, kind, origin, target, path, None, ()), False
+        if occupant == colour and not allow_own:
+            return None  # rule C: never onto one's own pawn
+        partner_hit = teams and occupant == PARTNER[colour]
+        return Step(colour, kind, origin, target, path, None, ((occupant, target),)), partner_hit
+    if target != HOME and target in position[colour]:  # type: ignore[operator]
         return None  # one pawn per safety square
-    step = Step(colour, kind, origin, target, path, slide, bumped)
-    after = _apply(position, colour, origin, step.final, bumped)
-    return step, after, partner_hit
+    return Step(colour, kind, origin, target, path, None, ()), False
 
 
-def make_switch(
-    position: Position, occupancy: list[int], colour: int, origin: int, target: int
-) -> tuple[Step, Position]:
+def make_switch(occupancy: list[int], colour: int, origin: int, target: int) -> Step:
     """An 11's exchange of the pawn on ``origin`` with the opponent on ``target``.
 
     The player's pawn slides if it lands on another colour's triangle (Hasbro: "If your switch
@@ -183,16 +203,20 @@ def make_switch(
     """
     swapped = occupancy[target]
     slide = SLIDE_AT[target]
-    bumped: tuple[tuple[int, int], ...] = ()
     if slide is not None and slide.colour != colour:
         after_swap = occupancy.copy()
         after_swap[origin] = swapped
-        bumped = _sweep(slide, after_swap, target)
-    else:
-        slide = None
-    step = Step(colour, SWITCH, origin, target, (target,), slide, bumped, swapped)
-    after = _apply(position, colour, origin, step.final, bumped, swapped, target)
-    return step, after
+        return Step(
+            colour,
+            SWITCH,
+            origin,
+            target,
+            (target,),
+            slide,
+            _sweep(slide, after_swap, target),
+            swapped,
+        )
+    return Step(colour, SWITCH, origin, target, (target,), None, (), swapped)
 
 
 # -- generating -----------------------------------------------------------------------------------
@@ -207,36 +231,39 @@ def _in_play(pawns: tuple[int, ...]) -> list[int]:
     return seen
 
 
+_CARDS = frozenset(_FORWARD_CARDS) | {"4", "sorry"}
+
+
 def legal_options(
     position: Position, player: int, card: str, edition: Edition, teams: bool = False
 ) -> Options:
     """Every legal way for ``player`` to play ``card`` (rules A-I, the slides, every card rule)."""
-    card = parse_card(card)
+    if card not in _CARDS:
+        card = parse_card(card)
     partner = PARTNER[player]
     team_play = teams and position[partner] is not None
     movers = (player, partner) if team_play else (player,)
-    opponents = [c for c in position.colours if c not in movers]
+    opponents = [c for c in range(4) if position[c] is not None and c not in movers]
     occupancy = position.track_occupancy()
-    found: list[tuple[Move, bool]] = []
-
-    def add(built: tuple[Step, Position, bool] | None) -> None:
-        if built is not None:
-            step, after, partner_hit = built
-            found.append((Move((step,), after), partner_hit))
+    found: list[tuple[Step, bool]] = []
 
     def moves_of(colour: int, paths: tuple, kind: int, count: int) -> None:
-        for place in _in_play(position.pawns(colour)):
+        for place in _in_play(position[colour]):  # type: ignore[arg-type]
             path = paths[colour][place][count]
             if path is not None:
-                add(make_step(position, occupancy, colour, kind, place, path, team_play))
+                built = make_step(position, occupancy, colour, kind, place, path, team_play)
+                if built is not None:
+                    found.append(built)
 
-    if card in ("1", "2"):
+    if card == "1" or card == "2":
         for colour in movers:
-            if START in position.pawns(colour):
-                circle = start_circle(colour)
-                add(make_step(position, occupancy, colour, START_OUT, START, (circle,), team_play))
+            if START in position[colour]:  # type: ignore[operator]
+                path = (start_circle(colour),)
+                built = make_step(position, occupancy, colour, START_OUT, START, path, team_play)
+                if built is not None:
+                    found.append(built)
     if card == "sorry":
-        _sorry(position, occupancy, movers, opponents, player, edition, team_play, add)
+        found.extend(_sorry(position, occupancy, movers, opponents, player, edition, team_play))
     elif card == "4":
         for colour in movers:
             moves_of(colour, BACKWARD_PATHS, BACKWARD, 4)
@@ -248,33 +275,36 @@ def legal_options(
         for colour in movers:
             moves_of(colour, BACKWARD_PATHS, BACKWARD, 1)
     elif card == "11":
+        targets = [sq for sq in range(TRACK_SQUARES) if occupancy[sq] in opponents]
         for colour in movers:
-            for place in _in_play(position.pawns(colour)):
-                if place >= TRACK_SQUARES:
-                    continue  # "only for pawns in play on the open track"
-                for target in range(TRACK_SQUARES):
-                    if occupancy[target] in opponents:
-                        step, after = make_switch(position, occupancy, colour, place, target)
-                        found.append((Move((step,), after), False))
-    elif card == "7":
-        parts = edition.team_seven_parts if team_play else 2
-        found.extend(_split_sevens(position, movers, parts, team_play))
+            for place in _in_play(position[colour]):  # type: ignore[arg-type]
+                if place < TRACK_SQUARES:  # "only for pawns in play on the open track"
+                    for target in targets:
+                        found.append((make_switch(occupancy, colour, place, target), False))
 
-    # Classic special rule 2: landing on the partner only when nothing else is possible.
-    last_resort = team_play and edition.partner_landing == "last-resort"
-    if last_resort and any(not hit for _, hit in found):
-        found = [entry for entry in found if not entry[1]]
-    moves = [move for move, _ in found]
+    candidates = [(Move((step,), position), hit) for step, hit in found]
+    if card == "7":
+        parts = edition.team_seven_parts if team_play else 2
+        if parts == 2:
+            candidates.extend(_two_part_sevens(position, occupancy, movers, team_play))
+        else:
+            candidates.extend(_split_sevens(position, movers, parts, team_play))
+    moves = [move for move, hit in candidates if not hit]
+    if len(moves) < len(candidates) and (edition.partner_landing == "bump" or not moves):
+        # Classic special rule 2: landing on the partner only when nothing else is possible.
+        moves = [move for move, _ in candidates]
     declinable = card == "11" and forward_moves == 0
     return Options(moves, not moves or declinable, card == "2")
 
 
-def _sorry(position, occupancy, movers, opponents, player, edition, team_play, add) -> None:
+def _sorry(position, occupancy, movers, opponents, player, edition, team_play) -> list:
     """Sorry!: a pawn from START takes the place of an opponent's pawn on the track."""
-    starters = [c for c in movers if START in position.pawns(c)]
+    starters = [c for c in movers if START in position[c]]
+    if not starters:
+        return []
     targets = [sq for sq in range(TRACK_SQUARES) if occupancy[sq] in opponents]
     allow_own = False
-    if not targets and team_play and starters:
+    if not targets and team_play:
         # "A SORRY card must be used at all times, even though it may mean the removal of a
         # partner's man" (classic); Hasbro: "you might send your own or your partner's pawn back".
         if edition.team_sorry_fallback == "team":
@@ -283,6 +313,7 @@ def _sorry(position, occupancy, movers, opponents, player, edition, team_play, a
         else:
             victims = {PARTNER[player]}
         targets = [sq for sq in range(TRACK_SQUARES) if occupancy[sq] in victims]
+    found = []
     for colour in starters:
         circle = start_circle(colour)
         for square in targets:
@@ -291,7 +322,65 @@ def _sorry(position, occupancy, movers, opponents, player, edition, team_play, a
             # Onto one's own start circle a Sorry! is the same move as starting a pawn out.
             kind = START_OUT if square == circle else SORRY
             path = (square,)
-            add(make_step(position, occupancy, colour, kind, START, path, team_play, allow_own))
+            built = make_step(position, occupancy, colour, kind, START, path, team_play, allow_own)
+            if built is not None:
+                found.append(built)
+    return found
+
+
+def _after_step(occupancy: list[int], step: Step) -> list[int]:
+    """The track occupancy after a forward step, without building the whole position."""
+    after = occupancy.copy()
+    for _, square in step.bumped:
+        after[square] = -1
+    if step.origin < TRACK_SQUARES:
+        after[step.origin] = -1
+    if step.final < TRACK_SQUARES:
+        after[step.final] = step.colour
+    return after
+
+
+def _two_part_sevens(
+    position: Position, occupancy: list[int], movers: tuple[int, ...], teams: bool
+) -> list[tuple[Move, bool]]:
+    """The usual split 7: two pawns, the second part played on the board the first one left.
+
+    A specialised, flat form of :func:`_split_sevens` (which it must agree with): the split is the
+    most expensive thing the generator does and this is on every 7 drawn.
+    """
+    results: dict[Position, tuple[tuple[Step, Step], bool]] = {}
+    for colour in movers:
+        for place in _in_play(position[colour]):  # type: ignore[arg-type]
+            for count in range(1, 7):
+                path = FORWARD_PATHS[colour][place][count]
+                if path is None:
+                    break  # past home: longer moves are impossible too
+                built = make_step(position, occupancy, colour, FORWARD, place, path, teams)
+                if built is None:
+                    continue
+                first, first_hit = built
+                middle = apply_step(position, first)
+                middle_occupancy = _after_step(occupancy, first)
+                rest = 7 - count
+                for colour2 in movers:
+                    for place2 in _in_play(middle[colour2]):  # type: ignore[arg-type]
+                        if colour2 == colour and place2 == first.final:
+                            continue  # the same pawn again
+                        path2 = FORWARD_PATHS[colour2][place2][rest]
+                        if path2 is None:
+                            continue
+                        built2 = make_step(
+                            middle, middle_occupancy, colour2, FORWARD, place2, path2, teams
+                        )
+                        if built2 is None:
+                            continue
+                        second, second_hit = built2
+                        after = apply_step(middle, second)
+                        hit = first_hit or second_hit
+                        best = results.get(after)
+                        if best is None or (best[1] and not hit):
+                            results[after] = ((first, second), hit)
+    return [(Move(steps, position, after), hit) for after, (steps, hit) in results.items()]
 
 
 def _split_sevens(
@@ -314,14 +403,15 @@ def _split_sevens(
             if best is None or (best[1] and not hit):
                 results[here] = (steps, hit)
             return
-        key = (here, remaining, moved, hit)
-        if key in visited:
-            return
-        visited.add(key)
+        if max_parts > 2:
+            key = (here, remaining, moved, hit)
+            if key in visited:
+                return
+            visited.add(key)
         occupancy = here.track_occupancy()
         last_part = len(steps) + 1 == max_parts
         for colour in movers:
-            for place in _in_play(here.pawns(colour)):
+            for place in _in_play(here[colour]):  # type: ignore[arg-type]
                 if (colour, place) in moved:
                     continue
                 low = remaining if last_part else 1
@@ -333,9 +423,9 @@ def _split_sevens(
                     built = make_step(here, occupancy, colour, FORWARD, place, path, teams)
                     if built is None:
                         continue
-                    step, after, partner_hit = built
-                    gone = {pawn for pawn in step.bumped}
-                    still_moved = frozenset(m for m in moved if m not in gone)
+                    step, partner_hit = built
+                    after = apply_step(here, step)
+                    still_moved = moved - set(step.bumped) if step.bumped else moved
                     extend(
                         after,
                         (*steps, step),
@@ -345,8 +435,4 @@ def _split_sevens(
                     )
 
     extend(position, (), frozenset(), 7, False)
-    return [(Move(steps, after), hit) for after, (steps, hit) in results.items()]
-
-
-def apply_move(move: Move) -> Position:
-    return move.after
+    return [(Move(steps, position, after), hit) for after, (steps, hit) in results.items()]

@@ -27,7 +27,18 @@ from .board import (
     place_name,
     start_circle,
 )
-from .moves import BACKWARD, FORWARD, SORRY, START_OUT, SWITCH, Move, Step, make_step, make_switch
+from .moves import (
+    BACKWARD,
+    FORWARD,
+    SORRY,
+    START_OUT,
+    SWITCH,
+    Move,
+    Step,
+    apply_step,
+    make_step,
+    make_switch,
+)
 from .position import Position
 
 
@@ -62,7 +73,7 @@ def parse(notation: str, position: Position, teams: bool = False) -> Move:
     for part in notation.strip().split(","):
         step, here = _parse_part(part.strip(), here, teams)
         steps.append(step)
-    return Move(tuple(steps), here)
+    return Move(tuple(steps), position, here)
 
 
 def _parse_part(part: str, position: Position, teams: bool) -> tuple[Step, Position]:
@@ -99,17 +110,17 @@ def _parse_part(part: str, position: Position, teams: bool) -> tuple[Step, Posit
     if switch:
         if origin >= TRACK_SQUARES or target >= TRACK_SQUARES or occupancy[target] < 0:
             raise NotationError(f"{part!r}: a switch exchanges two pawns on the track")
-        step, after = make_switch(position, occupancy, colour, origin, target)
+        step = make_switch(occupancy, colour, origin, target)
     else:
         built = _build_move(position, occupancy, colour, origin, target, teams)
         if built is None:
             raise NotationError(f"{part!r}: no pawn can make that move")
-        step, after = built
+        step = built
     expected_end = step.slide.end if step.slide is not None else None
     if slide_end != expected_end:
         shown = "no slide" if expected_end is None else f"a slide to {place_name(expected_end)}"
         raise NotationError(f"{part!r}: the move ends with {shown}")
-    return step, after
+    return step, apply_step(position, step)
 
 
 def _build_move(position, occupancy, colour, origin, target, teams):
@@ -133,7 +144,7 @@ def _build_move(position, occupancy, colour, origin, target, teams):
         # allow_own: a Hasbro team Sorry! may replace one's own pawn; legality is checked later.
         built = make_step(position, occupancy, colour, kind, origin, path, teams, origin == START)
         if built is not None:
-            return built[0], built[1]
+            return built[0]
     return None
 
 

@@ -80,10 +80,11 @@ class Position(NamedTuple):
     def track_occupancy(self) -> list[int]:
         """For each track square, the colour standing there or -1."""
         board = [-1] * TRACK_SQUARES
-        for colour in range(4):
-            for place in self[colour] or ():
-                if place < TRACK_SQUARES:
-                    board[place] = colour
+        for colour, pawns in enumerate(self):
+            if pawns:
+                for place in pawns:
+                    if place < TRACK_SQUARES:
+                        board[place] = colour
         return board
 
     def count(self, colour: int, place: int) -> int:
