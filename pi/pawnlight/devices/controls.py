@@ -1,0 +1,100 @@
+"""Buttons, the buzzer and the status LED on the Pi's GPIO header, through gpiozero.
+
+The same class drives the real header (gpiozero picks rpi-lgpio on current Raspberry Pi OS) and
+the simulated one: pass ``pin_factory=MockFactory()`` and press buttons with
+``factory.pin(n).drive_low()``, as the tests and the simulator do.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gpiozero import LED, Button, Buzzer
+from gpiozero.pins import Factory
+
+BUTTONS = ("confirm", "undo", "new_game")
+
+
+@dataclass(frozen=True)
+class ButtonPressed:
+    """A player pressed one of the board's buttons."""
+
+    name: str
+    at: float
+
+
+@dataclass(frozen=True)
+class ControlPins:
+    """BCM pin numbers (the defaults follow hardware/wiring.md); set them in the config file."""
+
+    confirm: int = 5
+    undo: int = 6
+    new_game: int = 13
+    buzzer: int = 19
+    status_led: int = 26
+
+
+# Buzzer patterns: (on seconds, off seconds, repeats).
+PATTERNS: dict[str, tuple[float, float, int]] = {
+    "illegal": (0.08, 0.06, 3),  # three short beeps: the board disagrees
+    "turn": (0.04, 0.0, 1),  # one blip: your turn
+    "confirm": (0.12, 0.0, 1),  # a move was recognised and recorded
+    "win": (0.2, 0.1, 4),
+}
+
+# Status LED: steady when all is well, slow blink while the board is not connected, fast on error.
+STATUS = {"ok": None, "link-down": (0.5, 0.5), "error": (0.1, 0.1), "off": None}
+
+
+class Controls:
+    def __init__(
+        self,
+        emit: Callable[[ButtonPressed], None],
+        pins: ControlPins | None = None,
+        pin_factory: Factory | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.pins = pins or ControlPins()
+        self._emit = emit
+        self._clock = clock
+        self.buttons: dict[str, Button] = {}
+        for name in BUTTONS:
+            button = Button(getattr(self.pins, name), bounce_time=None, pin_factory=pin_factory)
+            button.when_pressed = self._pressed_handler(name)
+            self.buttons[name] = button
+        self.buzzer = Buzzer(self.pins.buzzer, pin_factory=pin_factory)
+        self.status_led = LED(self.pins.status_led, pin_factory=pin_factory)
+        self.status_state = "off"
+
+    def _pressed_handler(self, name: str) -> Callable[[], None]:
+        def pressed() -> None:
+            self._emit(ButtonPressed(name, self._clock()))
+
+        return pressed
+
+    def buzz(self, pattern: str) -> None:
+        """Play a named pattern in the background (it never blocks the caller)."""
+        on, off, repeats = PATTERNS[pattern]
+        self.buzzer.beep(on_time=on, off_time=max(off, 0.01), n=repeats, background=True)
+
+    def status(self, state: str) -> None:
+        if state not in STATUS:
+            raise ValueError(f"unknown status {state!r}")
+        if state == self.status_state:
+            return
+        self.status_state = state
+        blink = STATUS[state]
+        if blink is not None:
+            self.status_led.blink(on_time=blink[0], off_time=blink[1], background=True)
+        elif state == "ok":
+            self.status_led.on()
+        else:
+            self.status_led.off()
+
+    def close(self) -> None:
+        for button in self.buttons.values():
+            button.close()
+        self.buzzer.close()
+        self.status_led.close()

@@ -1,0 +1,281 @@
+"""The Pi's side of the board protocol for one connection, without any I/O or clock.
+
+The serial driver feeds it received bytes and the time; it answers with events for the
+daemon and bytes to write back. Keeping the rules here (handshake, acknowledgements,
+retransmission, heartbeat timeout, version check) means they are tested with explicit
+timestamps instead of sleeps. docs/protocol.md describes the rules.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from pawnlight.firmware import protocol as P
+
+from .board_link import BoardInfo, ProtocolVersionError
+from .events import BoardEvent, CardRead, FirmwareError, LinkState, SensorChanged, SensorSnapshot
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkSettings:
+    """Timing of the link, in seconds. The defaults suit a Pico on USB."""
+
+    heartbeat_interval: float = 0.5  # how often the Pi says it is alive
+    heartbeat_timeout: float = 2.0  # silence from the board after which the link is dead
+    retransmit_timeout: float = 0.1  # first wait for an ACK; doubles on each retry...
+    max_retransmit_timeout: float = 1.0  # ...up to this
+    hello_interval: float = 0.25  # HOST_HELLO repeats until the board answers
+    handshake_timeout: float = 3.0  # no HELLO by then: close and reopen the port
+    reconnect_min: float = 0.05  # first wait before reopening the port...
+    reconnect_max: float = 2.0  # ...doubling up to this while the board stays away
+    poll_interval: float = 0.02  # longest the reader blocks, i.e. the timers' resolution
+    write_timeout: float = 1.0
+    baudrate: int = 115200  # ignored by USB CDC, kept for real UARTs
+
+
+class LinkDown(Exception):
+    """The connection must be dropped and reopened; the message says why."""
+
+
+class Counters:
+    """Totals over all connections of one driver (LinkStats is the frozen copy)."""
+
+    def __init__(self) -> None:
+        self.frames_in = 0
+        self.frames_out = 0
+        self.bytes_in = 0
+        self.bytes_out = 0
+        self.crc_failures = 0
+        self.resyncs = 0
+        self.retransmits = 0
+        self.duplicates = 0
+        self.malformed = 0
+        self.reconnects = 0
+        self.firmware_restarts = 0
+        self.heartbeat_timeouts = 0
+        self.board_uptime_ms = 0
+        self.board_crc_failures = 0
+        self.board_retransmits = 0
+        self.board_queued = 0
+
+
+def _ms(seconds: float) -> int:
+    return int(seconds * 1000)
+
+
+class LinkSession:
+    def __init__(
+        self,
+        settings: LinkSettings,
+        now: float,
+        session_id: int,
+        counters: Counters,
+        first_seq: int = 1,
+    ) -> None:
+        s = settings
+        self.settings = s
+        self.session_id = session_id
+        self.counters = counters
+        self.decoder = P.FrameDecoder()
+        rto, max_rto = _ms(s.retransmit_timeout), _ms(s.max_retransmit_timeout)
+        self.sender = P.ReliableSender(rto, max_rto, 64, first_seq)
+        self.leds = P.LatestSender(P.LED_FRAME, rto, max_rto, first_seq)
+        self.inbound = P.DuplicateFilter()
+        self.board: BoardInfo | None = None
+        self._opened = now
+        self._last_rx = now
+        self._next_hello = now
+        self._next_heartbeat = now
+        self._out = bytearray()
+        # decoder/sender counters of this session already added to the totals
+        self._seen = (0, 0, 0, 0, 0)
+
+    # --- output ------------------------------------------------------------------------
+    def _write(self, mtype: int, seq: int, payload: bytes = b"") -> None:
+        self._out += P.encode_frame(mtype, seq, payload)
+        self.counters.frames_out += 1
+
+    def _write_frame(self, frame: tuple[int, int, bytes] | None) -> None:
+        if frame is not None:
+            self._write(*frame)
+
+    def take_output(self) -> bytes:
+        """Bytes to write to the port now (and forget)."""
+        out = bytes(self._out)
+        self._out.clear()
+        self.counters.bytes_out += len(out)
+        self._sync_counters()
+        return out
+
+    def _sync_counters(self) -> None:
+        now = (
+            self.decoder.crc_errors,
+            self.decoder.resyncs,
+            self.sender.retransmits,
+            self.leds.retransmits,
+            self.inbound.duplicates,
+        )
+        seen = self._seen
+        c = self.counters
+        c.crc_failures += now[0] - seen[0]
+        c.resyncs += now[1] - seen[1]
+        c.retransmits += (now[2] - seen[2]) + (now[3] - seen[3])
+        c.duplicates += now[4] - seen[4]
+        self._seen = now
+
+    # --- requests from the daemon ------------------------------------------------------
+    def preload_leds(self, payload: bytes) -> None:
+        """The frame to show as soon as the board says HELLO (kept across reconnects)."""
+        self.leds.latest = payload
+
+    def send_leds(self, payload: bytes, now: float) -> None:
+        if self.board is None:
+            self.leds.latest = payload  # sent after the HELLO
+            return
+        self._write_frame(self.leds.set(payload, _ms(now)))
+
+    def request_snapshot(self, now: float) -> None:
+        if not self.sender.has(P.SNAPSHOT_REQUEST):
+            self.sender.push(P.SNAPSHOT_REQUEST, b"")
+        if self.board is not None:
+            self._write_frame(self.sender.poll(_ms(now)))
+
+    def reset_board(self, mode: int, now: float) -> None:
+        self.sender.push(P.RESET, P.encode_reset(mode))
+        if self.board is not None:
+            self._write_frame(self.sender.poll(_ms(now)))
+
+    # --- input -------------------------------------------------------------------------
+    def receive(self, data: bytes, now: float) -> list[BoardEvent]:
+        """Events from newly received bytes. Raises ProtocolVersionError on a bad HELLO."""
+        self.counters.bytes_in += len(data)
+        events: list[BoardEvent] = []
+        for mtype, seq, payload in self.decoder.feed(data):
+            self.counters.frames_in += 1
+            self._last_rx = now
+            try:
+                self._dispatch(mtype, seq, payload, now, events)
+            except P.MessageError as e:
+                self.counters.malformed += 1
+                log.warning("malformed %s from the board: %s", P.TYPE_NAMES.get(mtype, mtype), e)
+        self._sync_counters()
+        return events
+
+    def _dispatch(
+        self, mtype: int, seq: int, payload: bytes, now: float, events: list[BoardEvent]
+    ) -> None:
+        if mtype == P.HELLO:
+            self._on_hello(payload, now, events)
+            return
+        if self.board is None:
+            return  # nothing counts before we know which board (and which boot) this is
+        if mtype == P.ACK:
+            acked_type, acked_seq = P.decode_ack(payload)
+            if not self.sender.on_ack(acked_type, acked_seq):
+                self.leds.on_ack(acked_type, acked_seq)
+        elif mtype == P.HEARTBEAT:
+            uptime, crc, retransmits, queued = P.decode_heartbeat(payload)
+            c = self.counters
+            c.board_uptime_ms, c.board_crc_failures = uptime, crc
+            c.board_retransmits, c.board_queued = retransmits, queued
+        elif mtype in P.RELIABLE_TYPES:
+            # Acknowledge even a duplicate: our first ACK may be the thing that got lost.
+            self._write(P.ACK, 0, P.encode_ack(mtype, seq))
+            if self.inbound.accept(seq):
+                self._deliver(mtype, payload, now, events)
+        # Unknown types come from newer firmware of the same major version: ignored.
+
+    def _deliver(self, mtype: int, payload: bytes, now: float, events: list[BoardEvent]) -> None:
+        if mtype == P.SENSOR_CHANGES:
+            for channel, value in P.decode_changes(payload):
+                events.append(SensorChanged(channel, value, now))
+        elif mtype == P.SNAPSHOT:
+            events.append(SensorSnapshot(tuple(P.decode_snapshot(payload)), now))
+        elif mtype == P.CARD:
+            events.append(CardRead(P.decode_card(payload).hex().upper(), now))
+        elif mtype == P.ERROR:
+            code, message = P.decode_error(payload)
+            events.append(FirmwareError(code, message, now))
+            if code == P.E_QUEUE_OVERFLOW:
+                self.request_snapshot(now)  # changes were dropped on the board
+
+    def _on_hello(self, payload: bytes, now: float, events: list[BoardEvent]) -> None:
+        major, minor = P.hello_version(payload)
+        if major != P.PROTOCOL_MAJOR:
+            try:
+                firmware = P.decode_hello(payload)[7]
+            except (P.MessageError, UnicodeError):
+                firmware = "unknown"
+            raise ProtocolVersionError(
+                f"board firmware {firmware} speaks protocol {major}.{minor}, this driver speaks "
+                f"{P.PROTOCOL_MAJOR}.{P.PROTOCOL_MINOR}: flash the firmware that ships with "
+                "this pawnlight (docs/firmware.md)"
+            )
+        _maj, _min, kind, features, channels, leds, boot_id, firmware = P.decode_hello(payload)
+        info = BoardInfo(
+            firmware=firmware,
+            protocol=(major, minor),
+            kind=P.KIND_NAMES.get(kind, f"kind {kind}"),
+            channels=channels,
+            leds=leds,
+            card_reader=bool(features & P.FEATURE_CARD_READER),
+            boot_id=boot_id,
+        )
+        previous = self.board
+        if previous is not None and previous.boot_id == boot_id:
+            return  # the answer to a repeated HOST_HELLO
+        self.board = info
+        if previous is None:
+            detail = f"connected to {info.kind} board, firmware {firmware}"
+        else:
+            # The board rebooted under us: its numbering starts over, its LEDs are dark and
+            # whatever changed meanwhile is unknown, so start from a fresh snapshot.
+            self.counters.firmware_restarts += 1
+            self.inbound.reset()
+            if self.sender.inflight is not None and self.sender.inflight[0] == P.RESET:
+                self.sender.abandon()  # that reset evidently happened
+            detail = f"board firmware restarted ({firmware})"
+        events.append(LinkState(True, detail, firmware))
+        self.sender.kick(_ms(now))
+        self.request_snapshot(now)
+        self._write_frame(self.leds.replay(_ms(now)))
+        self._next_heartbeat = now
+
+    # --- timers ------------------------------------------------------------------------
+    def open(self, now: float) -> None:
+        """Start the handshake."""
+        self._opened = now
+        self._last_rx = now
+        self._next_hello = now
+        self.tick(now)
+
+    def tick(self, now: float) -> None:
+        """Send what is due; raises LinkDown when the board has gone quiet."""
+        s = self.settings
+        if self.board is None:
+            if now - self._opened > s.handshake_timeout:
+                raise LinkDown(
+                    f"no HELLO from the board within {s.handshake_timeout:.1f} s "
+                    "(is the pawnlight firmware running?)"
+                )
+            if now >= self._next_hello:
+                self._write(P.HOST_HELLO, 0, P.encode_host_hello(self.session_id))
+                self._next_hello = now + s.hello_interval
+            return
+        if now - self._last_rx > s.heartbeat_timeout:
+            self.counters.heartbeat_timeouts += 1
+            raise LinkDown(
+                f"heartbeat timeout: nothing from the board for {now - self._last_rx:.1f} s"
+            )
+        self._write_frame(self.sender.poll(_ms(now)))
+        self._write_frame(self.leds.poll(_ms(now)))
+        if now >= self._next_heartbeat:
+            c = self.counters
+            hb = P.encode_heartbeat(
+                _ms(now - self._opened), c.crc_failures, c.retransmits, len(self.sender)
+            )
+            self._write(P.HEARTBEAT, 0, hb)
+            self._next_heartbeat = now + s.heartbeat_interval
