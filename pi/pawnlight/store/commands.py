@@ -1,0 +1,321 @@
+"""``pawnlight games``: list, show, export, import, replay and check the recorded games.
+
+GAME arguments are a game id in the journal (``12``) or the path of a record file.  Problems go
+to stderr as one line, with exit code 2; a damaged game still shows what comes before the damage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..rules.board import COLOURS
+from ..rules.game import Event, Game, GameConfig, GameError
+from .errors import ReplayError, StoreError
+from .location import journal_path
+from .record import GameRecord, decode, dump, read_record
+from .replay import apply_event, outcome, replay_record
+
+_DATA_HELP = "data directory (default: $PAWNLIGHT_DATA or ~/.local/share/pawnlight)"
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``games`` command to the ``pawnlight`` command's subparsers."""
+    games = subparsers.add_parser(
+        "games",
+        help="recorded games: list, show, export, import, replay, check",
+        description="The games in the journal (DIR/journal.sqlite3) and record files.",
+    )
+    # --data may come before or after the action; SUPPRESS keeps one from hiding the other.
+    games.add_argument("--data", metavar="DIR", default=argparse.SUPPRESS, help=_DATA_HELP)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data", metavar="DIR", default=argparse.SUPPRESS, help=_DATA_HELP)
+    actions = games.add_subparsers(dest="games_action", required=True, metavar="ACTION")
+
+    def action(name: str, handler: Callable[..., int], text: str) -> argparse.ArgumentParser:
+        parser = actions.add_parser(name, parents=[common], help=text, description=text)
+        parser.set_defaults(handler=lambda args: _run(handler, args))
+        return parser
+
+    action("list", _list, "list the games in the journal")
+    show = action("show", _show, "one game's players, history and result")
+    show.add_argument("game", help="a game id in the journal, or a record file")
+    show.add_argument("--events", action="store_true", help="every event, undone ones too")
+    export = action("export", _export, "write a journal game as a record file")
+    export.add_argument("game", type=int, help="the game id")
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+    load = action("import", _import, "add a record file to the journal as a new game")
+    load.add_argument("file", help="the record file ('-' for stdin)")
+    replay = action(
+        "replay", _replay_action, "replay a game and print the position after each event"
+    )
+    replay.add_argument("game", help="a game id in the journal, or a record file")
+    replay.add_argument(
+        "--check", action="store_true", help="only check that it replays (exit 0, or 2)"
+    )
+    action("check", _check, "check the journal file and that every game in it replays")
+
+
+def _run(handler: Callable[[argparse.Namespace, TextIO], int], args: argparse.Namespace) -> int:
+    try:
+        return handler(args, sys.stdout)
+    except BrokenPipeError:  # the reader went away (``| head``): nothing left to say
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps Python's exit flush quiet
+        return 0
+    except OSError as error:
+        return _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
+    except (StoreError, GameError) as error:
+        return _fail(str(error))
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message.splitlines()[0] if message else 'failed'}", file=sys.stderr)
+    return 2
+
+
+def _journal_file(args: argparse.Namespace) -> Path:
+    return journal_path(getattr(args, "data", None))
+
+
+def _read_journal(args: argparse.Namespace):  # -> Journal
+    from .journal import Journal  # sqlite3 only when a command needs it
+
+    return Journal.open(_journal_file(args), readonly=True)
+
+
+# -- the actions --------------------------------------------------------------------------------
+
+
+def _list(args: argparse.Namespace, out: TextIO) -> int:
+    path = _journal_file(args)
+    if not path.exists():
+        print(f"no games yet (no journal at {path})", file=out)
+        return 0
+    summaries = _read_journal(args).games()
+    if not summaries:
+        print("no games in the journal", file=out)
+        return 0
+    print(f"{'id':>4}  {'started':<16}  {'edition':<11}  {'variant':<8}  "
+          f"{'players':<30}  {'turns':>5}  result", file=out)  # fmt: skip
+    for game in summaries:
+        players = " ".join(game.players) + (" (teams)" if game.teams else "")
+        status = game.outcome + (f" [damaged: {game.damage}]" if game.damage else "")
+        print(
+            f"{game.id:>4}  {game.started[:16].replace('T', ' '):<16}  {game.edition:<11}  "
+            f"{game.variant:<8}  {players:<30}  {game.turns:>5}  {status}",
+            file=out,
+        )
+    return 0
+
+
+def _show(args: argparse.Namespace, out: TextIO) -> int:
+    label, record, damage = _load(args)
+    config = record.config
+    game, error = _replay(label, record)
+    names = [f"{c} ({record.names[c]})" if c in record.names else c for c in config.players]
+    lines = [
+        label,
+        f"  edition   {config.edition}",
+        f"  variant   {config.variant}" + (" with the extra 1" if config.extra_one else ""),
+        f"  players   {', '.join(names)}" + ("  (partners)" if config.teams else ""),
+        f"  started   {record.started.isoformat()}",
+    ]
+    if record.seed is not None:
+        lines.append(f"  seed      {record.seed}")
+    if record.meta:
+        lines.append(f"  meta      {dump(dict(record.meta))}")
+    replayed = record.events[: len(game.events)]  # each replayed event adds one to game.events
+    undos = sum(1 for event in replayed if event.kind == "undo")
+    lines.append(
+        f"history ({len(game.history)} turns, {len(replayed)} events"
+        + (f", {undos} of them undo)" if undos else ")")
+    )
+    if args.events:
+        lines += [f"{n:>5}. {line}" for n, line in _event_lines(replayed, config, False)]
+    else:
+        lines += [
+            f"{n:>5}. {COLOURS[turn.colour]:<6}  {turn.card:<5}  {turn.text}"
+            for n, turn in enumerate(game.history, 1)
+        ]
+    end = record.result or game.result
+    if end is None:
+        lines.append(f"result    in progress: {_waiting(game)}")
+    else:
+        lines.append(f"result    {outcome(end)}" + (f" ({end.reason})" if end.reason else ""))
+        if end.scores:
+            lines.append(
+                "scores    " + ", ".join(f"{COLOURS[c]} {p}" for c, p in end.scores.items())
+            )
+        if record.finished:
+            lines.append(f"finished  {record.finished.isoformat()}")
+    out.write("\n".join(lines) + "\n")
+    problem = damage or error
+    return _fail(problem) if problem else 0
+
+
+def _export(args: argparse.Namespace, out: TextIO) -> int:
+    text = _read_journal(args).export(args.game)
+    if args.output in (None, "-"):
+        out.write(text)
+    else:
+        _write_atomically(Path(args.output), text)
+    return 0
+
+
+def _import(args: argparse.Namespace, out: TextIO) -> int:
+    from .journal import Journal
+
+    name = "stdin" if args.file == "-" else args.file
+    data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    try:
+        record = read_record(decode(data))
+    except StoreError as error:
+        raise StoreError(f"{name}: {error}") from None
+    with Journal.open(_journal_file(args)) as journal:
+        try:
+            game_id = journal.import_record(record)
+        except StoreError as error:
+            raise StoreError(f"{name}: {error}") from None
+    print(f"imported {name} as game {game_id}", file=out)
+    return 0
+
+
+def _replay_action(args: argparse.Namespace, out: TextIO) -> int:
+    label, record, damage = _load(args)
+    game, error = _replay(label, record)
+    if not args.check:
+        position = Game(record.config).position
+        print(f"{0:>5}  {'start':<34}  {position}", file=out)
+        for number, line in _event_lines(record.events[: len(game.events)], record.config):
+            print(f"{number:>5}  {line}", file=out)
+        if game.over:
+            print(f"result {outcome(game.result)}", file=out)
+    problem = damage or error
+    if problem:
+        return _fail(problem)
+    if args.check:
+        state = outcome(game.result) if game.over else f"in progress, {_waiting(game)}"
+        if not game.over and record.result is not None:
+            state = outcome(record.result)
+        print(f"ok: {label} replays: {len(game.events)} events, {len(game.history)} turns, "
+              f"{state}", file=out)  # fmt: skip
+    return 0
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    journal = _read_journal(args)
+    problems = [f"SQLite integrity check: {p}" for p in journal.check()]
+    summaries = journal.games()
+    for summary in summaries:
+        try:
+            journal.resume(summary.id)
+        except StoreError as error:
+            problems.append(str(error))
+    for problem in problems:
+        print(problem, file=out)
+    if problems:
+        return _fail(f"{len(problems)} problem(s) in {journal.path}")
+    print(f"ok: {journal.path}: {len(summaries)} games, all replay", file=out)
+    return 0
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def _replay(label: str, record: GameRecord) -> tuple[Game, str | None]:
+    """The game as far as it replays, and what stops it (None when all of it replays)."""
+    try:
+        return replay_record(record), None
+    except ReplayError as error:
+        where = f"{label}: {error}"
+        if error.number is not None and not label.startswith("game "):
+            where += f" (line {error.number + 1})"  # event n is on line n + 1 of a record
+        return error.game, where
+
+
+def _load(args: argparse.Namespace) -> tuple[str, GameRecord, str | None]:
+    """The record a GAME argument names, its label ("game 3" or the file), and the damage
+    that cut it short, if any (a message that says where)."""
+    game: str = args.game
+    if game.isdigit():
+        journal = _read_journal(args)
+        label = f"game {game}"
+        try:
+            return label, journal.load(int(game)), None
+        except StoreError as error:
+            intact = getattr(error, "intact", None)
+            if intact is None:
+                raise
+            return label, intact, str(error)  # the journal's message names the game
+    try:
+        record = read_record(decode(Path(game).read_bytes()))
+    except StoreError as error:
+        intact = getattr(error, "intact", None)
+        if intact is None:
+            raise StoreError(f"{game}: {error}") from None
+        return game, intact, f"{game}: {error}"
+    return game, record, None
+
+
+def _event_lines(
+    events: tuple[Event, ...], config: GameConfig, positions: bool = True
+) -> list[tuple[int, str]]:
+    """Each event described (with the position after it); undos say what they took back."""
+    game = Game(config)
+    taken: list[str] = []  # mirrors the rules' undo stack: every event but an undo pushes
+    lines = []
+    for number, event in enumerate(events, 1):
+        turns = len(game.history)
+        apply_event(game, event)
+        text = _describe(event)
+        if event.kind == "undo":
+            text += f" ({taken.pop()})" if taken else ""
+        else:
+            if event.kind == "draw" and len(game.history) > turns:
+                text += f": {game.history[-1].text}"  # no legal move: forfeited at once
+            taken.append(text)
+        lines.append((number, f"{text:<34}  {game.position}" if positions else text))
+    return lines
+
+
+def _describe(event: Event) -> str:
+    colour = COLOURS[event.colour] if event.colour >= 0 else ""
+    return {
+        "draw": f"{colour} draws {event.card}",
+        "move": f"{colour} plays {event.card}: {event.move}",
+        "forfeit": f"{colour} forfeits the {event.card}",
+        "double": f"{colour} doubles",
+        "accept": f"{colour} accepts",
+        "drop": f"{colour} drops out",
+        "undo": "undo",
+    }.get(event.kind, event.kind)
+
+
+def _waiting(game: Game) -> str:
+    if game.phase == "draw":
+        return f"{COLOURS[game.turn]} to draw"
+    if game.phase == "move":
+        return f"{COLOURS[game.turn]} to play the {game.card}"
+    if game.phase == "double":
+        return "answers to a double from " + ", ".join(COLOURS[c] for c in game.waiting_for)
+    return game.phase
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write a file so that a power cut leaves the old one or the new one, never half of one."""
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

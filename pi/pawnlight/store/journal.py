@@ -1,0 +1,464 @@
+"""The journal: every game played on the board, event by event, in one SQLite file.
+
+Durability is the point.  The Pi can lose power at any moment, so each event is its own
+transaction, committed in WAL mode with ``synchronous=FULL``: SQLite fsyncs the write-ahead log
+before COMMIT returns, so :meth:`Journal.append` returns only once the event is on the storage,
+and the companion lights a move as confirmed only after that.  A transaction cut short by a power
+cut or a kill is rolled back by SQLite the next time the file is opened; nothing else is ever
+rewritten behind the players' backs: no automatic deletes, no VACUUM, and a damaged file is
+reported, never replaced.
+
+Threads: writes belong to the thread that opened the journal (the companion's owner thread) and go
+through one connection.  Reads — the listing, a game's record — open a read-only connection for
+the call and close it again, so the web server's threads may call them at any time: a connection
+is never shared between threads, and in WAL mode a reader neither waits for the writer nor delays
+a move's commit.  Opening a connection costs well under a millisecond; a lock or a pool would cost
+more thought than that.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import NamedTuple
+
+from ..rules.board import COLOURS
+from ..rules.game import Event, Game, GameConfig, GameError, Result
+from .errors import JournalError, ReplayError
+from .record import (
+    GameRecord,
+    dump,
+    event_json,
+    header_json,
+    json_object,
+    make_event,
+    make_result,
+    normal_config,
+    now,
+    read_header,
+    read_record,
+    result_json,
+    write_record,
+)
+from .replay import apply_event, outcome, replay_events, replay_record, same_result
+from .schema import check_version, prepare
+
+#: How long a write waits for another process's write (an import from the command line).
+BUSY_TIMEOUT = 10.0
+
+
+class GameSummary(NamedTuple):
+    """One line of the games listing."""
+
+    id: int
+    started: str  # ISO 8601, as recorded
+    edition: str
+    variant: str
+    players: tuple[str, ...]
+    teams: bool
+    names: dict[str, str]
+    turns: int  # turns in the game's history (turns taken back are not counted)
+    events: int
+    finished: bool
+    winners: tuple[str, ...]
+    outcome: str  # "red won", "in progress", "patience: success", "abandoned", ...
+    damage: str | None  # set when the stored header or result cannot be read
+
+
+class Journal:
+    """Many games, each an ordered list of events, durable one event at a time."""
+
+    def __init__(self, path: Path, writer: sqlite3.Connection | None) -> None:
+        self.path = path
+        self._writer = writer
+        self._owner = threading.get_ident()
+        self._reader_uri = path.resolve().as_uri() + "?mode=ro"
+        #: The game being played, replayed from the journal, to check each event before it is
+        #: stored: an event the rules refuse never reaches the file, so a game always resumes.
+        self._live: tuple[int, Game] | None = None
+
+    # -- opening and closing ----------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, readonly: bool = False) -> Journal:
+        """Open the journal at ``path``, creating it unless ``readonly``.
+
+        Opening for writing runs SQLite's quick_check first and refuses a damaged file.  A
+        read-only journal serves listings and records without taking any lock or creating
+        anything (the command line's ``list``/``show``/``export`` use one).
+        """
+        path = Path(path)
+        if readonly:
+            if not path.exists():
+                raise JournalError(f"no journal at {path}")
+            journal = cls(path, None)
+            with journal._reading() as db:
+                check_version(db, path, writable=False)
+            return journal
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
+        except (OSError, sqlite3.Error) as error:
+            raise JournalError(f"cannot open the journal {path}: {error}") from None
+        try:
+            prepare(db, path)
+        except sqlite3.Error as error:
+            db.close()
+            raise _sqlite_error(path, error) from None
+        except BaseException:
+            db.close()
+            raise
+        return cls(path, db)
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing (the owner thread) ----------------------------------------------------------
+
+    def new_game(
+        self,
+        config: GameConfig,
+        *,
+        seed: int | None = None,
+        names: dict[str, str] | None = None,
+        meta: dict[str, object] | None = None,
+        started: datetime | None = None,
+    ) -> int:
+        """Start a game; returns its id once it is durable."""
+        record = GameRecord(
+            normal_config(config),
+            started or now(),
+            seed=seed,
+            names=dict(names or {}),
+            meta=dict(meta or {}),
+        )
+        header = dump(header_json(record))
+        with self._transaction() as db:
+            cursor = db.execute("INSERT INTO games (header) VALUES (?)", (header,))
+            game_id = cursor.lastrowid
+        assert game_id is not None
+        return game_id
+
+    def append(self, game_id: int, event: Event) -> int:
+        """Store the next event of a game; returns its sequence number (1, 2, ...) once the event
+        is durable.  GameError (a ValueError) if the rules refuse it: then nothing is stored.
+
+        When the event ends the game — or an undo reopens it — the game's result is stored in
+        the same transaction, so a game is never over in the file without its result.
+        """
+        fields = event_json(event)  # refuses a malformed event before anything else
+        with self._transaction() as db:
+            stored = db.execute(
+                "SELECT result, (SELECT max(seq) FROM events WHERE game_id = ?) "
+                "FROM games WHERE id = ?",
+                (game_id, game_id),
+            ).fetchone()
+            if stored is None:
+                raise JournalError(f"no game {game_id} in the journal", game_id)
+            ended, last = stored[0], stored[1] or 0
+            try:
+                game = self._live_game(db, game_id, last)
+                if ended is not None and not game.over:
+                    raise JournalError(
+                        f"game {game_id} was ended early and takes no more events", game_id
+                    )
+                seq = last + 1
+                try:
+                    apply_event(game, event)
+                except ValueError as error:  # GameError, NotationError
+                    raise GameError(
+                        f"game {game_id}: event {seq} ({event.kind}) does not fit: {error}"
+                    ) from None
+                db.execute(
+                    "INSERT INTO events (game_id, seq, kind, colour, card, move) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, event.kind, fields.get("colour"), event.card, event.move),
+                )
+                if game.over:
+                    assert game.result is not None
+                    db.execute(
+                        "UPDATE games SET turns = ?, result = ?, "
+                        "finished = coalesce(finished, ?) WHERE id = ?",
+                        (len(game.history), dump(result_json(game.result)), _now(), game_id),
+                    )
+                else:
+                    db.execute(
+                        "UPDATE games SET turns = ?, result = NULL, finished = NULL WHERE id = ?",
+                        (len(game.history), game_id),
+                    )
+            except BaseException:
+                # The transaction rolls back; forget the live game, which may be ahead of it.
+                self._live = None
+                raise
+        return seq
+
+    def finish(self, game_id: int, result: Result) -> None:
+        """Record how a game ended.  A game that is over already has its result (``append``
+        stores it); this checks it agrees.  A game that is not over can only be ended early,
+        with a result that has no winners (``Result((), reason="abandoned")``)."""
+        with self._transaction() as db:
+            stored = db.execute(
+                "SELECT (SELECT max(seq) FROM events WHERE game_id = ?) FROM games WHERE id = ?",
+                (game_id, game_id),
+            ).fetchone()
+            if stored is None:
+                raise JournalError(f"no game {game_id} in the journal", game_id)
+            game = self._live_game(db, game_id, stored[0] or 0)
+            if game.over:
+                assert game.result is not None
+                if not same_result(game.result, result):
+                    raise GameError(
+                        f"game {game_id} ended with {outcome(game.result)}, not {outcome(result)}"
+                    )
+                return
+            if result.winners or result.scores or result.patience:
+                raise GameError(
+                    f"game {game_id} is not over: it can only be ended early, with no winners"
+                )
+            db.execute(
+                "UPDATE games SET result = ?, finished = ? WHERE id = ?",
+                (dump(result_json(result)), _now(), game_id),
+            )
+
+    def import_record(self, record: str | GameRecord) -> int:
+        """Store a whole record (its text, or a parsed one) as a new game, in one transaction.
+
+        The record must replay (RecordError / ReplayError otherwise).  A salvaged record is
+        accepted; its damage note goes into ``meta["salvaged"]`` so it is not forgotten.
+        """
+        if isinstance(record, str):
+            record = read_record(record)
+        if record.damage:
+            record = replace(record, meta={**record.meta, "salvaged": record.damage}, damage=None)
+        game = replay_record(record)
+        result = record.result if record.result is not None else game.result
+        rows = [
+            (seq, event.kind, event_json(event).get("colour"), event.card, event.move)
+            for seq, event in enumerate(record.events, 1)
+        ]
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO games (header, turns, result, finished) VALUES (?, ?, ?, ?)",
+                (
+                    dump(header_json(record)),
+                    len(game.history),
+                    None if result is None else dump(result_json(result)),
+                    None if record.finished is None else record.finished.isoformat(),
+                ),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            db.executemany(
+                "INSERT INTO events (game_id, seq, kind, colour, card, move) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, *row) for row in rows],
+            )
+        return game_id
+
+    def delete(self, game_id: int) -> None:
+        """Delete a game and its events (only ever on an explicit request)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+            if db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 0:
+                raise JournalError(f"no game {game_id} in the journal", game_id)
+            if self._live is not None and self._live[0] == game_id:
+                self._live = None
+
+    # -- reading (any thread) ------------------------------------------------------------------
+
+    def unfinished(self) -> int | None:
+        """The most recently started game that has not ended, if any (the one to resume)."""
+        with self._reading() as db:
+            row = db.execute(
+                "SELECT id FROM games WHERE result IS NULL ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else int(row[0])
+
+    def load(self, game_id: int) -> GameRecord:
+        """The game's record.  JournalError names a damaged event (``seq``) and keeps the events
+        before it in ``intact``."""
+        with self._reading() as db:
+            return _load(db, game_id)
+
+    def resume(self, game_id: int) -> Game:
+        """The game replayed to where it stands.  ReplayError keeps the game up to the event
+        that does not replay."""
+        record = self.load(game_id)
+        try:
+            return replay_record(record)
+        except ReplayError as error:
+            raise ReplayError(f"game {game_id}, {error}", error.number, error.game) from None
+
+    def export(self, game_id: int) -> str:
+        """The game as record text (see docs/records.md)."""
+        return write_record(self.load(game_id))
+
+    def games(self) -> list[GameSummary]:
+        """Every game, oldest first.  A game whose header or result is damaged is still listed,
+        with ``damage`` saying so."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT id, header, turns, result, "
+                "(SELECT max(seq) FROM events WHERE game_id = games.id) FROM games ORDER BY id"
+            ).fetchall()
+        return [_summary(*row) for row in rows]
+
+    def check(self) -> list[str]:
+        """SQLite's full integrity check; an empty list when the file is sound."""
+        with self._reading() as db:
+            problems = [str(row[0]) for row in db.execute("PRAGMA integrity_check")]
+        return [] if problems == ["ok"] else problems
+
+    # -- inside ------------------------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; COMMIT returns once the WAL is synced (synchronous=FULL)."""
+        db = self._writer
+        if db is None:
+            raise JournalError(f"the journal {self.path} is open read-only or closed")
+        if threading.get_ident() != self._owner:
+            raise JournalError("journal writes belong to the thread that opened it")
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as error:
+            raise _sqlite_error(self.path, error) from None
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """A read-only connection of the caller's own, in one snapshot (BEGIN ... ROLLBACK)."""
+        try:
+            db = sqlite3.connect(
+                self._reader_uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT
+            )
+        except sqlite3.Error as error:
+            raise JournalError(f"cannot read the journal {self.path}: {error}") from None
+        try:
+            db.execute("BEGIN")
+            yield db
+        except sqlite3.Error as error:
+            raise _sqlite_error(self.path, error) from None
+        finally:
+            db.close()
+
+    def _live_game(self, db: sqlite3.Connection, game_id: int, last: int) -> Game:
+        live = self._live
+        if live is not None and live[0] == game_id and len(live[1].events) == last:
+            return live[1]
+        # First event of this session, or another process wrote to the game: replay it.
+        record = _load(db, game_id)
+        try:
+            game = replay_events(record.config, record.events)
+        except ReplayError as error:
+            raise ReplayError(f"game {game_id}, {error}", error.number, error.game) from None
+        self._live = (game_id, game)
+        return game
+
+
+def _load(db: sqlite3.Connection, game_id: int) -> GameRecord:
+    row = db.execute(
+        "SELECT header, result, finished FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
+    if row is None:
+        raise JournalError(f"no game {game_id} in the journal", game_id)
+    header, result, finished = row
+    try:
+        record = read_header(json_object(header))
+    except (ValueError, TypeError) as error:
+        raise JournalError(f"game {game_id}: its header is damaged: {error}", game_id) from None
+    events: list[Event] = []
+    for seq, kind, colour, card, move in db.execute(
+        "SELECT seq, kind, colour, card, move FROM events WHERE game_id = ? ORDER BY seq",
+        (game_id,),
+    ):
+        expected = len(events) + 1
+        try:
+            if seq != expected:
+                raise ValueError(f"it is missing (the next stored event is number {seq})")
+            events.append(make_event({"event": kind, "colour": colour, "card": card, "move": move}))
+        except ValueError as error:
+            message = f"game {game_id}, event {expected}: {error}"
+            intact = replace(record, events=tuple(events), damage=message)
+            raise JournalError(message, game_id, expected, intact) from None
+    record = replace(record, events=tuple(events))
+    if result is None:
+        return record
+    try:
+        return replace(
+            record,
+            result=make_result(json_object(result)),
+            finished=None if finished is None else datetime.fromisoformat(finished),
+        )
+    except (ValueError, TypeError) as error:
+        message = f"game {game_id}: its stored result is damaged: {error}"
+        raise JournalError(message, game_id, intact=replace(record, damage=message)) from None
+
+
+def _summary(
+    game_id: int, header: str, turns: int, result: str | None, events: int | None
+) -> GameSummary:
+    damage = None
+    try:
+        record = read_header(json_object(header))
+    except (ValueError, TypeError) as error:
+        damage = f"its header is damaged: {error}"
+        record = None
+    end = None
+    if result is not None:
+        try:
+            end = make_result(json_object(result))
+        except (ValueError, TypeError) as error:
+            damage = f"its stored result is damaged: {error}"
+    # outcome(None) is "in progress"; "?" for a result that cannot be read.
+    ending = outcome(end) if end is not None or result is None else "?"
+    return GameSummary(
+        id=game_id,
+        started=record.started.isoformat() if record else "?",
+        edition=record.config.edition if record else "?",
+        variant=record.config.variant if record else "?",
+        players=tuple(record.config.players) if record else (),
+        teams=record.config.teams if record else False,
+        names=dict(record.names) if record else {},
+        turns=turns,
+        events=events or 0,
+        finished=result is not None,
+        winners=tuple(COLOURS[c] for c in end.winners) if end else (),
+        outcome=ending,
+        damage=damage,
+    )
+
+
+def _sqlite_error(path: Path, error: sqlite3.Error) -> JournalError:
+    # SQLite raises the bare DatabaseError for a file that is not a database or is malformed;
+    # its subclasses are everyday trouble (locked, disk full, read-only).
+    if type(error) is sqlite3.DatabaseError:
+        return JournalError(
+            f"the journal {path} is damaged: {error} (SQLite's words); it was left as it is: "
+            "see docs/records.md, 'Damage'"
+        )
+    return JournalError(f"the journal {path}: {error}")
+
+
+def _now() -> str:
+    return now().isoformat()
