@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__
+from .store.commands import register as register_games
 
 
 def _json_command(handler: Callable[[object], dict[str, Any]]) -> int:
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--delay", type=float, default=0.0, help="seconds to pause between turns")
     play.set_defaults(handler=_play)
+    register_games(commands)
     return parser
 
 
