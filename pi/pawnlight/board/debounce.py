@@ -1,0 +1,91 @@
+"""Debouncing: from a stream of timestamped snapshots to a board that ignores sensor flicker.
+
+A hall sensor at the edge of a magnet's field can bounce for a few milliseconds.  Such a bounce
+must neither be taken for a move nor restart the wait for a board to settle.  So a departure
+from the current board only counts once it has lasted ``flicker`` seconds; a departure that
+comes back sooner is forgotten, and the board keeps the time it has been held since.  A real
+change (one that is still there after ``flicker``) makes the latest reading the board, held
+since the moment that reading first appeared: the settle time is always measured on an exact,
+unbroken board.
+
+The debouncer also remembers which cells differed from a *reference* board (the position
+before the move) while the board was away from it.  A presence board cannot see an 11's switch
+(two pawns change places, both squares stay full); the touched cells are the only trace of it.
+
+Pure: time is only ever the ``at`` values passed in, which must not go backwards.
+"""
+
+from __future__ import annotations
+
+from .snapshot import Occupancy
+
+
+class Debouncer:
+    def __init__(self, flicker: float = 0.05, reference: Occupancy | None = None) -> None:
+        if flicker < 0:
+            raise ValueError("flicker must not be negative")
+        self.flicker = flicker
+        self.reference = reference
+        #: The debounced board and the time it has been held since (None before any reading).
+        self.board: Occupancy | None = None
+        self.since = 0.0
+        self._now = float("-inf")
+        self._latest: Occupancy | None = None
+        self._latest_since = 0.0
+        self._away_since: float | None = None
+        self._raw_touched: set[int] = set()
+        self._touched: set[int] = set()
+
+    def feed(self, occupancy: Occupancy, at: float) -> None:
+        self.advance(at)
+        if self.board is None:
+            self.board = self._latest = occupancy
+            self.since = self._latest_since = at
+            self._touched = self._differences(occupancy)
+            return
+        if occupancy == self._latest:
+            return  # a repeated reading: nothing new
+        self._latest = occupancy
+        self._latest_since = at
+        if occupancy == self.board:
+            # Back before the departure counted: it was flicker.  Forget it entirely.
+            self._away_since = None
+            self._raw_touched.clear()
+            return
+        if self._away_since is None:
+            self._away_since = at
+        self._raw_touched |= self._differences(occupancy)
+
+    def advance(self, at: float) -> None:
+        """Let time pass to ``at``: a departure older than ``flicker`` becomes the board."""
+        if at < self._now:
+            raise ValueError(f"time went backwards: {at} after {self._now}")
+        self._now = at
+        if self._away_since is not None and at - self._away_since >= self.flicker:
+            assert self._latest is not None
+            leaving_reference = self.board == self.reference
+            self.board = self._latest
+            self.since = self._latest_since
+            self._away_since = None
+            if leaving_reference:
+                self._touched = set()
+            self._touched |= self._raw_touched
+            self._raw_touched = set()
+
+    def held(self, at: float) -> float:
+        """How long the board has been held at time ``at`` (0 before any reading)."""
+        return 0.0 if self.board is None else at - self.since
+
+    @property
+    def touched(self) -> frozenset[int]:
+        """Cells that differed from the reference during the board's last time away from it."""
+        return frozenset(self._touched)
+
+    def _differences(self, occupancy: Occupancy) -> set[int]:
+        if self.reference is None:
+            return set()
+        return {
+            cell
+            for cell, (a, b) in enumerate(zip(occupancy, self.reference, strict=True))
+            if a != b
+        }

@@ -1,0 +1,222 @@
+"""Guidance: the fewest corrections that bring the board to a target position, best first.
+
+A correction is one thing a person does with one hand: lift a pawn off, put a pawn on, or move
+a pawn from one place to another (a lift and a put merged, which is why pairing surpluses with
+shortages makes the list shortest).  Colour boards pair only pawns of the same colour; presence
+boards know the colour of a pawn only from where it stands (safety, START and HOME belong to a
+colour), so a track pawn may be paired with any shortage.
+
+The list is ordered so that the first correction can always be done right now: readings that
+fit no colour first (nothing else can be trusted on that square), then moves to a free place
+(shortest first: a knocked pawn is usually right next to where it belongs), lifts, puts, and
+last the moves and puts whose place is still taken by a pawn that has to leave first.  The
+companion shows one correction at a time and recomputes the list from every new board, so the
+guidance follows whatever the players actually do.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from pawnlight.rules.board import COLOURS
+from pawnlight.rules.position import Position
+
+from .cells import (
+    AREA_STARTS,
+    AREAS,
+    EMPTY,
+    SPOTS_PER_AREA,
+    SQUARE_CELLS,
+    UNKNOWN,
+    Spot,
+    cell_colour,
+    spot_of_cell,
+)
+from .geometry import distance
+from .layout import COLOUR, Layout
+from .snapshot import Occupancy, read_occupancy, sense, true_occupancy
+
+LIFT = "lift"
+PUT = "put"
+MOVE = "move"
+CHECK = "check"
+
+
+class Correction(NamedTuple):
+    """One thing to do to the board."""
+
+    action: str
+    #: Where a pawn is lifted from (LIFT, MOVE) or checked (CHECK); else None.
+    source: Spot | None
+    #: Where a pawn is put (PUT, MOVE); else None.
+    target: Spot | None
+    #: The pawn's colour when known (sensed, or implied by where it stands); for PUT and CHECK the
+    #: colour that belongs there; -1 when nobody can tell.
+    colour: int = -1
+
+    @property
+    def text(self) -> str:
+        pawn = f"{COLOURS[self.colour]} pawn" if self.colour >= 0 else "pawn"
+        if self.action == LIFT:
+            assert self.source is not None
+            return f"lift the {pawn} from {self.source}"
+        if self.action == PUT:
+            assert self.target is not None
+            return f"put a {pawn} {self.target.preposition} {self.target}"
+        if self.action == MOVE:
+            assert self.source is not None and self.target is not None
+            return f"move the {pawn} from {self.source} to {self.target}"
+        assert self.source is not None
+        belongs = f" (a {pawn} belongs there)" if self.colour >= 0 else ""
+        return (
+            f"check the pawn {self.source.preposition} {self.source}: its colour cannot be read"
+            + belongs
+        )
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class _Need(NamedTuple):
+    spot: Spot
+    colour: int  # -1: unknown
+
+
+def corrections(board: Occupancy, target: Occupancy, sensing: str) -> tuple[Correction, ...]:
+    """The corrections from a sensed ``board`` to a ``target`` given in true colours."""
+    surplus: list[_Need] = []
+    shortage: list[_Need] = []
+    checks: list[Correction] = []
+    wanted = sense(target, sensing)
+    colour_board = sensing == COLOUR
+    for cell in SQUARE_CELLS:
+        have, want = board[cell], wanted[cell]
+        if have == want:
+            continue
+        spot = spot_of_cell(cell)
+        if have == UNKNOWN:
+            if target[cell] == EMPTY:
+                surplus.append(_Need(spot, -1))
+            else:
+                checks.append(Correction(CHECK, spot, None, target[cell]))
+        elif have == EMPTY:
+            shortage.append(_Need(spot, target[cell]))
+        else:
+            surplus.append(_Need(spot, have if colour_board else cell_colour(cell)))
+            if want != EMPTY:
+                shortage.append(_Need(spot, target[cell]))
+    for (place, colour), first in zip(AREAS, AREA_STARTS, strict=True):
+        spot = Spot(place, colour)
+        have_counts = Counter(v for v in board[first : first + SPOTS_PER_AREA] if v != EMPTY)
+        want_counts = Counter(v for v in target[first : first + SPOTS_PER_AREA] if v != EMPTY)
+        if not colour_board:
+            # Presence: every pawn in an area counts as that area's colour.
+            have_counts = Counter({colour: sum(have_counts.values())})
+        unreadable = have_counts.pop(UNKNOWN, 0)
+        for value in sorted(set(have_counts) | set(want_counts)):
+            extra = have_counts[value] - want_counts[value]
+            surplus.extend([_Need(spot, value)] * max(extra, 0))
+            while extra < 0 and unreadable:
+                checks.append(Correction(CHECK, spot, None, value))
+                unreadable -= 1
+                extra += 1
+            shortage.extend([_Need(spot, value)] * max(-extra, 0))
+        surplus.extend([_Need(spot, -1)] * unreadable)
+    moves = _pair(surplus, shortage)
+    paired_from = Counter(m.source for m in moves)
+    paired_to = Counter(m.target for m in moves)
+    lifts = [
+        Correction(LIFT, need.spot, None, need.colour) for need in _unpaired(surplus, paired_from)
+    ]
+    puts = [
+        Correction(PUT, None, need.spot, need.colour) for need in _unpaired(shortage, paired_to)
+    ]
+    return _order(board, checks, moves, lifts, puts)
+
+
+def guide_to(layout: Layout, position: Position, reading: Sequence[int]) -> tuple[Correction, ...]:
+    """Resume after a restart: the corrections that bring the board to the game's ``position``.
+
+    Empty once the board matches.  Call it with every new reading; the list follows the board.
+    """
+    return corrections(read_occupancy(layout, reading), true_occupancy(position), layout.sensing)
+
+
+def cost(board: Occupancy, target: Occupancy, sensing: str) -> int:
+    return len(corrections(board, target, sensing))
+
+
+# -- pairing and ordering -------------------------------------------------------------------------
+
+
+def _pair(surplus: list[_Need], shortage: list[_Need]) -> list[Correction]:
+    """Pair surplus pawns with shortages of their colour, nearest first; unknowns take the rest.
+
+    Known colours go first, so the pawns that could go anywhere are kept for what is left: that
+    pairs as many as possible (each pair saves one correction).
+    """
+    moves: list[Correction] = []
+    free_shortage = list(shortage)
+    for colour in (0, 1, 2, 3, -1):
+        sources = [need for need in surplus if need.colour == colour]
+        while sources:
+            options = [
+                (distance(s.spot, d.spot), i, j)
+                for i, s in enumerate(sources)
+                for j, d in enumerate(free_shortage)
+                if s.spot != d.spot and (colour < 0 or d.colour == colour)
+            ]
+            if not options:
+                break
+            _, i, j = min(options)
+            source = sources.pop(i)
+            sink = free_shortage.pop(j)
+            moves.append(Correction(MOVE, source.spot, sink.spot, source.colour))
+    return moves
+
+
+def _unpaired(needs: list[_Need], paired: Counter) -> list[_Need]:
+    left = Counter(paired)
+    result = []
+    for need in needs:
+        if left[need.spot] > 0:
+            left[need.spot] -= 1
+        else:
+            result.append(need)
+    return result
+
+
+def _is_free(board: Occupancy, spot: Spot, leaving: Counter) -> bool:
+    """Can a pawn be put on ``spot`` now (after the pawns already being lifted from it)?"""
+    cells = spot.cells()
+    taken = sum(1 for cell in cells if board[cell] != EMPTY) - leaving[spot]
+    return taken < len(cells)
+
+
+def _order(
+    board: Occupancy,
+    checks: list[Correction],
+    moves: list[Correction],
+    lifts: list[Correction],
+    puts: list[Correction],
+) -> tuple[Correction, ...]:
+    nothing: Counter = Counter()
+    free_moves = [m for m in moves if m.target is not None and _is_free(board, m.target, nothing)]
+    blocked_moves = [m for m in moves if m not in free_moves]
+    free_moves.sort(
+        key=lambda m: (distance(m.source, m.target), m.source, m.target)  # type: ignore[arg-type]
+    )
+    free_puts = [p for p in puts if p.target is not None and _is_free(board, p.target, nothing)]
+    blocked_puts = [p for p in puts if p not in free_puts]
+    if blocked_moves and not (checks or free_moves or lifts or free_puts):
+        # Pawns that must swap places (a cycle of moves): nothing can go first until one of
+        # them is taken off the board.  Lift the pawn standing where the first move goes.
+        first = blocked_moves[0]
+        blocker = next((m for m in blocked_moves if m.source == first.target), None)
+        if blocker is not None and blocker.target is not None:
+            blocked_moves.remove(blocker)
+            lifts = [Correction(LIFT, blocker.source, None, blocker.colour)]
+            blocked_puts.append(Correction(PUT, None, blocker.target, blocker.colour))
+    return tuple(checks + free_moves + lifts + free_puts + blocked_moves + blocked_puts)

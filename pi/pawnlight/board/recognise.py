@@ -1,0 +1,321 @@
+"""Move recognition: which legal move did the players make on the physical board?
+
+A :class:`Recogniser` is made for one turn: the position, the legal moves of the scanned card
+and the board's layout.  Feed it every snapshot with its time; each call returns a decision:
+
+* :class:`Waiting` - the board shows the position, or is changing;
+* :class:`InProgress` - the board is part-way through some legal moves: a split 7 with one part
+  done (for as long as the players like), or a pawn being walked, lifted, slid (for up to
+  ``patience`` seconds of standing still);
+* :class:`Recognised` - the board has shown exactly the result of one legal move for ``settle``
+  seconds;
+* :class:`Ambiguous` - it shows a result that several legal moves with different outcomes share
+  (a presence board cannot see colours on the track), or it looks unchanged after the pawns of
+  a switch were lifted (a presence board cannot see a switch at all): the companion must ask;
+* :class:`Mismatch` - it has been stable and matches nothing legal: the corrections towards the
+  nearest acceptable board, first one first, updated with every change until the board fits;
+* :class:`Takeback` - it shows the position before the last move (``previous``).
+
+Nothing is accepted that has not been stable for the settle time, and nothing but an exact
+legal result: bumped pawns back in START, slid pawns at the slide's end, swept pawns in START.
+The decision depends only on the debounced board and the time (see debounce.py), so flicker
+shorter than ``flicker`` seconds changes nothing, and ``tick(at)`` lets a stable board be
+accepted when no new reading comes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pawnlight.rules.moves import Move, Options, Step
+from pawnlight.rules.position import Position
+
+from .cells import AREA_STARTS, EMPTY, SPOTS_PER_AREA, SQUARE_CELLS, area_index
+from .debounce import Debouncer
+from .guidance import Correction, corrections
+from .layout import Layout
+from .snapshot import Occupancy, read_occupancy, sense, true_occupancy
+from .targets import MoveTargets
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Nothing to decide: the board shows the position, or is still changing."""
+
+
+@dataclass(frozen=True)
+class InProgress:
+    """The board is part-way through these moves; ``remaining[i]`` are the steps of
+    ``moves[i]`` not done yet.  ``partial``: whole parts of a split are done (a stage people
+    may pause at); otherwise pawns are in motion (walked, in the hand, sliding)."""
+
+    moves: tuple[Move, ...]
+    remaining: tuple[tuple[Step, ...], ...]
+    partial: bool
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """The players made ``move``.  ``alternatives``: other legal moves with the very same
+    result (a split 7 that is also a straight 7, say), which no board can tell apart and which
+    change nothing in the game."""
+
+    move: Move
+    alternatives: tuple[Move, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    """The board fits each of ``moves`` (one per distinct result): ask which.  ``unchanged``:
+    the board also still looks like the position, so "no move yet" is an answer too."""
+
+    moves: tuple[Move, ...]
+    unchanged: bool = False
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The stable board fits nothing legal.  Do ``corrections`` in order (show the first);
+    they lead to ``target``: the result of ``move``, or the position itself (``move`` None)."""
+
+    corrections: tuple[Correction, ...]
+    target: Position
+    move: Move | None = None
+
+    @property
+    def first(self) -> Correction | None:
+        return self.corrections[0] if self.corrections else None
+
+
+@dataclass(frozen=True)
+class Takeback:
+    """The board is back at the position before the last move."""
+
+    position: Position
+
+
+Decision = Waiting | InProgress | Recognised | Ambiguous | Mismatch | Takeback
+
+_POSITION, _RESULT, _PREVIOUS, _PARTIAL, _TRANSIT, _FOREIGN = range(6)
+_CACHE_LIMIT = 4096
+
+
+class Recogniser:
+    """Recognises one turn's move from a stream of snapshots (see the module docstring).
+
+    ``options``: the legal moves of the scanned card (an Options or a list of moves; none for a
+    turn that can only be forfeited, or to guide the board back to ``position``).
+    ``previous``: the position before the last move, to recognise a takeback.
+    Times are seconds as floats from any clock, passed in; they must not go backwards.
+    """
+
+    def __init__(
+        self,
+        layout: Layout,
+        position: Position,
+        options: Options | Sequence[Move] = (),
+        *,
+        previous: Position | None = None,
+        settle: float = 0.3,
+        flicker: float = 0.05,
+        patience: float = 2.0,
+    ) -> None:
+        if not 0 <= flicker < settle <= patience:
+            raise ValueError("need 0 <= flicker < settle <= patience")
+        self.layout = layout
+        self.position = position
+        self.moves: tuple[Move, ...] = tuple(
+            options.moves if isinstance(options, Options) else options
+        )
+        self.previous = previous
+        self.settle = settle
+        self.patience = patience
+        self.targets = MoveTargets(position, self.moves, layout.sensing)
+        self.expected: Occupancy = self.targets.base
+        self._previous_board = (
+            None if previous is None else sense(true_occupancy(previous), layout.sensing)
+        )
+        self._debounce = Debouncer(flicker, reference=self.expected)
+        self._mismatch_active = False
+        self._kinds: dict[Occupancy, tuple[int, object]] = {}
+        self._mismatches: dict[Occupancy, Mismatch] = {}
+        self.decision: Decision = Waiting()
+
+    # -- the stream -------------------------------------------------------------------------------
+
+    def feed(self, reading: Sequence[int], at: float) -> Decision:
+        """A reading of all 112 sensor channels taken at time ``at``."""
+        return self.feed_occupancy(read_occupancy(self.layout, reading), at)
+
+    def feed_occupancy(self, occupancy: Occupancy, at: float) -> Decision:
+        self._debounce.feed(occupancy, at)
+        return self.tick(at)
+
+    def tick(self, at: float) -> Decision:
+        """Let time pass without a new reading: a board stable long enough is decided."""
+        self._debounce.advance(at)
+        self.decision = self._decide(at)
+        return self.decision
+
+    @property
+    def board(self) -> Occupancy | None:
+        """The debounced board (None before the first reading)."""
+        return self._debounce.board
+
+    # -- deciding ---------------------------------------------------------------------------------
+
+    def _decide(self, at: float) -> Decision:
+        board = self._debounce.board
+        if board is None:
+            return Waiting()
+        held = self._debounce.held(at)
+        settled = held >= self.settle
+        kind, found = self._classify(board)
+        if kind == _TRANSIT and (self._mismatch_active or held >= self.patience):
+            kind = _FOREIGN
+        if kind == _FOREIGN:
+            if self._mismatch_active or settled:
+                self._mismatch_active = True
+                return self._mismatch(board)
+            return Waiting()
+        self._mismatch_active = False
+        if kind == _POSITION:
+            return self._unchanged() if settled else Waiting()
+        if kind == _RESULT:
+            return _verdict(found) if settled else Waiting()  # type: ignore[arg-type]
+        if kind == _PREVIOUS:
+            assert self.previous is not None
+            return Takeback(self.previous) if settled else Waiting()
+        if kind == _PARTIAL:
+            pairs: tuple[tuple[Move, tuple[Step, ...]], ...] = found  # type: ignore[assignment]
+            return InProgress(tuple(m for m, _ in pairs), tuple(r for _, r in pairs), True)
+        moving: tuple[Move, ...] = found  # type: ignore[assignment]
+        return InProgress(moving, tuple(m.steps for m in moving), False)
+
+    def _classify(self, board: Occupancy) -> tuple[int, object]:
+        known = self._kinds.get(board)
+        if known is not None:
+            return known
+        targets = self.targets
+        result: tuple[int, object]
+        if board == self.expected:
+            result = (_POSITION, None)
+        elif moves := targets.results(board):
+            result = (_RESULT, moves)
+        elif board == self._previous_board:
+            result = (_PREVIOUS, None)
+        elif partial := targets.partial(board):
+            result = (_PARTIAL, partial)
+        elif moving := targets.on_the_way(board):
+            result = (_TRANSIT, moving)
+        else:
+            result = (_FOREIGN, None)
+        if len(self._kinds) >= _CACHE_LIMIT:
+            self._kinds.clear()
+        self._kinds[board] = result
+        return result
+
+    def _unchanged(self) -> Decision:
+        """The board looks like the position: was a move made that it cannot show?"""
+        touched = self._debounce.touched
+        suspects = [m for m in self.targets.invisible if self.targets.disturbed(m) <= touched]
+        if not suspects:
+            return Waiting()
+        return Ambiguous(_distinct(suspects), unchanged=True)
+
+    # -- guidance ---------------------------------------------------------------------------------
+
+    def _mismatch(self, board: Occupancy) -> Mismatch:
+        known = self._mismatches.get(board)
+        if known is None:
+            known = self._nearest(board)
+            if len(self._mismatches) >= _CACHE_LIMIT:
+                self._mismatches.clear()
+            self._mismatches[board] = known
+        return known
+
+    def _nearest(self, board: Occupancy) -> Mismatch:
+        """Guidance towards the nearest acceptable board: the position, or a legal result when
+        the board is closer to that.  On a tie the position wins (no guessing which move was
+        meant), unless the board is visibly on its way to exactly one result: a pawn counted
+        one square short is guided on, not back."""
+        targets = self.targets
+        sensing = self.layout.sensing
+        base = self.expected
+        best = Mismatch(corrections(board, targets.truth, sensing), self.position, None)
+        preferred = _one_result(targets, targets.on_the_way(board))
+        if preferred is not None:
+            moves = targets.results(preferred)
+            found = corrections(board, targets.result_truth[preferred], sensing)
+            if len(found) <= len(best.corrections):
+                best = Mismatch(found, moves[0].after, _simplest(moves))
+        changed = _differing(board, base)
+        ranked = []
+        for result in targets.result_index:
+            if result == preferred:
+                continue
+            cells = changed | _differing(result, base)
+            ranked.append((_lower_bound(board, result, cells), len(ranked), result))
+        ranked.sort()
+        for bound, _, result in ranked:
+            if bound >= len(best.corrections):
+                break
+            found = corrections(board, targets.result_truth[result], sensing)
+            if len(found) < len(best.corrections):
+                moves = targets.results(result)
+                best = Mismatch(found, moves[0].after, _simplest(moves))
+        return best
+
+
+def _differing(a: Occupancy, b: Occupancy) -> set[int]:
+    return {cell for cell, (x, y) in enumerate(zip(a, b, strict=True)) if x != y}
+
+
+def _lower_bound(board: Occupancy, target: Occupancy, cells: set[int]) -> int:
+    """At least this many corrections: each fixes at most one surplus and one shortage."""
+    discrepancies = 0
+    areas = set()
+    for cell in cells:
+        if cell in SQUARE_CELLS:
+            have, want = board[cell], target[cell]
+            if have != want:
+                discrepancies += 1 if EMPTY in (have, want) else 2
+        else:
+            areas.add(area_index(cell))
+    for index in areas:
+        first = AREA_STARTS[index]
+        have_counts = Counter(board[first : first + SPOTS_PER_AREA])
+        want_counts = Counter(target[first : first + SPOTS_PER_AREA])
+        have_counts.pop(EMPTY, None)
+        want_counts.pop(EMPTY, None)
+        discrepancies += sum(((have_counts - want_counts) + (want_counts - have_counts)).values())
+    return (discrepancies + 1) // 2
+
+
+def _one_result(targets: MoveTargets, moving: Sequence[Move]) -> Occupancy | None:
+    results = {sense(true_occupancy(m.after), targets.sensing) for m in moving}
+    results.discard(targets.base)
+    return results.pop() if len(results) == 1 else None
+
+
+def _simplest(moves: Sequence[Move]) -> Move:
+    """Of moves with the same result, the one with fewest parts (then the generator's order)."""
+    return min(moves, key=lambda m: len(m.steps))
+
+
+def _distinct(moves: Sequence[Move]) -> tuple[Move, ...]:
+    """One move per distinct resulting position, the simplest of each."""
+    by_result: dict[Position, list[Move]] = {}
+    for move in moves:
+        by_result.setdefault(move.after, []).append(move)
+    return tuple(_simplest(group) for group in by_result.values())
+
+
+def _verdict(moves: Sequence[Move]) -> Decision:
+    distinct = _distinct(moves)
+    if len(distinct) > 1:
+        return Ambiguous(distinct)
+    chosen = distinct[0]
+    return Recognised(chosen, tuple(m for m in moves if m is not chosen))

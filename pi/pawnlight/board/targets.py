@@ -1,0 +1,245 @@
+"""The boards a turn's legal moves lead to, and the boards people pass through on the way.
+
+For one position and the legal moves of the drawn card this answers, for any board:
+
+* :meth:`MoveTargets.results` - which legal moves end exactly in this board;
+* :meth:`MoveTargets.partial` - which multi-part moves (a split 7) have some of their parts
+  done and nothing else: a stage people may pause at for as long as they like;
+* :meth:`MoveTargets.on_the_way` - which moves the board is plausibly in the middle of: each
+  moving pawn at its origin, in the hand, on a square of its path or slide, or at its end; each
+  bumped or swept pawn still there, in the hand or back in START; nothing else changed and no
+  pawn more than the position has.  This covers walking a pawn while counting, lifting both
+  pawns of a switch, returning a bumped pawn before or after the move, and so on.
+* :attr:`MoveTargets.invisible` - moves whose result the board cannot tell from the position
+  (a presence board and an 11's switch), with the cells the move disturbs on the way.
+
+Results and partials are indexed by occupancy (dictionary look-ups); the on-the-way test is a
+per-move check of only the cells that differ from the position.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+from pawnlight.rules.board import HOME, START, TRACK_SQUARES
+from pawnlight.rules.moves import SWITCH, Move, Step
+from pawnlight.rules.position import Position
+
+from .cells import AREA_STARTS, EMPTY, PAWN, SPOTS_PER_AREA, SQUARE_CELLS, cell_of
+from .layout import PRESENCE
+from .snapshot import Occupancy, sense, true_occupancy
+
+#: Split moves with more parts than this are indexed by ordered prefixes and single parts only,
+#: not every subset (a Hasbro team 7 may have up to seven parts).
+_ALL_SUBSETS_UP_TO = 3
+
+
+def apply_steps(position: Position, steps: Iterable[Step]) -> Position | None:
+    """The position after only ``steps`` of a move, or None if they cannot stand alone."""
+    groups = [None if g is None else list(g) for g in position]
+    try:
+        for step in steps:
+            mine = groups[step.colour]
+            assert mine is not None
+            mine.remove(step.origin)
+            mine.append(step.final)
+            if step.swapped >= 0:
+                theirs = groups[step.swapped]
+                assert theirs is not None
+                theirs.remove(step.target)
+                theirs.append(step.origin)
+            for colour, square in step.bumped:
+                group = groups[colour]
+                assert group is not None
+                group.remove(square)
+                group.append(START)
+        result = Position.from_places(groups)
+        result.validate()
+    except (ValueError, AssertionError):
+        return None
+    return result
+
+
+def _area_counts(occupancy: Occupancy, first: int) -> Counter:
+    return Counter(v for v in occupancy[first : first + SPOTS_PER_AREA] if v != EMPTY)
+
+
+class _Allowance:
+    """What each cell may show while one move is under way (see MoveTargets.on_the_way)."""
+
+    __slots__ = ("areas", "cells")
+
+    def __init__(self) -> None:
+        self.cells: dict[int, set[int]] = {}
+        #: Area index -> value -> (fewest, most) spots showing that value.
+        self.areas: dict[int, dict[int, tuple[int, int]]] = {}
+
+    def accepts(self, board: Occupancy, changed: Sequence[int], areas: dict[int, Counter]) -> bool:
+        cells = self.cells
+        for cell in changed:
+            allowed = cells.get(cell)
+            if allowed is None or board[cell] not in allowed:
+                return False
+        for index, counts in areas.items():
+            limits = self.areas.get(index)
+            if limits is None:
+                return False
+            for value, count in counts.items():
+                low, high = limits.get(value, (0, 0))
+                if not low <= count <= high:
+                    return False
+            for value, (low, _) in limits.items():
+                if low > counts.get(value, 0):
+                    return False
+        return True
+
+
+class MoveTargets:
+    """The legal moves of one turn, indexed by the boards they lead through and to."""
+
+    def __init__(self, position: Position, moves: Sequence[Move], sensing: str) -> None:
+        self.position = position
+        self.moves = tuple(moves)
+        self.sensing = sensing
+        self.truth = true_occupancy(position)
+        self.base = sense(self.truth, sensing)
+        self._base_total = sum(1 for v in self.base if v != EMPTY)
+        self._base_colours = Counter(v for v in self.base if v != EMPTY)
+        #: Sensed result occupancy -> the moves ending there.
+        self.result_index: dict[Occupancy, list[Move]] = {}
+        #: Sensed result occupancy -> the true-colour occupancy of its first move's result.
+        self.result_truth: dict[Occupancy, Occupancy] = {}
+        #: The true-colour occupancy of each move's result, by move index.
+        self.result_truths: list[Occupancy] = []
+        invisible: list[Move] = []
+        for move in self.moves:
+            truth = true_occupancy(move.after)
+            self.result_truths.append(truth)
+            sensed = sense(truth, sensing)
+            if sensed == self.base:
+                invisible.append(move)
+            else:
+                self.result_index.setdefault(sensed, []).append(move)
+                self.result_truth.setdefault(sensed, truth)
+        #: Moves a board of this sensing cannot tell apart from the position itself.
+        self.invisible = tuple(invisible)
+        self._partials: dict[Occupancy, list[tuple[Move, tuple[Step, ...]]]] | None = None
+        self._allowances: list[_Allowance] | None = None
+
+    # -- look-ups ---------------------------------------------------------------------------------
+
+    def results(self, board: Occupancy) -> tuple[Move, ...]:
+        return tuple(self.result_index.get(board, ()))
+
+    def partial(self, board: Occupancy) -> tuple[tuple[Move, tuple[Step, ...]], ...]:
+        """Split moves with some parts done, each with the steps still to do."""
+        if self._partials is None:
+            self._partials = self._index_partials()
+        return tuple(self._partials.get(board, ()))
+
+    def on_the_way(self, board: Occupancy) -> tuple[Move, ...]:
+        """The moves ``board`` could be a moment in the middle of (see the module docstring)."""
+        if board == self.base:
+            return ()
+        counts = Counter(v for v in board if v != EMPTY)
+        if sum(counts.values()) > self._base_total:
+            return ()  # a pawn more than there are: nothing explains that
+        if self.sensing != PRESENCE and any(
+            n > self._base_colours.get(v, 0) for v, n in counts.items()
+        ):
+            return ()
+        changed = [cell for cell in SQUARE_CELLS if board[cell] != self.base[cell]]
+        areas = {
+            index: _area_counts(board, first)
+            for index, first in enumerate(AREA_STARTS)
+            if board[first : first + SPOTS_PER_AREA] != self.base[first : first + SPOTS_PER_AREA]
+        }
+        if self._allowances is None:
+            self._allowances = [self._allowance(i, m) for i, m in enumerate(self.moves)]
+        return tuple(
+            move
+            for move, allowance in zip(self.moves, self._allowances, strict=True)
+            if allowance.accepts(board, changed, areas)
+        )
+
+    def disturbed(self, move: Move) -> frozenset[int]:
+        """The cells a move's pawns must leave, even if the result looks like the position."""
+        cells = set()
+        for step in move.steps:
+            if step.origin not in (START, HOME):
+                cells.add(cell_of(step.colour, step.origin))
+            if step.kind == SWITCH:
+                cells.add(step.target)
+        return frozenset(cells)
+
+    # -- building ---------------------------------------------------------------------------------
+
+    def _value(self, colour: int) -> int:
+        return PAWN if self.sensing == PRESENCE else colour
+
+    def _index_partials(self) -> dict[Occupancy, list[tuple[Move, tuple[Step, ...]]]]:
+        index: dict[Occupancy, list[tuple[Move, tuple[Step, ...]]]] = {}
+        for move in self.moves:
+            steps = move.steps
+            if len(steps) < 2:
+                continue
+            count = len(steps)
+            if count <= _ALL_SUBSETS_UP_TO:
+                chosen = [c for size in range(1, count) for c in combinations(range(count), size)]
+            else:
+                chosen = [tuple(range(size)) for size in range(1, count)]
+                chosen += [(i,) for i in range(1, count)]
+            for done in chosen:
+                after = apply_steps(self.position, (steps[i] for i in done))
+                if after is None:
+                    continue
+                board = sense(true_occupancy(after), self.sensing)
+                if board == self.base or board in self.result_index:
+                    continue
+                remaining = tuple(step for i, step in enumerate(steps) if i not in done)
+                entries = index.setdefault(board, [])
+                if all(m is not move for m, _ in entries):
+                    entries.append((move, remaining))
+        return index
+
+    def _allowance(self, index: int, move: Move) -> _Allowance:
+        base = self.base
+        result = sense(self.result_truths[index], self.sensing)
+        allowance = _Allowance()
+        cells = allowance.cells
+        changed = {cell for cell in SQUARE_CELLS if base[cell] != result[cell]}
+
+        def allow(cell: int, value: int) -> None:
+            cells.setdefault(cell, {base[cell], result[cell]}).add(value)
+
+        for cell in changed:
+            allow(cell, result[cell])
+        for step in move.steps:
+            mover = self._value(step.colour)
+            if step.origin not in (START, HOME):
+                allow(cell_of(step.colour, step.origin), EMPTY)
+            bumped_cells = {square for _, square in step.bumped}
+            for _, square in step.bumped:
+                allow(square, EMPTY)
+            if step.kind == SWITCH:
+                allow(step.target, EMPTY)
+            way = [p for p in step.path if p not in (START, HOME)]
+            if step.slide is not None:
+                way += list(step.slide.squares)
+            for place in way:
+                cell = cell_of(step.colour, place)
+                if base[cell] == EMPTY or cell in changed or cell in bumped_cells:
+                    allow(cell, mover)
+                if place < TRACK_SQUARES and cell in bumped_cells:
+                    allow(cell, EMPTY)
+        for area, first in enumerate(AREA_STARTS):
+            before = _area_counts(base, first)
+            after = _area_counts(result, first)
+            if before != after:
+                allowance.areas[area] = {
+                    value: (min(before[value], after[value]), max(before[value], after[value]))
+                    for value in set(before) | set(after)
+                }
+        return allowance
