@@ -208,19 +208,27 @@ def _replay_action(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
-    journal = _read_journal(args)
-    problems = [f"SQLite integrity check: {p}" for p in journal.check()]
-    summaries = journal.games()
-    for summary in summaries:
-        try:
-            journal.resume(summary.id)
-        except StoreError as error:
-            problems.append(str(error))
+    from .journal import check_file
+
+    path = _journal_file(args)
+    if not path.exists():
+        raise StoreError(f"no journal at {path}")
+    problems = [f"SQLite integrity check: {problem}" for problem in check_file(path)]
+    count = 0
+    if not problems:
+        journal = _read_journal(args)
+        summaries = journal.games()
+        count = len(summaries)
+        for summary in summaries:
+            try:
+                journal.resume(summary.id)
+            except StoreError as error:
+                problems.append(str(error))
     for problem in problems:
         print(problem, file=out)
     if problems:
-        return _fail(f"{len(problems)} problem(s) in {journal.path}")
-    print(f"ok: {journal.path}: {len(summaries)} games, all replay", file=out)
+        return _fail(f"{len(problems)} problem(s) in {path}")
+    print(f"ok: {path}: {count} games, all replay", file=out)
     return 0
 
 

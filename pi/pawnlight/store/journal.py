@@ -67,7 +67,7 @@ class GameSummary(NamedTuple):
     events: int
     finished: bool
     winners: tuple[str, ...]
-    outcome: str  # "red won", "in progress", "patience: success", "abandoned", ...
+    outcome: str  # "red won", "in progress", "patience: success", "ended early (...)"
     damage: str | None  # set when the stored header or result cannot be read
 
 
@@ -319,9 +319,7 @@ class Journal:
 
     def check(self) -> list[str]:
         """SQLite's full integrity check; an empty list when the file is sound."""
-        with self._reading() as db:
-            problems = [str(row[0]) for row in db.execute("PRAGMA integrity_check")]
-        return [] if problems == ["ok"] else problems
+        return check_file(self.path)
 
     # -- inside ------------------------------------------------------------------------------
 
@@ -374,6 +372,23 @@ class Journal:
             raise ReplayError(f"game {game_id}, {error}", error.number, error.game) from None
         self._live = (game_id, game)
         return game
+
+
+def check_file(path: str | os.PathLike[str]) -> list[str]:
+    """SQLite's full integrity check of a journal file, read-only, even one too damaged to open:
+    the problems SQLite finds, or an empty list when the file is sound."""
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    try:
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
+    except sqlite3.Error as error:
+        return [f"cannot open {path}: {error}"]
+    try:
+        problems = [str(row[0]) for row in db.execute("PRAGMA integrity_check")]
+    except sqlite3.Error as error:
+        problems = [str(error)]
+    finally:
+        db.close()
+    return [] if problems == ["ok"] else problems
 
 
 def _load(db: sqlite3.Connection, game_id: int) -> GameRecord:

@@ -84,12 +84,12 @@ def same_result(a: Result, b: Result) -> bool:
 
 
 def outcome(result: Result | None) -> str:
-    """A few words on how a game ended: "red won", "patience: success", "abandoned"."""
+    """A few words on how a game ended: "red won", "patience: success", "ended early"."""
     if result is None:
         return "in progress"
     if result.patience:
         return f"patience: {result.patience}"
     if not result.winners:
-        return f"ended: {result.reason}" if result.reason else "abandoned"
+        return f"ended early ({result.reason})" if result.reason else "ended early"
     text = " and ".join(COLOURS[c] for c in result.winners) + " won"
     return text + " (double game)" if result.double_game else text
