@@ -92,7 +92,8 @@ def _command(cmd):
     elif op == "hang":
         sleep_ms(cmd["ms"])  # a stuck main loop, for the watchdog
     elif op == "ping":
-        _emit({"ev": "pong", "id": cmd.get("id")})
+        wakeups = _reader.wakeups if _reader is not None else None
+        _emit({"ev": "pong", "id": cmd.get("id"), "reader_polls": wakeups})
     else:
         _emit({"ev": "log", "msg": "unknown control op %s" % op})
 

@@ -100,6 +100,7 @@ class SimMFRC522:
         self.fifo = bytearray()
         self._addr = None
         self.transceives = 0
+        self.wakeups = 0  # REQA/WUPA frames seen: one per poll of the driver
         self._soft_reset()
 
     def _soft_reset(self):
@@ -176,6 +177,8 @@ class SimMFRC522:
         self.transceives += 1
         frame = bytes(self.fifo)
         last_bits = self.regs[BIT_FRAMING] & 0x07
+        if last_bits == 7 and frame in (b"\x26", b"\x52"):
+            self.wakeups += 1
         self.fifo = bytearray()
         self.regs[ERROR] = 0
         reply = None

@@ -277,17 +277,18 @@ class SerialBoardLink:
                 try:
                     if data:
                         events = session.receive(data, now)
-                    if session.board is not None and not self._up.is_set():
-                        self._board = session.board
-                        self._version_error = None
-                        self._last_down = None
-                        self._up.set()
-                    elif session.board is not None:
-                        self._board = session.board  # may change when the board reboots
                 finally:
                     self._flush_locked()
             for event in events:
                 self._safe_emit(event)
+            if session.board is not None:
+                # Set after emitting, so LinkState(up) is out before wait_connected returns.
+                with self._lock:
+                    self._board = session.board  # changes when the board reboots
+                    if not self._up.is_set():
+                        self._version_error = None
+                        self._last_down = None
+                        self._up.set()
             with self._lock:
                 session.tick(self._clock())
                 self._flush_locked()

@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import tty
 import weakref
 from collections import deque
@@ -127,7 +128,7 @@ class SimulatedFirmware:
         self._led_writes = 0
         self._boots = 0
         self._ready_boot = 0
-        self._pongs: set[int] = set()
+        self._pongs: dict[int, dict[str, object]] = {}
         self._next_ping = 0
         self._proc: _Process | None = None
         self._procs: list[_Process] = []  # for the finaliser
@@ -278,15 +279,31 @@ class SimulatedFirmware:
                 raise TimeoutError(f"LEDs never matched within {timeout} s")
             return list(self._leds)
 
-    def sync(self, timeout: float = 5.0) -> None:
-        """Return once the firmware has handled every control command sent before."""
+    def sync(self, timeout: float = 5.0) -> dict[str, object]:
+        """Return once the firmware has handled every control command sent before; the
+        answer carries ``reader_polls``, how often the card reader has been polled."""
         with self._changed:
             self._next_ping += 1
             ping = self._next_ping
             self._command({"op": "ping", "id": ping})
             if not self._changed.wait_for(lambda: ping in self._pongs, timeout):
                 raise TimeoutError("the simulated firmware did not answer a ping")
-            self._pongs.discard(ping)
+            return self._pongs.pop(ping)
+
+    def wait_reader_polls(self, count: int, timeout: float = 5.0) -> None:
+        """Block until the firmware has polled the card reader `count` more times, so a test
+        knows the reader has seen a card (or its absence) without guessing a duration."""
+        deadline = time.monotonic() + timeout
+        start = self.sync(timeout)["reader_polls"]
+        if start is None:
+            raise RuntimeError("this simulated board has no card reader")
+        while True:
+            polls = self.sync(timeout)["reader_polls"]
+            if polls >= start + count:  # type: ignore[operator]
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"card reader polled {polls - start} times, not {count}")  # type: ignore[operator]
+            time.sleep(0.005)
 
     # --- power and cable ---------------------------------------------------------------
     def restart(self, *, unplug: bool = False) -> None:
@@ -462,7 +479,7 @@ class SimulatedFirmware:
             self._leds = [tuple(rgb[i : i + 3]) for i in range(0, len(rgb), 3)]  # type: ignore[misc]
             self._led_writes += 1
         elif kind == "pong":
-            self._pongs.add(int(event["id"]))  # type: ignore[call-overload]
+            self._pongs[int(event["id"])] = event  # type: ignore[call-overload]
         else:
             self._events_log.append(event)
         self._changed.notify_all()
