@@ -312,13 +312,16 @@ class SimulatedFirmware:
         duration, as it does when a real Pico resets; otherwise the line stays open and the
         driver only sees a new HELLO."""
         with self._lock:
-            if self._proc is None:
-                raise RuntimeError("the simulated firmware is not running")
+            if not self._started or self._stopping:
+                raise RuntimeError("the simulated firmware is not started")
             target = self._boots + 1
             if unplug:
                 self.unplug()
-            self._restart_requested = True
-            self._proc.popen.kill()
+            if self._proc is None:
+                self._spawn()  # it had halted (maintenance mode): power it on again
+            else:
+                self._restart_requested = True
+                self._proc.popen.kill()
         self._wait_ready(target)
         if unplug:
             self.plug_in()

@@ -1,0 +1,199 @@
+"""The Pi-side protocol rules with explicit timestamps: no port, no threads, no sleeping."""
+
+from __future__ import annotations
+
+import pytest
+from pawnlight.firmware import protocol as P
+
+from pawnlight.devices.board_link import ProtocolVersionError
+from pawnlight.devices.events import (
+    CardRead,
+    FirmwareError,
+    LinkState,
+    SensorChanged,
+    SensorSnapshot,
+)
+from pawnlight.devices.link_session import Counters, LinkDown, LinkSession, LinkSettings
+
+SETTINGS = LinkSettings()
+
+
+def hello(boot_id: int = 7, major: int = P.PROTOCOL_MAJOR) -> bytes:
+    payload = P.encode_hello(
+        P.KIND_PRESENCE, P.FEATURE_CARD_READER, 112, 132, boot_id, "1.2.3", major
+    )
+    return P.encode_frame(P.HELLO, 0, payload)
+
+
+def sent(session: LinkSession) -> list[tuple[int, int, bytes]]:
+    return P.FrameDecoder().feed(session.take_output())
+
+
+def sent_types(session: LinkSession) -> list[int]:
+    return [mtype for mtype, _seq, _payload in sent(session)]
+
+
+def connected(now: float = 0.0) -> LinkSession:
+    session = LinkSession(SETTINGS, now, 0xABCD, Counters(), first_seq=1)
+    session.open(now)
+    session.receive(hello(), now)
+    session.take_output()
+    return session
+
+
+def test_handshake_sends_host_hello_until_the_board_answers() -> None:
+    session = LinkSession(SETTINGS, 0.0, 0xABCD, Counters())
+    session.open(0.0)
+    (frame,) = sent(session)
+    assert frame[0] == P.HOST_HELLO
+    assert P.decode_host_hello(frame[2]) == (P.PROTOCOL_MAJOR, P.PROTOCOL_MINOR, 0xABCD)
+    session.tick(0.1)
+    assert sent_types(session) == []
+    session.tick(SETTINGS.hello_interval)
+    assert sent_types(session) == [P.HOST_HELLO]
+    with pytest.raises(LinkDown, match="no HELLO"):
+        session.tick(SETTINGS.handshake_timeout + 0.01)
+
+
+def test_hello_brings_the_link_up_and_asks_for_a_snapshot() -> None:
+    session = LinkSession(SETTINGS, 0.0, 1, Counters())
+    session.open(0.0)
+    session.take_output()
+    events = session.receive(hello(), 0.5)
+    assert events == [LinkState(True, "connected to presence board, firmware 1.2.3", "1.2.3")]
+    assert session.board is not None and session.board.card_reader
+    assert sent_types(session) == [P.SNAPSHOT_REQUEST]
+
+
+def test_frames_before_hello_are_ignored() -> None:
+    session = LinkSession(SETTINGS, 0.0, 1, Counters())
+    session.open(0.0)
+    session.take_output()
+    change = P.encode_frame(P.SENSOR_CHANGES, 5, P.encode_changes([(1, 1)]))
+    assert session.receive(change, 0.1) == []
+    assert sent_types(session) == []  # not even acknowledged: the board will resend
+
+
+def test_major_version_mismatch_raises_a_clear_error() -> None:
+    session = LinkSession(SETTINGS, 0.0, 1, Counters())
+    session.open(0.0)
+    with pytest.raises(ProtocolVersionError, match=r"firmware 1\.2\.3 speaks protocol 2\.0"):
+        session.receive(hello(major=2), 0.1)
+
+
+def test_reliable_messages_are_acked_and_turned_into_events() -> None:
+    session = connected()
+    data = (
+        P.encode_frame(P.SENSOR_CHANGES, 10, P.encode_changes([(3, 1), (4, 0)]))
+        + P.encode_frame(P.CARD, 11, P.encode_card(bytes.fromhex("04a1b2c3")))
+        + P.encode_frame(P.SNAPSHOT, 12, P.encode_snapshot([0, 1, 0]))
+        + P.encode_frame(P.ERROR, 13, P.encode_error(P.E_CARD_READER, "reader gone"))
+    )
+    events = session.receive(data, 2.0)
+    assert events == [
+        SensorChanged(3, 1, 2.0),
+        SensorChanged(4, 0, 2.0),
+        CardRead("04A1B2C3", 2.0),
+        SensorSnapshot((0, 1, 0), 2.0),
+        FirmwareError(P.E_CARD_READER, "reader gone", 2.0),
+    ]
+    acks = [P.decode_ack(p) for t, _s, p in sent(session) if t == P.ACK]
+    assert acks == [(P.SENSOR_CHANGES, 10), (P.CARD, 11), (P.SNAPSHOT, 12), (P.ERROR, 13)]
+
+
+def test_a_repeated_message_is_acked_again_but_reported_once() -> None:
+    session = connected()
+    frame = P.encode_frame(P.SENSOR_CHANGES, 10, P.encode_changes([(3, 1)]))
+    assert len(session.receive(frame, 1.0)) == 1
+    assert session.receive(frame, 1.1) == []
+    assert sent_types(session) == [P.ACK, P.ACK]
+    assert session.counters.duplicates == 1
+
+
+def test_malformed_payload_is_counted_not_reported() -> None:
+    session = connected()
+    assert session.receive(P.encode_frame(P.SENSOR_CHANGES, 10, b"\x01\x02\x03"), 1.0) == []
+    assert session.counters.malformed == 1
+    assert sent_types(session) == [P.ACK]  # acknowledged, or the board would resend forever
+
+
+def test_snapshot_request_is_retransmitted_until_acked() -> None:
+    session = connected(0.0)
+    session.request_snapshot(0.05)  # one is already in flight from the handshake: not doubled
+    assert sent_types(session) == []
+    rto = SETTINGS.retransmit_timeout
+    session.tick(0.0 + rto + 0.001)
+    assert P.SNAPSHOT_REQUEST in sent_types(session)
+    assert session.counters.retransmits == 1
+    seq = session.sender.inflight[1]
+    session.receive(P.encode_frame(P.ACK, 0, P.encode_ack(P.SNAPSHOT_REQUEST, seq)), 0.2)
+    session.tick(5.0 * rto)
+    assert P.SNAPSHOT_REQUEST not in sent_types(session)
+
+
+def test_led_frames_keep_only_the_newest_and_resend_it() -> None:
+    session = connected(0.0)
+    session.send_leds(b"\x01\x01\x01", 1.0)
+    session.send_leds(b"\x02\x02\x02", 1.0)
+    frames = [f for f in sent(session) if f[0] == P.LED_FRAME]
+    assert [f[2] for f in frames] == [b"\x01\x01\x01", b"\x02\x02\x02"]
+    session.tick(1.0 + SETTINGS.retransmit_timeout)
+    resent = [f for f in sent(session) if f[0] == P.LED_FRAME]
+    assert [f[2] for f in resent] == [b"\x02\x02\x02"]
+    session.receive(P.encode_frame(P.ACK, 0, P.encode_ack(P.LED_FRAME, resent[0][1])), 1.2)
+    session.tick(10.0 * SETTINGS.retransmit_timeout)
+    assert P.LED_FRAME not in sent_types(session)
+
+
+def test_leds_set_before_the_hello_are_shown_after_it() -> None:
+    session = LinkSession(SETTINGS, 0.0, 1, Counters())
+    session.open(0.0)
+    session.send_leds(b"\x05\x06\x07", 0.0)
+    assert P.LED_FRAME not in sent_types(session)
+    session.receive(hello(), 0.1)
+    assert [f[2] for f in sent(session) if f[0] == P.LED_FRAME] == [b"\x05\x06\x07"]
+
+
+def test_heartbeats_go_out_and_silence_takes_the_link_down() -> None:
+    session = connected(0.0)
+    session.tick(0.0)
+    assert P.HEARTBEAT in sent_types(session)
+    session.tick(SETTINGS.heartbeat_interval / 2)
+    assert P.HEARTBEAT not in sent_types(session)
+    session.tick(SETTINGS.heartbeat_interval)
+    assert P.HEARTBEAT in sent_types(session)
+    board_heartbeat = P.encode_frame(P.HEARTBEAT, 0, P.encode_heartbeat(1234, 1, 2, 3))
+    session.receive(board_heartbeat, 1.5)
+    assert session.counters.board_uptime_ms == 1234
+    session.tick(1.5 + SETTINGS.heartbeat_timeout)  # exactly at the limit: still fine
+    with pytest.raises(LinkDown, match="heartbeat timeout"):
+        session.tick(1.5 + SETTINGS.heartbeat_timeout + 0.01)
+
+
+def test_new_boot_id_means_the_board_restarted() -> None:
+    session = connected(0.0)
+    session.send_leds(b"\x09\x09\x09", 0.5)
+    session.receive(P.encode_frame(P.SENSOR_CHANGES, 3, P.encode_changes([(1, 1)])), 0.6)
+    session.take_output()
+    assert session.receive(hello(boot_id=7), 0.7) == []  # same boot: just an answer
+    events = session.receive(hello(boot_id=8), 1.0)
+    assert events == [LinkState(True, "board firmware restarted (1.2.3)", "1.2.3")]
+    types = sent_types(session)
+    assert P.SNAPSHOT_REQUEST in types and P.LED_FRAME in types
+    # The new boot numbers from scratch: seq 3 again is new, not a duplicate.
+    assert (
+        len(session.receive(P.encode_frame(P.SENSOR_CHANGES, 3, P.encode_changes([(2, 1)])), 1.1))
+        == 1
+    )
+    assert session.counters.firmware_restarts == 1
+
+
+def test_queue_overflow_error_triggers_a_snapshot_request() -> None:
+    session = connected(0.0)
+    seq = session.sender.inflight[1]
+    session.receive(P.encode_frame(P.ACK, 0, P.encode_ack(P.SNAPSHOT_REQUEST, seq)), 0.1)
+    session.take_output()
+    overflow = P.encode_frame(P.ERROR, 4, P.encode_error(P.E_QUEUE_OVERFLOW, "dropped"))
+    events = session.receive(overflow, 0.2)
+    assert events == [FirmwareError(P.E_QUEUE_OVERFLOW, "dropped", 0.2)]
+    assert P.SNAPSHOT_REQUEST in sent_types(session)
