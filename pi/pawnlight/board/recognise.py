@@ -220,7 +220,11 @@ class Recogniser:
     def _unchanged(self) -> Decision:
         """The board looks like the position: was a move made that it cannot show?"""
         touched = self._debounce.touched
-        suspects = [m for m in self.targets.invisible if self.targets.disturbed(m) <= touched]
+        suspects = [
+            move
+            for move in self.targets.invisible
+            if all(cells & touched for cells in self.targets.disturbed(move))
+        ]
         if not suspects:
             return Waiting()
         return Ambiguous(_distinct(suspects), unchanged=True)

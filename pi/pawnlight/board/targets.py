@@ -27,7 +27,16 @@ from pawnlight.rules.board import HOME, START, TRACK_SQUARES
 from pawnlight.rules.moves import SWITCH, Move, Step
 from pawnlight.rules.position import Position
 
-from .cells import AREA_STARTS, EMPTY, PAWN, SPOTS_PER_AREA, SQUARE_CELLS, cell_of
+from .cells import (
+    AREA_STARTS,
+    EMPTY,
+    PAWN,
+    SPOTS_PER_AREA,
+    SQUARE_CELLS,
+    area_cells,
+    area_index,
+    cell_of,
+)
 from .layout import PRESENCE
 from .snapshot import Occupancy, sense, true_occupancy
 
@@ -164,15 +173,19 @@ class MoveTargets:
             if allowance.accepts(board, changed, areas)
         )
 
-    def disturbed(self, move: Move) -> frozenset[int]:
-        """The cells a move's pawns must leave, even if the result looks like the position."""
-        cells = set()
+    def disturbed(self, move: Move) -> tuple[frozenset[int], ...]:
+        """Where a move's pawns must be lifted from, even if its result looks like the position:
+        for each such pawn the cells it may be lifted from (any spot of a START or HOME)."""
+        places = []
         for step in move.steps:
-            if step.origin not in (START, HOME):
-                cells.add(cell_of(step.colour, step.origin))
+            if step.origin in (START, HOME):
+                places.append(frozenset(area_cells(step.origin, step.colour)))
+            else:
+                places.append(frozenset({cell_of(step.colour, step.origin)}))
             if step.kind == SWITCH:
-                cells.add(step.target)
-        return frozenset(cells)
+                places.append(frozenset({step.target}))
+            places.extend(frozenset({square}) for _, square in step.bumped)
+        return tuple(places)
 
     # -- building ---------------------------------------------------------------------------------
 
@@ -234,12 +247,28 @@ class MoveTargets:
                     allow(cell, mover)
                 if place < TRACK_SQUARES and cell in bumped_cells:
                     allow(cell, EMPTY)
+        # START and HOME: each may lose the pawns that leave it and gain the pawns that come,
+        # in any order (a Sorry! that sweeps the mover's own pawn back to START does both).
+        leaving: Counter = Counter()
+        coming: Counter = Counter()
+        for step in move.steps:
+            if step.origin in (START, HOME):
+                leaving[
+                    (area_index(cell_of(step.colour, step.origin)), self._value(step.colour))
+                ] += 1
+            if step.final in (START, HOME):
+                coming[
+                    (area_index(cell_of(step.colour, step.final)), self._value(step.colour))
+                ] += 1
+            for colour, _ in step.bumped:
+                coming[(area_index(cell_of(colour, START)), self._value(colour))] += 1
         for area, first in enumerate(AREA_STARTS):
             before = _area_counts(base, first)
-            after = _area_counts(result, first)
-            if before != after:
-                allowance.areas[area] = {
-                    value: (min(before[value], after[value]), max(before[value], after[value]))
-                    for value in set(before) | set(after)
-                }
+            flows = [key for key in set(leaving) | set(coming) if key[0] == area]
+            if flows:
+                limits = {value: (count, count) for value, count in before.items()}
+                for _, value in flows:
+                    count = before[value]
+                    limits[value] = (count - leaving[(area, value)], count + coming[(area, value)])
+                allowance.areas[area] = limits
         return allowance
