@@ -143,7 +143,10 @@ class Board:
             now = ticks_ms()
             wdt.feed()
             for mtype, payload in link.receive(now):
-                self.handle(mtype, payload, now)
+                try:
+                    self.handle(mtype, payload, now)
+                except P.MessageError as e:  # a good CRC but a payload that makes no sense
+                    link.queue_error(P.E_BAD_MESSAGE, str(e))
             if ticks_diff(now, next_scan) >= 0:
                 self.scan(now)
                 next_scan = ticks_add(now, scan_ms)

@@ -14,6 +14,7 @@ it to act through a queue, so no descriptor is ever closed while it is being pol
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import queue
 import random
@@ -23,6 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pawnlight.firmware import protocol as P
+
+log = logging.getLogger(__name__)
 
 TO_HOST = "to_host"  # firmware -> Pi
 TO_BOARD = "to_board"  # Pi -> firmware
@@ -237,35 +240,42 @@ class PtyRelay:
 
     def _run(self) -> None:
         while self._running:
-            watched = [self._wake_r]
-            if self._master is not None:
-                watched.append(self._master)
-            if self._fw_out is not None:
-                watched.append(self._fw_out)
-            readable, _, _ = select.select(watched, [], [], 1.0)
-            if self._wake_r in readable:
-                with contextlib.suppress(BlockingIOError):
-                    os.read(self._wake_r, 4096)
+            try:
+                self._step()
+            except Exception:  # never let one bad moment cut the simulated cable for good
+                log.exception("pty relay")
+
+    def _step(self) -> None:
+        watched = [self._wake_r]
+        if self._master is not None:
+            watched.append(self._master)
+        if self._fw_out is not None:
+            watched.append(self._fw_out)
+        readable, _, _ = select.select(watched, [], [], 1.0)
+        if self._wake_r in readable:
+            with contextlib.suppress(BlockingIOError):
+                os.read(self._wake_r, 4096)
+        if not self._requests.empty():
             while not self._requests.empty():
                 self._requests.get()()
-            if not self._running:
+            # Descriptors may have been swapped (and numbers reused): select again first.
+            return
+        if self._master is not None and self._master in readable:
+            try:
+                data = os.read(self._master, 65536)
+            except (BlockingIOError, OSError):
+                data = b""
+            if data:
+                self._forward(TO_BOARD, data)
+        if self._fw_out is not None and self._fw_out in readable:
+            try:
+                data = os.read(self._fw_out, 65536)
+            except BlockingIOError:
                 return
-            if self._master is not None and self._master in readable:
-                try:
-                    data = os.read(self._master, 65536)
-                except (BlockingIOError, OSError):
-                    data = b""
-                if data:
-                    self._forward(TO_BOARD, data)
-            if self._fw_out is not None and self._fw_out in readable:
-                try:
-                    data = os.read(self._fw_out, 65536)
-                except BlockingIOError:
-                    continue
-                except OSError:
-                    data = b""
-                if data:
-                    self._forward(TO_HOST, data)
-                else:
-                    # The firmware process ended; its owner will attach the next one.
-                    self._close_firmware()
+            except OSError:
+                data = b""
+            if data:
+                self._forward(TO_HOST, data)
+            else:
+                # The firmware process ended; its owner will attach the next one.
+                self._close_firmware()

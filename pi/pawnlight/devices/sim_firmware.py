@@ -490,40 +490,51 @@ class SimulatedFirmware:
     def _control_loop(self) -> None:
         while True:
             with self._lock:
-                proc = self._proc
-                if proc is None and self._stopping:
+                if self._proc is None and self._stopping:
                     return
-            watched = [self._wake_r]
-            if proc is not None:
-                watched.append(proc.ctl_out)
-                if proc.err is not None:
-                    watched.append(proc.err)
-            readable, _, _ = select.select(watched, [], [], 1.0)
-            if self._wake_r in readable:
-                os.read(self._wake_r, 4096)
-            if proc is None:
-                continue
-            with self._lock:
-                if proc.err is not None and proc.err in readable:
-                    chunk = os.read(proc.err, 65536)
-                    if chunk:
-                        self._stderr.append(chunk.decode(errors="replace"))
-                    else:
-                        os.close(proc.err)
-                        proc.err = None
-                if proc.ctl_out in readable:
-                    chunk = os.read(proc.ctl_out, 65536)
-                    if not chunk:
-                        self._reap(proc)  # EOF: the process has ended
+            try:
+                self._control_step()
+            except Exception as e:  # keep the simulator alive; the log shows what happened
+                with self._lock:
+                    self._stderr.append(f"simulator control thread: {e!r}\n")
+                time.sleep(0.05)
+
+    def _control_step(self) -> None:
+        """Wait for output of the current firmware process and handle it. Only this thread
+        closes the process's descriptors, so none is closed while being waited on."""
+        with self._lock:
+            proc = self._proc
+        watched = [self._wake_r]
+        if proc is not None:
+            watched.append(proc.ctl_out)
+            if proc.err is not None:
+                watched.append(proc.err)
+        readable, _, _ = select.select(watched, [], [], 1.0)
+        if self._wake_r in readable:
+            os.read(self._wake_r, 4096)
+        if proc is None:
+            return
+        with self._lock:
+            if proc.err is not None and proc.err in readable:
+                chunk = os.read(proc.err, 65536)
+                if chunk:
+                    self._stderr.append(chunk.decode(errors="replace"))
+                else:
+                    os.close(proc.err)
+                    proc.err = None
+            if proc.ctl_out in readable:
+                chunk = os.read(proc.ctl_out, 65536)
+                if not chunk:
+                    self._reap(proc)  # EOF: the process has ended
+                    return
+                proc.line += chunk
+                *lines, proc.line = proc.line.split(b"\n")
+                for line in lines:
+                    if not line:
                         continue
-                    proc.line += chunk
-                    *lines, proc.line = proc.line.split(b"\n")
-                    for line in lines:
-                        if not line:
-                            continue
-                        try:
-                            event = json.loads(line)
-                        except ValueError:
-                            self._stderr.append(f"bad control line: {line!r}\n")
-                            continue
-                        self._on_event(event)
+                    try:
+                        event = json.loads(line)
+                    except ValueError:
+                        self._stderr.append(f"bad control line: {line!r}\n")
+                        continue  # next line
+                    self._on_event(event)
