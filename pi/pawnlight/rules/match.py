@@ -17,12 +17,13 @@ class Match:
     points ... agreed upon by all players").
     """
 
-    def __init__(self, config: GameConfig, target: int | None = None) -> None:
-        if config.variant == "patience":
-            raise GameError("Patience Sorry is played one game at a time")
+    def __init__(
+        self, config: GameConfig, target: int | None = None, first: Game | None = None
+    ) -> None:
+        """``first``: a game already under way (resumed from a record) to continue the match."""
         self.config = config
         self.target = target
-        self.games: list[Game] = [Game(config)]
+        self.games: list[Game] = [first if first is not None else Game(config)]
 
     @property
     def current(self) -> Game:

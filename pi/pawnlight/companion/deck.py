@@ -1,0 +1,133 @@
+"""The real pack's card tags: which UID is which card, enrolment, and what was played.
+
+Every card carries an NFC tag. Once, the owner enrols the pack: pawnlight asks for the cards in a
+fixed order (all the 1s, then the 2s, ...) and remembers each tag. During play a tag becomes a
+card; an unknown tag is refused with a clear message, and a card already played since the last
+shuffle is flagged (a card that went back into the pack by mistake, or a misread).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..rules.cards import CARDS, pack
+
+
+class DeckError(ValueError):
+    """A tag that cannot be used; the message is for the players."""
+
+
+def simulated_uids(extra_one: bool = True) -> dict[str, str]:
+    """A ready-enrolled virtual pack for the simulator: UID ``0A<card><copy>00`` per card."""
+    uids: dict[str, str] = {}
+    copies: dict[str, int] = {}
+    for card in pack(extra_one):
+        copy = copies.get(card, 0)
+        copies[card] = copy + 1
+        uids[f"0A{CARDS.index(card):02X}{copy:02X}00"] = card
+    return uids
+
+
+@dataclass
+class Enrolment:
+    """Enrolling a pack: the cards still to scan, in the order they are asked for."""
+
+    wanted: list[str]
+    scanned: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, extra_one: bool = False) -> Enrolment:
+        return cls(sorted(pack(extra_one), key=CARDS.index))
+
+    @property
+    def next_card(self) -> str | None:
+        return self.wanted[0] if self.wanted else None
+
+    @property
+    def done(self) -> bool:
+        return not self.wanted
+
+    def prompt(self) -> str:
+        card = self.next_card
+        if card is None:
+            return "every card is enrolled"
+        done = sum(1 for c in self.scanned.values() if c == card)
+        total = done + self.wanted.count(card)
+        return f"scan a {card} card ({done + 1} of {total}), {len(self.wanted)} cards to go"
+
+    def scan(self, uid: str) -> str:
+        """Record the tag as the card asked for; returns that card."""
+        if uid in self.scanned:
+            raise DeckError(f"that tag is already enrolled as a {self.scanned[uid]}")
+        card = self.next_card
+        if card is None:
+            raise DeckError("the enrolment is complete")
+        self.scanned[uid] = card
+        self.wanted.pop(0)
+        return card
+
+
+class CardDeck:
+    """The enrolled pack and what has been played since the last shuffle."""
+
+    def __init__(self, uids: dict[str, str] | None = None, path: Path | None = None) -> None:
+        self.uids: dict[str, str] = dict(uids or {})
+        self.path = path
+        self.played: set[str] = set()
+        self.last_uid: str | None = None
+
+    @classmethod
+    def load(cls, path: Path) -> CardDeck:
+        """Read the enrolled pack from ``path``; a missing file is an empty deck."""
+        if not path.exists():
+            return cls(path=path)
+        try:
+            data = json.loads(path.read_text())
+            uids = {str(uid).upper(): str(card) for uid, card in data["uids"].items()}
+        except (OSError, ValueError, KeyError, AttributeError) as error:
+            raise DeckError(f"{path}: not a pawnlight deck file ({error})") from None
+        for uid, card in uids.items():
+            if card not in CARDS:
+                raise DeckError(f"{path}: tag {uid} is enrolled as unknown card {card!r}")
+        return cls(uids, path)
+
+    def save(self) -> None:
+        """Write atomically: a power cut leaves the old file or the new one, never half."""
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_suffix(".tmp")
+        with open(temporary, "w") as out:
+            json.dump({"format": "pawnlight-deck", "version": 1, "uids": self.uids}, out, indent=1)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, self.path)
+
+    @property
+    def enrolled(self) -> bool:
+        return bool(self.uids)
+
+    def identify(self, uid: str) -> tuple[str, str | None]:
+        """The card a tag is, and a warning for the players, or DeckError for an unknown tag."""
+        uid = uid.upper()
+        card = self.uids.get(uid)
+        if card is None:
+            raise DeckError(
+                f"unknown card tag {uid}: enrol the pack first, or this tag is not one of its cards"
+            )
+        warning = None
+        if uid in self.played:
+            warning = f"this {card} was already played since the last shuffle"
+        return card, warning
+
+    def played_card(self, uid: str) -> None:
+        """Mark a tag as played; once the whole pack is played it is reshuffled."""
+        self.played.add(uid.upper())
+        if self.played >= set(self.uids):
+            self.played.clear()
+
+    def shuffled(self) -> None:
+        self.played.clear()

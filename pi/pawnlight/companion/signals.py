@@ -1,0 +1,101 @@
+"""What goes into the companion (inputs) and what comes out of it (effects).
+
+The companion never touches a device, a file or a socket: the owner thread turns device events
+into inputs, hands them over one at a time, and carries out the effects in order. Effects are
+ordered so that a move is recorded (and synced) before the LED frame that confirms it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules.game import Event, GameConfig, Result
+
+Colour = tuple[int, int, int]
+
+# -- inputs ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Every sensor channel's value at one moment (the owner keeps the latest of each)."""
+
+    values: tuple[int, ...]
+    at: float
+
+
+@dataclass(frozen=True)
+class CardScanned:
+    uid: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """A button on the board: ``confirm``, ``undo`` or ``new_game``."""
+
+    button: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time passes: stable boards get accepted, LEDs blink."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class LinkChanged:
+    up: bool
+    detail: str
+    firmware: str | None
+    at: float
+
+
+Input = Reading | CardScanned | Pressed | Tick | LinkChanged
+
+# -- effects --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShowLeds:
+    frame: tuple[Colour, ...]
+
+
+@dataclass(frozen=True)
+class Buzz:
+    pattern: str  # see devices.controls.PATTERNS
+
+
+@dataclass(frozen=True)
+class StatusLight:
+    state: str  # ok, link-down, error
+
+
+@dataclass(frozen=True)
+class StartRecord:
+    """A new game begins: open its record in the journal."""
+
+    config: GameConfig
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class RecordEvent:
+    """Append one event to the current game's record; durable before the next effect runs."""
+
+    event: Event
+
+
+@dataclass(frozen=True)
+class FinishRecord:
+    result: Result | None
+
+
+@dataclass(frozen=True)
+class SaveDeck:
+    """The enrolled pack changed: write it to the data folder."""
+
+
+Effect = ShowLeds | Buzz | StatusLight | StartRecord | RecordEvent | FinishRecord | SaveDeck

@@ -1,0 +1,125 @@
+"""The companion's state as the web page reads it: one JSON-ready snapshot (contract section 5).
+
+Snapshots are built by the owner thread after every input and handed to readers whole, so the
+web server never reaches into live objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..board.recognise import InProgress, Mismatch
+from ..rules.board import COLOURS
+from ..rules.notation import text
+from .machine import CHOOSE, Companion
+
+
+def _moves(moves) -> list[dict[str, Any]]:
+    return [{"text": text(m), "pawns": m.after.to_json()} for m in moves]
+
+
+def snapshot(companion: Companion) -> dict[str, Any]:
+    game = companion.game
+    state: dict[str, Any] = {
+        "phase": companion.phase,
+        "message": companion.message,
+        "warning": companion.warning,
+        "link": {
+            "up": companion.link_up,
+            "detail": companion.link_detail,
+            "firmware": companion.firmware,
+        },
+        "settings": {
+            "brightness": companion.settings.brightness,
+            "settle": companion.settings.settle,
+        },
+        "deck_enrolled": companion.deck.enrolled,
+        "edition": None,
+        "variant": None,
+        "players": [],
+        "teams": False,
+        "turn": None,
+        "card": None,
+        "pawns": {},
+        "legal": [],
+        "forfeit_allowed": False,
+        "history": [],
+        "turns": [],
+        "scores": None,
+        "result": None,
+        "doubled": 0,
+        "waiting_for": [],
+        "corrections": [],
+        "in_progress": [],
+        "choices": [],
+        "choice_unchanged": False,
+        "can_undo": False,
+        "match": None,
+        "enrol": None,
+        "leader": None,
+    }
+    if companion.enrolment is not None:
+        state["enrol"] = {
+            "prompt": companion.enrolment.prompt(),
+            "left": len(companion.enrolment.wanted),
+        }
+    if companion.leader is not None:
+        state["leader"] = {
+            "drawing": list(companion.leader.drawing),
+            "draws": dict(companion.leader.draws),
+            "round": companion.leader.rounds,
+        }
+    decision = companion.decision
+    if isinstance(decision, Mismatch):
+        state["corrections"] = [c.text for c in decision.corrections]
+    elif isinstance(decision, InProgress):
+        state["in_progress"] = sorted({text(m) for m in decision.moves})
+    if game is None:
+        return state
+    options = game.options
+    result = game.result
+    match = companion.match
+    state.update(
+        edition=game.config.edition,
+        variant=game.config.variant,
+        players=[COLOURS[c] for c in game.order],
+        teams=game.config.teams,
+        turn=None if game.over else COLOURS[game.turn],
+        card=game.card,
+        pawns=game.position.to_json(),
+        legal=_moves(game.legal),
+        forfeit_allowed=bool(options and options.forfeit and game.phase == "move"),
+        history=[turn.text for turn in game.history],
+        turns=[
+            {
+                "colour": COLOURS[turn.colour],
+                "card": turn.card,
+                "text": turn.text,
+                "before": turn.before.to_json(),
+                "after": turn.after.to_json(),
+            }
+            for turn in game.history
+        ],
+        doubled=game.doubled,
+        waiting_for=[COLOURS[c] for c in sorted(game.waiting_for)],
+        can_undo=game.can_undo(),
+    )
+    if result is not None:
+        state["result"] = {
+            "winners": [COLOURS[c] for c in result.winners],
+            "double_game": result.double_game,
+            "patience": result.patience,
+            "reason": result.reason,
+        }
+        if result.scores is not None:
+            state["scores"] = {COLOURS[c]: p for c, p in result.scores.items()}
+    if match is not None and (len(match.games) > 1 or game.config.variant == "points"):
+        state["match"] = {
+            "game": len(match.games),
+            "totals": {COLOURS[c]: p for c, p in match.totals.items()},
+            "wins": {COLOURS[c]: w for c, w in match.wins.items()},
+        }
+    if companion.phase == CHOOSE:
+        state["choices"] = _moves(companion.choices)
+        state["choice_unchanged"] = companion.choice_unchanged
+    return state

@@ -1,0 +1,36 @@
+"""The enrolled pack: saving, loading, damage, played cards."""
+
+import pytest
+
+from pawnlight.companion.deck import CardDeck, DeckError, simulated_uids
+
+
+def test_a_deck_survives_a_save_and_load(tmp_path):
+    path = tmp_path / "deck.json"
+    deck = CardDeck(simulated_uids(), path)
+    deck.save()
+    loaded = CardDeck.load(path)
+    assert loaded.uids == deck.uids and len(loaded.uids) == 45
+
+
+def test_a_damaged_deck_file_is_reported_not_replaced(tmp_path):
+    path = tmp_path / "deck.json"
+    path.write_text("{not json")
+    with pytest.raises(DeckError, match="not a pawnlight deck file"):
+        CardDeck.load(path)
+    assert path.read_text() == "{not json"
+    path.write_text('{"uids": {"AA": "6"}}')
+    with pytest.raises(DeckError, match="unknown card '6'"):
+        CardDeck.load(path)
+
+
+def test_a_card_played_twice_since_the_shuffle_is_flagged_until_the_pack_is_through():
+    uids = {"01": "1", "02": "2"}
+    deck = CardDeck(uids)
+    assert deck.identify("01") == ("1", None)
+    deck.played_card("01")
+    assert "already played" in deck.identify("01")[1]
+    deck.played_card("02")  # the whole pack is played: reshuffled
+    assert deck.identify("01") == ("1", None)
+    with pytest.raises(DeckError, match="unknown card tag 03"):
+        deck.identify("03")

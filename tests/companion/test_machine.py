@@ -1,0 +1,225 @@
+"""The companion's turn loop, played through readings and card tags."""
+
+import pytest
+
+from pawnlight.companion.machine import CommandError
+from pawnlight.companion.signals import Buzz, FinishRecord, Pressed, RecordEvent, StartRecord
+from pawnlight.companion.state import snapshot
+from pawnlight.rules import Position
+from pawnlight.rules.board import parse_colour
+
+from .bench import Bench
+
+
+def initial(*colours: str) -> Position:
+    return Position.initial([parse_colour(c) for c in colours])
+
+
+def started(layout: str = "colour", players=("red", "blue"), **args) -> Bench:
+    bench = Bench(layout)
+    bench.command("new_game", players=list(players), **args)
+    assert bench.companion.phase == "setup"
+    bench.show(bench.game.position)
+    assert bench.companion.phase == "draw"
+    return bench
+
+
+def test_a_new_game_waits_for_the_board_then_for_a_card():
+    bench = Bench()
+    bench.command("new_game", players=["red", "blue"])
+    assert any(isinstance(e, StartRecord) for e in bench.effects)
+    assert bench.companion.phase == "setup"
+    bench.show(initial("red", "blue"))
+    state = snapshot(bench.companion)
+    assert state["phase"] == "draw" and state["turn"] == "red"
+    assert state["pawns"] == {"red": ["start"] * 4, "blue": ["start"] * 4}
+
+
+def test_a_move_is_recognised_recorded_then_play_passes():
+    bench = started()
+    bench.scan("1")
+    state = snapshot(bench.companion)
+    assert state["phase"] == "move" and state["card"] == "1"
+    assert [m["text"] for m in state["legal"]] == ["R:start-T4"]
+    after = bench.game.legal[0].after
+    bench.show(after)
+    state = snapshot(bench.companion)
+    assert state["history"] == ["R:start-T4"] and state["turn"] == "blue"
+    kinds = [e.event.kind for e in bench.effects if isinstance(e, RecordEvent)]
+    assert kinds == ["draw", "move"]
+
+
+def test_a_move_is_not_accepted_before_the_board_has_settled():
+    bench = started()
+    bench.scan("1")
+    bench.show(bench.game.legal[0].after, settle=False)
+    bench.advance(0.1)
+    assert bench.companion.phase == "move"
+    bench.advance(0.3)
+    assert bench.companion.phase == "draw"
+
+
+def test_unknown_tags_are_refused_and_the_same_tag_twice_is_ignored():
+    bench = started()
+    bench.effects.clear()
+    from pawnlight.companion.signals import CardScanned
+
+    bench.effects += bench.companion.handle(CardScanned("DEADBEEF", 1.0))
+    assert "unknown card tag DEADBEEF" in snapshot(bench.companion)["warning"]
+    assert Buzz("illegal") in bench.effects
+    bench.scan("5")  # red cannot move: forfeited, blue's turn
+    assert bench.game.history[-1].text == "forfeit"
+    before = len(bench.game.events)
+    uid = next(
+        u
+        for u, c in __import__("tests.companion.bench", fromlist=["UIDS"]).UIDS.items()
+        if c == "5"
+    )
+    bench.effects += bench.companion.handle(CardScanned(uid, 2.0))
+    assert len(bench.game.events) == before  # held on the reader: ignored
+
+
+def test_a_wrong_move_gets_corrections_and_nothing_is_recorded():
+    bench = started()
+    bench.scan("1")
+    wrong = Position.from_json({"red": ["T5", "start", "start", "start"], "blue": ["start"] * 4})
+    bench.show(wrong)
+    bench.advance(2.5)
+    state = snapshot(bench.companion)
+    assert state["phase"] == "move"
+    assert state["corrections"] and "T5" in state["corrections"][0]
+    assert bench.game.history == ()
+    bench.show(bench.game.legal[0].after)
+    assert bench.game.history[-1].text == "R:start-T4"
+
+
+def test_a_takeback_on_the_board_undoes_the_move():
+    bench = started()
+    bench.scan("2")
+    bench.show(bench.game.legal[0].after)  # R:start-T4, red draws again
+    assert bench.companion.phase == "draw" and bench.game.turn == 0
+    bench.show(initial("red", "blue"))
+    state = snapshot(bench.companion)
+    assert state["history"] == [] and state["phase"] == "move" and state["card"] == "2"
+    assert [e.kind for e in bench.recorded()] == ["draw", "move", "undo"]
+
+
+def test_undo_from_the_page_waits_for_the_board_to_be_put_back():
+    bench = started()
+    bench.scan("1")
+    bench.show(bench.game.legal[0].after)
+    reply = bench.command("undo")
+    assert reply["undone"].startswith("red's move")
+    assert bench.companion.phase == "setup"
+    bench.show(initial("red", "blue"))
+    assert bench.companion.phase == "move" and bench.game.card == "1"
+
+
+def test_presence_boards_ask_when_two_moves_look_alike():
+    """Red's 11 can switch with blue or move: a switch looks like nothing on a presence board."""
+    bench = Bench("presence")
+    position = Position.from_json(
+        {"red": ["T10", "start", "start", "start"], "blue": ["T30", "start", "start", "start"]}
+    )
+    from pawnlight.rules import Game, GameConfig
+
+    game = Game(GameConfig(players=("red", "blue")), position)
+    bench.companion.resume(game)
+    bench.show(position)
+    assert bench.companion.phase == "draw"
+    bench.scan("11")
+    # Lift both pawns and put them back exchanged: the switch cannot be seen.
+    lifted = Position.from_places([(66, 66, 66), (66, 66, 66), None, None])
+    bench.show(lifted, settle=False)
+    bench.show(position)
+    state = snapshot(bench.companion)
+    assert state["phase"] == "choose", state["message"]
+    assert "T10<>T30" in [c["text"] for c in state["choices"]]
+    bench.command("resolve", move="T10<>T30")
+    assert bench.game.history[-1].text == "T10<>T30"
+
+
+def test_declining_an_11_with_the_confirm_button():
+    bench = Bench()
+    position = Position.from_json(
+        {"red": ["T0", "start", "start", "start"], "blue": ["T30", "start", "start", "start"]}
+    )
+    from pawnlight.rules import Game, GameConfig
+
+    # Red's T0 cannot go 11 forward (past home): it may switch with blue, or decline.
+    bench.companion.resume(Game(GameConfig(players=("red", "blue")), position))
+    bench.show(position)
+    bench.scan("11")
+    assert snapshot(bench.companion)["forfeit_allowed"]
+    bench.effects += bench.companion.handle(Pressed("confirm", bench.now + 0.1))
+    assert bench.game.history[-1].text == "forfeit" and bench.game.turn == 1
+
+
+def test_leader_draw_with_a_tie():
+    bench = Bench()
+    bench.command("new_game", players=["red", "blue", "green"], draw_leader=True)
+    assert bench.companion.phase == "leader"
+    bench.scan("10")
+    bench.scan("10")
+    bench.scan("3")
+    assert bench.companion.phase == "leader"
+    assert snapshot(bench.companion)["leader"]["drawing"] == ["red", "blue"]
+    bench.scan("4")
+    bench.scan("sorry")
+    assert bench.companion.phase == "setup"
+    assert snapshot(bench.companion)["players"][0] == "blue"
+
+
+def test_enrolment_asks_for_every_card_and_refuses_a_tag_twice():
+    from pawnlight.companion.deck import CardDeck
+    from pawnlight.companion.machine import Companion
+    from pawnlight.companion.signals import CardScanned, SaveDeck
+
+    bench = Bench()
+    bench.companion = Companion(bench.layout, CardDeck())
+    with pytest.raises(CommandError, match="enrol the pack"):
+        bench.command("new_game", players=["red", "blue"])
+    bench.command("enrol")
+    assert "scan a 1 card (1 of 4)" in snapshot(bench.companion)["enrol"]["prompt"]
+    effects = bench.companion.handle(CardScanned("AA000001", 1))
+    assert "scan a 1 card (2 of 4)" in snapshot(bench.companion)["enrol"]["prompt"]
+    bench.companion.handle(CardScanned("AA000002", 2))
+    effects = bench.companion.handle(CardScanned("AA000001", 3))
+    assert "already enrolled as a 1" in bench.companion.warning
+    for number in range(3, 45):
+        effects = bench.companion.handle(CardScanned(f"AA0000{number:02X}", 3 + number))
+    assert SaveDeck() in effects
+    assert bench.companion.deck.identify("AA00002C")[0] == "sorry"
+
+
+def test_point_play_doubling_through_commands():
+    bench = started(players=("red", "blue", "green"), edition="parker-1950", variant="points")
+    bench.command("double", colour="blue")
+    assert snapshot(bench.companion)["phase"] == "double"
+    bench.command("accept", colour="red")
+    bench.command("drop", colour="green")
+    state = snapshot(bench.companion)
+    assert state["doubled"] == 1 and state["phase"] == "draw"
+    with pytest.raises(CommandError, match="name the colour"):
+        bench.command("double")
+
+
+def test_a_whole_game_ends_with_the_winner_and_a_finished_record():
+    import random
+
+    from pawnlight.rules import Deck
+
+    rng = random.Random(3)
+    deck = Deck(rng)
+    bench = started()
+    for _ in range(3000):
+        if bench.companion.phase == "over":
+            break
+        bench.scan(deck.draw())
+        if bench.companion.phase == "move":
+            bench.play(rng.choice(bench.game.legal))
+    assert bench.companion.phase == "over"
+    assert any(isinstance(e, FinishRecord) for e in bench.effects)
+    state = snapshot(bench.companion)
+    assert state["result"]["winners"]
+    assert len(state["history"]) == len(bench.game.history)

@@ -1,0 +1,53 @@
+"""Buttons, buzzer and status LED through gpiozero's own MockFactory."""
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from pawnlight.devices.controls import ButtonPressed, ControlPins, Controls
+
+
+@pytest.fixture
+def factory():
+    return MockFactory()
+
+
+@pytest.fixture
+def controls(factory):
+    pressed: list[ButtonPressed] = []
+    controls = Controls(pressed.append, ControlPins(), pin_factory=factory, clock=lambda: 42.0)
+    controls.pressed = pressed
+    yield controls
+    controls.close()
+
+
+def test_pressing_a_button_emits_its_name(controls, factory):
+    pin = factory.pin(ControlPins().undo)
+    pin.drive_low()  # the button pulls the pin to ground
+    pin.drive_high()
+    assert controls.pressed == [ButtonPressed("undo", 42.0)]
+
+
+def test_pins_come_from_the_config(factory):
+    pressed = []
+    controls = Controls(pressed.append, ControlPins(confirm=21), pin_factory=factory)
+    factory.pin(21).drive_low()
+    assert [p.name for p in pressed] == ["confirm"]
+    controls.close()
+
+
+def test_status_led_steady_when_ok_off_when_off(controls, factory):
+    led = factory.pin(ControlPins().status_led)
+    controls.status("ok")
+    assert led.state
+    controls.status("off")
+    assert not led.state
+    with pytest.raises(ValueError, match="unknown status"):
+        controls.status("sparkly")
+
+
+def test_buzzer_patterns_switch_the_buzzer_pin(controls, factory):
+    buzzer = factory.pin(ControlPins().buzzer)
+    controls.buzz("turn")
+    controls.buzzer._blink_thread.join(2)  # the beep runs in gpiozero's background thread
+    states = [change.state for change in buzzer.states]
+    assert True in states and states[-1] is False
