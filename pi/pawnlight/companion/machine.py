@@ -42,6 +42,7 @@ from ..rules.moves import Move
 from ..rules.notation import NotationError, parse, text
 from ..rules.position import Position
 from .deck import CardDeck, DeckError, Enrolment
+from .service import CommandRefused as CommandError
 from .signals import (
     Buzz,
     CardScanned,
@@ -68,14 +69,6 @@ IDLE, ENROL, LEADER, SETUP, DRAW, CHOOSE, OVER_PHASE = (
     "choose",
     "over",
 )
-
-
-class CommandError(Exception):
-    """A command the companion refuses; ``status`` is the HTTP status the web layer answers."""
-
-    def __init__(self, message: str, status: int = 409) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,72 @@
+"""What the web layer may ask of the running companion: read state, subscribe, send commands.
+
+The web app is given an object of this shape and nothing else, so it cannot reach around the
+companion: it reads immutable snapshots and sends commands that the owner thread carries out.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class CommandRefused(Exception):
+    """A command was refused; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Subscription(Protocol):
+    def get(self, timeout: float) -> dict[str, Any] | None:
+        """The next snapshot, or None when none came within ``timeout`` seconds."""
+
+    def close(self) -> None: ...
+
+
+class SimulatedBoardControls(Protocol):
+    """The simulator's hands on the virtual board (only with ``--sim``)."""
+
+    def scan(self, card: str) -> None:
+        """Hold a card of this name to the reader (raises ValueError for an unknown card)."""
+
+    def lift(self, square: str) -> dict[str, Any]:
+        """Lift the pawn from a square (``T4``, ``S2:red``, ``start:red``, ``home:red``)."""
+
+    def place(self, square: str, colour: str) -> dict[str, Any]:
+        """Put a pawn of ``colour`` on a square; ValueError when that cannot be done."""
+
+    def leds(self) -> dict[str, str]:
+        """Every LED's colour now (``#rrggbb``), keyed by place (see docs/simulator.md)."""
+
+    def board(self) -> dict[str, Any]:
+        """``{"pawns": {...}}``: the pawns physically on the board (contract section 3 form)."""
+
+    def set_board(self, pawns: dict[str, Any]) -> None:
+        """Set the whole physical board at once; ValueError for a bad position."""
+
+    def press(self, button: str) -> None:
+        """Press one of the board's buttons (confirm, undo, new_game)."""
+
+
+class Service(Protocol):
+    #: The simulator's controls, or None on real hardware.
+    sim: SimulatedBoardControls | None
+
+    def state(self) -> dict[str, Any]:
+        """The latest state snapshot (contract section 5 fields and more); ``version`` counts."""
+
+    def subscribe(self) -> Subscription: ...
+
+    def command(self, name: str, args: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
+        """Run a command on the owner thread and return its reply; CommandRefused if refused."""
+
+    def games(self) -> list[dict[str, Any]]:
+        """The journal's games, newest first (id, started, edition, variant, players, turns,
+        finished, winner)."""
+
+    def export(self, game_id: int) -> str:
+        """A game's record (JSON Lines); KeyError for an unknown game."""
+
+    def diagnostics(self) -> dict[str, Any]:
+        """Link status and counters, firmware version, raw sensor values, last card UID."""
