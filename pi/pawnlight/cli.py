@@ -42,6 +42,28 @@ def _play(args: argparse.Namespace) -> int:
     return play_in_terminal(args)
 
 
+def _run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from . import config as settings
+    from .daemon import run
+
+    overrides = {
+        "sim": args.sim or None,
+        "serial": args.serial,
+        "http_port": args.http_port,
+        "http_host": args.http_host,
+        "data": args.data,
+        "layout": args.layout,
+    }
+    try:
+        config = settings.load(Path(args.config) if args.config else None, overrides)
+    except settings.ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return run(config)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pawnlight", description="A smart companion for a physical Sorry! board."
@@ -65,6 +87,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--delay", type=float, default=0.0, help="seconds to pause between turns")
     play.set_defaults(handler=_play)
+
+    run = commands.add_parser("run", help="run the companion: the board, the LEDs, the web page")
+    run.add_argument("--sim", action="store_true", help="use the simulated board (no Pi needed)")
+    run.add_argument("--serial", help="the board's serial port (default: find the Pico by USB id)")
+    run.add_argument("--http-port", type=int, help="web server port (default 8080)")
+    run.add_argument("--http-host", help="web server address (default 127.0.0.1)")
+    run.add_argument("--data", help="where games and settings are kept")
+    run.add_argument("--layout", help="presence, colour, or a layout file")
+    run.add_argument("--config", help="a TOML config file (see docs/daemon.md)")
+    run.set_defaults(handler=_run)
     register_games(commands)
     return parser
 

@@ -1,0 +1,137 @@
+"""The daemon's settings: a TOML file, the environment, then the command line, in that order.
+
+See docs/daemon.md for every key. Example ``/etc/pawnlight/pawnlight.toml``::
+
+    pin = "4711"
+    layout = "presence"          # or "colour", or a path to a layout file
+    serial = "/dev/ttyACM0"      # leave out to find the Pico by its USB id
+    card_reader = "board"        # board, spi or keyboard
+    keyboard_device = "/dev/input/by-id/usb-reader-event-kbd"
+    brightness = 0.6
+    settle = 0.3
+
+    [http]
+    host = "0.0.0.0"
+    port = 8080
+
+    [pins]                       # BCM numbers
+    confirm = 5
+    undo = 6
+    new_game = 13
+    buzzer = 19
+    status_led = 26
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from .devices.controls import ControlPins
+from .store.location import data_dir
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used; the message names the file and key."""
+
+
+@dataclass
+class Config:
+    data: Path = field(default_factory=data_dir)
+    sim: bool = False
+    http_host: str = "127.0.0.1"
+    http_port: int = 8080
+    pin: str | None = None
+    layout: str = "presence"
+    serial: str | None = None
+    card_reader: str = "board"
+    keyboard_device: str | None = None
+    keyboard_decimal: bool = False
+    brightness: float = 0.6
+    settle: float = 0.3
+    pins: ControlPins = field(default_factory=ControlPins)
+
+
+_TOP_KEYS = {
+    "pin": str,
+    "layout": str,
+    "serial": str,
+    "card_reader": str,
+    "keyboard_device": str,
+    "keyboard_decimal": bool,
+    "brightness": (int, float),
+    "settle": (int, float),
+    "data": str,
+}
+
+
+def load(path: Path | None, overrides: dict[str, Any] | None = None) -> Config:
+    """Read the file (if any), then ``PAWNLIGHT_PIN``, then the command line's overrides."""
+    config = Config()
+    if path is not None:
+        _apply_file(config, path)
+    pin = os.environ.get("PAWNLIGHT_PIN")
+    if pin:
+        config.pin = pin
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            setattr(config, key, value)
+    config.data = Path(config.data).expanduser()
+    _check(config, str(path or "the command line"))
+    return config
+
+
+def _apply_file(config: Config, path: Path) -> None:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"cannot read the config file {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: {error}") from None
+    for key, value in data.items():
+        if key == "http":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{path}: [http] must be a table")
+            for sub, item in value.items():
+                if sub not in ("host", "port"):
+                    raise ConfigError(f"{path}: unknown key http.{sub}")
+                expected = str if sub == "host" else int
+                if not isinstance(item, expected) or isinstance(item, bool):
+                    raise ConfigError(f"{path}: http.{sub} must be a {expected.__name__}")
+                setattr(config, f"http_{sub}", item)
+        elif key == "pins":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{path}: [pins] must be a table")
+            names = {f.name for f in fields(ControlPins)}
+            for sub, item in value.items():
+                if sub not in names:
+                    raise ConfigError(
+                        f"{path}: unknown pin {sub!r} (expected {', '.join(sorted(names))})"
+                    )
+                if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item <= 27:
+                    raise ConfigError(f"{path}: pins.{sub} must be a BCM pin number 0..27")
+            config.pins = ControlPins(**{**config.pins.__dict__, **value})
+        elif key in _TOP_KEYS:
+            if not isinstance(value, _TOP_KEYS[key]) or (
+                isinstance(value, bool) and _TOP_KEYS[key] is not bool
+            ):
+                raise ConfigError(f"{path}: {key} has the wrong type ({type(value).__name__})")
+            setattr(config, key, Path(value) if key == "data" else value)
+        else:
+            raise ConfigError(f"{path}: unknown key {key!r}")
+
+
+def _check(config: Config, source: str) -> None:
+    if config.card_reader not in ("board", "spi", "keyboard"):
+        raise ConfigError(f"{source}: card_reader must be board, spi or keyboard")
+    if config.card_reader == "keyboard" and not config.keyboard_device:
+        raise ConfigError(f"{source}: card_reader = keyboard needs keyboard_device")
+    if not 0 <= config.brightness <= 1:
+        raise ConfigError(f"{source}: brightness must be between 0 and 1")
+    if not 0.1 <= config.settle <= 2:
+        raise ConfigError(f"{source}: settle must be between 0.1 and 2 seconds")
+    if not 0 <= config.http_port <= 65535:
+        raise ConfigError(f"{source}: the HTTP port must be 0..65535")

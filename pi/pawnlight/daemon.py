@@ -1,0 +1,246 @@
+"""``pawnlight run``: wire the devices, the owner thread and the web server, and keep them running.
+
+No logic of its own: it chooses the devices (real or simulated), connects their events to the
+owner, the owner's effects to the devices, and serves the web pages, then waits for a signal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from .board.layout import Layout, load_layout
+from .companion.deck import CardDeck, DeckError, simulated_uids
+from .companion.lights import frame_for
+from .companion.machine import Companion, Settings
+from .config import Config
+from .devices.controls import Controls
+from .owner import Owner
+from .store.location import JOURNAL_FILE
+
+log = logging.getLogger("pawnlight")
+
+
+def _layout(name: str) -> Layout:
+    if name in ("presence", "colour"):
+        return Layout.named(name)
+    return load_layout(Path(name))
+
+
+class Daemon:
+    """Everything ``pawnlight run`` starts, in start order; ``stop()`` undoes it in reverse."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.layout = _layout(config.layout)
+        self.firmware = None  # the simulated firmware, with --sim
+        self.link = None
+        self.controls: Controls | None = None
+        self.card_reader = None
+        self.sim_board = None
+        self.server = None
+        self.owner: Owner | None = None
+        self._pin_factory = None
+
+    # -- start --------------------------------------------------------------------------------
+
+    def start(self, web: bool = True) -> None:
+        """Start everything; ``web=False`` leaves the web server out (tests drive the owner)."""
+        config = self.config
+        config.data.mkdir(parents=True, exist_ok=True)
+        deck = self._deck()
+        companion = Companion(
+            self.layout,
+            deck,
+            Settings(brightness=config.brightness, settle=config.settle),
+            frames=frame_for,
+        )
+        if config.sim:
+            from gpiozero.pins.mock import MockFactory
+
+            self._pin_factory = MockFactory()
+        owner = Owner(
+            companion,
+            config.data / JOURNAL_FILE,
+            send_leds=self._send_leds,
+            buzz=self._buzz,
+            status=self._status,
+            diagnostics=self._diagnostics,
+        )
+        self.owner = owner
+        self.controls = Controls(owner.post, config.pins, pin_factory=self._pin_factory)
+        if config.sim:
+            self._start_simulated_board(deck)
+        else:
+            self._start_serial_link()
+        self._start_card_reader()
+        owner.start()
+        if config.sim:
+            # The pawns left on the simulated board from last time are sensed at once.
+            assert self.sim_board is not None and self.firmware is not None
+            self.firmware.set_sensors(self.sim_board.position_reading())
+        if web:
+            self._start_web()
+
+    def _deck(self) -> CardDeck:
+        path = self.config.data / "deck.json"
+        try:
+            deck = CardDeck.load(path)
+        except DeckError as error:
+            log.error("%s; starting with no enrolled pack (the file is left as it is)", error)
+            deck = CardDeck(path=path.with_name("deck-new.json"))
+        if self.config.sim and not deck.enrolled:
+            deck.uids = simulated_uids(extra_one=True)  # the simulator's pack is ready-enrolled
+            deck.save()
+        return deck
+
+    def _start_simulated_board(self, deck: CardDeck) -> None:
+        from .devices.serial_link import SerialBoardLink
+        from .devices.sim_board import SimulatedBoard
+        from .devices.sim_firmware import SimulatedFirmware
+
+        assert self.owner is not None
+        firmware = SimulatedFirmware(self.layout.sensing, card_reader=True)
+        firmware.start()
+        self.firmware = firmware
+        self.sim_board = SimulatedBoard(
+            self.layout,
+            write_sensors=firmware.set_sensors,
+            read_leds=firmware.leds,
+            present_card=self._present_card,
+            card_uids=deck.uids,
+            path=self.config.data / "sim-board.json",
+            press=self._press,
+        )
+        self.owner.sim = self.sim_board
+        self.link = SerialBoardLink(self.owner.post, firmware.port)
+        self.link.start()
+
+    def _start_serial_link(self) -> None:
+        from .devices.serial_link import SerialBoardLink
+
+        assert self.owner is not None
+        self.link = SerialBoardLink(self.owner.post, self.config.serial)
+        self.link.start()
+
+    def _start_card_reader(self) -> None:
+        from .devices import card_readers
+
+        assert self.owner is not None
+        kind = self.config.card_reader
+        if kind == "spi":
+            self.card_reader = card_readers.SpiCardReader(self.owner.post)
+        elif kind == "keyboard":
+            assert self.config.keyboard_device is not None
+            self.card_reader = card_readers.KeyboardCardReader(
+                self.owner.post, self.config.keyboard_device, self.config.keyboard_decimal
+            )
+        if self.card_reader is not None:
+            self.card_reader.start()
+
+    def _start_web(self) -> None:
+        from pawnlight.web import create_app
+        from pawnlight.web.server import WebServer
+
+        assert self.owner is not None
+        app = create_app(self.owner, pin=self.config.pin, sim=self.config.sim)
+        self.server = WebServer(app, self.config.http_host, self.config.http_port)
+        self.server.start()
+        log.info(
+            "pawnlight %s: status page on http://%s:%s/%s",
+            "simulated board" if self.config.sim else "board",
+            self.config.http_host,
+            self.server.port,
+            "  simulator on /sim" if self.config.sim else "",
+        )
+
+    # -- effects on devices -------------------------------------------------------------------
+
+    def _send_leds(self, frame) -> None:
+        if self.link is not None:
+            try:
+                self.link.send_leds(frame)
+            except (ValueError, OSError) as error:
+                log.warning("LED frame not sent: %s", error)
+
+    def _buzz(self, pattern: str) -> None:
+        if self.controls is not None:
+            self.controls.buzz(pattern)
+
+    def _status(self, state: str) -> None:
+        if self.controls is not None:
+            self.controls.status(state)
+
+    def _present_card(self, uid: str) -> None:
+        firmware = self.firmware
+        assert firmware is not None
+        firmware.present_card(uid)
+        firmware.wait_reader_polls(2)  # the reader has seen it ...
+        firmware.remove_card()  # ... and the card is taken away again, as a hand does
+
+    def _press(self, button: str) -> None:
+        if self.controls is None or button not in self.controls.buttons:
+            raise ValueError(f"unknown button {button!r} (confirm, undo or new_game)")
+        pin = self.controls.buttons[button].pin
+        pin.drive_low()
+        pin.drive_high()
+
+    def _diagnostics(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"sim": self.config.sim, "layout": self.layout.name}
+        if self.link is not None:
+            info["link"] = dataclasses.asdict(self.link.stats())
+            board = self.link.board
+            info["board"] = None if board is None else dataclasses.asdict(board)
+        return info
+
+    # -- stop ---------------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        for part in (self.server, self.card_reader, self.owner, self.link, self.firmware):
+            if part is not None:
+                try:
+                    part.stop()
+                except Exception:  # keep stopping the rest
+                    log.exception("stopping %s", type(part).__name__)
+        if self.controls is not None:
+            self.controls.close()
+
+
+def run(config: Config) -> int:
+    """Run until SIGTERM or SIGINT."""
+    logging.basicConfig(
+        level=logging.INFO,
+        # Under systemd the journal adds its own timestamps.
+        format="%(levelname)s %(message)s"
+        if os.environ.get("JOURNAL_STREAM")
+        else "%(asctime)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+    if not config.pin:
+        log.warning(
+            "no owner PIN set (PAWNLIGHT_PIN or pin = ... in the config): "
+            "the page is read-only until one is set"
+        )
+    stopping = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stopping.set())
+    daemon = Daemon(config)
+    try:
+        daemon.start()
+    except Exception as error:
+        log.error("pawnlight could not start: %s", error)
+        daemon.stop()
+        return 1
+    try:
+        stopping.wait()
+    finally:
+        log.info("stopping")
+        daemon.stop()
+    return 0
+

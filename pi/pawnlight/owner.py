@@ -1,0 +1,337 @@
+"""The owner thread: the one thread that runs the companion and carries out its effects.
+
+Device threads (the serial link, gpiozero, card readers) and the web server only put items on
+the owner's queue. The owner takes them one at a time, hands them to the companion, then does
+what the companion asked, in order: a move is written to the journal (and synced) before the
+LED frame that confirms it goes out. After each item it publishes a new immutable snapshot of
+the state to every subscriber (the SSE streams).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .companion.lights import dimmed
+from .companion.machine import Companion
+from .companion.service import CommandRefused, SimulatedBoardControls
+from .companion.signals import (
+    Buzz,
+    CardScanned,
+    Effect,
+    FinishRecord,
+    LinkChanged,
+    Pressed,
+    Reading,
+    RecordEvent,
+    SaveDeck,
+    ShowLeds,
+    StartRecord,
+    StatusLight,
+    Tick,
+)
+from .companion.state import snapshot
+from .devices.controls import ButtonPressed
+from .devices.events import CardRead, FirmwareError, LinkState, SensorChanged, SensorSnapshot
+from .rules.game import Game
+from .store.errors import StoreError
+from .store.journal import Journal
+
+log = logging.getLogger("pawnlight")
+
+
+@dataclass
+class _Command:
+    name: str
+    args: dict[str, Any]
+    reply: Future
+
+
+class _Subscription:
+    def __init__(self, owner: Owner) -> None:
+        self._owner = owner
+        self.queue: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=64)
+
+    def get(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            return self.queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def offer(self, state: dict[str, Any]) -> None:
+        try:
+            self.queue.put_nowait(state)
+        except queue.Full:  # a stalled reader: drop its oldest snapshot, keep the newest
+            with contextlib.suppress(queue.Empty):
+                self.queue.get_nowait()
+            with contextlib.suppress(queue.Full):
+                self.queue.put_nowait(state)
+
+    def close(self) -> None:
+        self._owner._unsubscribe(self)
+
+
+class Owner:
+    """Runs a Companion on its own thread; implements the web layer's Service."""
+
+    def __init__(
+        self,
+        companion: Companion,
+        journal_path: Path,
+        *,
+        send_leds: Callable[[Sequence[tuple[int, int, int]]], None] = lambda frame: None,
+        buzz: Callable[[str], None] = lambda pattern: None,
+        status: Callable[[str], None] = lambda state: None,
+        channels: int = 112,
+        tick: float = 0.05,
+        clock: Callable[[], float] = time.monotonic,
+        diagnostics: Callable[[], dict[str, Any]] = dict,
+        sim: SimulatedBoardControls | None = None,
+    ) -> None:
+        self.companion = companion
+        self.journal_path = journal_path
+        self.sim = sim
+        self._send_leds = send_leds
+        self._buzz = buzz
+        self._status = status
+        self._tick = tick
+        self._clock = clock
+        self._diagnostics = diagnostics
+        self._inbox: queue.Queue[object] = queue.Queue()
+        self._values: list[int] = [0] * channels
+        self._have_reading = False
+        self._journal: Journal | None = None
+        self.game_id: int | None = None
+        self._subscribers: list[_Subscription] = []
+        self._subscribers_lock = threading.Lock()
+        self._state: dict[str, Any] = {}
+        self._last_fingerprint: tuple = ()
+        self._version = 0
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.last_uid: str | None = None
+        self.errors: list[str] = []
+        self._publish()
+
+    # -- from other threads -------------------------------------------------------------------
+
+    def post(self, item: object) -> None:
+        """Device threads call this with their events (any thread, never blocks)."""
+        self._inbox.put(item)
+
+    def state(self) -> dict[str, Any]:
+        return self._state
+
+    def subscribe(self) -> _Subscription:
+        subscription = _Subscription(self)
+        with self._subscribers_lock:
+            self._subscribers.append(subscription)
+        subscription.offer(self._state)  # replay the current state on connect
+        return subscription
+
+    def _unsubscribe(self, subscription: _Subscription) -> None:
+        with self._subscribers_lock:
+            if subscription in self._subscribers:
+                self._subscribers.remove(subscription)
+
+    def command(self, name: str, args: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
+        reply: Future = Future()
+        self._inbox.put(_Command(name, dict(args), reply))
+        try:
+            return reply.result(timeout=timeout)
+        except TimeoutError:
+            raise CommandRefused("the board did not answer in time", 503) from None
+
+    def games(self) -> list[dict[str, Any]]:
+        with Journal.open(self.journal_path, readonly=True) as journal:
+            return [summary._asdict() for summary in journal.games()]
+
+    def export(self, game_id: int) -> str:
+        with Journal.open(self.journal_path, readonly=True) as journal:
+            return journal.export(game_id)
+
+    def diagnostics(self) -> dict[str, Any]:
+        info = dict(self._diagnostics())
+        info.update(
+            sensors=list(self._values),
+            last_uid=self.last_uid,
+            errors=list(self.errors[-20:]),
+            game_id=self.game_id,
+        )
+        return info
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def start(self, resume: bool = True) -> None:
+        self._thread = threading.Thread(target=self._run, args=(resume,), name="owner")
+        self._thread.start()
+        self._ready.wait(timeout=30)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._inbox.put(None)
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    # -- the owner thread ---------------------------------------------------------------------
+
+    def _run(self, resume: bool) -> None:
+        # The journal is written only from this thread (it refuses writes from others).
+        try:
+            self._journal = Journal.open(self.journal_path)
+            if resume:
+                self._resume()
+        except StoreError as error:
+            self._fail(f"the journal cannot be used: {error}")
+        finally:
+            self._ready.set()
+        next_tick = self._clock()
+        while not self._stop.is_set():
+            timeout = max(0.0, next_tick - self._clock())
+            try:
+                item = self._inbox.get(timeout=timeout)
+            except queue.Empty:
+                item = Tick(self._clock())
+                next_tick = self._clock() + self._tick
+            if item is None:
+                continue
+            try:
+                self._handle(item)
+            except Exception as error:  # keep the game alive; say what happened
+                log.exception("owner: %r failed", item)
+                self._fail(f"internal error handling {type(item).__name__}: {error}")
+            self._publish()
+        if self._journal is not None:
+            self._journal.close()
+
+    def _resume(self) -> None:
+        assert self._journal is not None
+        game_id = self._journal.unfinished()
+        if game_id is None:
+            return
+        game: Game = self._journal.resume(game_id)
+        self.game_id = game_id
+        log.info("resuming game %s at turn %s", game_id, len(game.history))
+        self._execute(self.companion.resume(game))
+
+    def _handle(self, item: object) -> None:
+        companion = self.companion
+        if isinstance(item, _Command):
+            try:
+                reply, effects = companion.command(item.name, item.args, self._clock())
+            except CommandRefused as error:
+                item.reply.set_exception(error)
+                return
+            except Exception as error:
+                item.reply.set_exception(CommandRefused(f"internal error: {error}", 500))
+                raise
+            self._execute(effects)
+            item.reply.set_result(reply)
+            return
+        translated = self._translate(item)
+        if translated is not None:
+            self._execute(companion.handle(translated))
+
+    def _translate(self, item: object):
+        """Device events to companion inputs; the owner keeps the latest of every channel."""
+        if isinstance(item, SensorSnapshot):
+            self._values = list(item.values)
+            self._have_reading = True
+            return Reading(tuple(self._values), item.at)
+        if isinstance(item, SensorChanged):
+            if 0 <= item.channel < len(self._values):
+                self._values[item.channel] = item.value
+            return Reading(tuple(self._values), item.at) if self._have_reading else None
+        if isinstance(item, CardRead):
+            self.last_uid = item.uid
+            return CardScanned(item.uid, item.at)
+        if isinstance(item, ButtonPressed):
+            return Pressed(item.name, item.at)
+        if isinstance(item, LinkState):
+            return LinkChanged(item.up, item.detail, item.firmware, self._clock())
+        if isinstance(item, FirmwareError):
+            self.errors.append(f"board error {item.code}: {item.message}")
+            return None
+        if isinstance(item, Tick | Reading | CardScanned | Pressed | LinkChanged):
+            return item
+        raise TypeError(f"the owner does not know {type(item).__name__}")
+
+    def _execute(self, effects: list[Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, RecordEvent):
+                self._record(lambda j, e=effect: j.append(self.game_id, e.event))
+            elif isinstance(effect, StartRecord):
+                self._record(lambda j, e=effect: self._new_record(j, e))
+            elif isinstance(effect, FinishRecord):
+                if self.game_id is not None:
+                    self._record(lambda j, e=effect: j.finish(self.game_id, e.result))
+            elif isinstance(effect, ShowLeds):
+                self._send_leds(dimmed(effect.frame, self.companion.settings.brightness))
+            elif isinstance(effect, Buzz):
+                self._buzz(effect.pattern)
+            elif isinstance(effect, StatusLight):
+                self._status(effect.state)
+            elif isinstance(effect, SaveDeck):
+                self.companion.deck.save()
+
+    def _new_record(self, journal: Journal, effect: StartRecord) -> None:
+        self.game_id = journal.new_game(effect.config, seed=effect.seed)
+
+    def _record(self, write: Callable[[Journal], object]) -> None:
+        if self._journal is None:
+            self._fail("the journal is not open: this move is not recorded")
+            return
+        try:
+            write(self._journal)
+        except (StoreError, OSError) as error:
+            self._fail(f"could not record: {error}")
+
+    def _fail(self, message: str) -> None:
+        log.error(message)
+        self.errors.append(message)
+        self.companion.warning = message
+        self._status("error")
+
+    def _fingerprint(self) -> tuple:
+        """What the page shows, cheaply: a snapshot is built only when this changes."""
+        c = self.companion
+        game = c.game
+        return (
+            c.phase,
+            c.message,
+            c.warning,
+            c.decision,
+            c.link_up,
+            c.link_detail,
+            c.settings,
+            c.enrolment.prompt() if c.enrolment else None,
+            (tuple(c.leader.drawing), tuple(c.leader.draws.items())) if c.leader else None,
+            id(game),
+            len(game.events) if game else 0,
+            self.game_id,
+            len(self.errors),
+        )
+
+    def _publish(self) -> None:
+        fingerprint = self._fingerprint()
+        if self._state and fingerprint == self._last_fingerprint:
+            return
+        self._last_fingerprint = fingerprint
+        self._version += 1
+        state = snapshot(self.companion)
+        state["version"] = self._version
+        state["game_id"] = self.game_id
+        self._state = state
+        with self._subscribers_lock:
+            subscribers = list(self._subscribers)
+        for subscription in subscribers:
+            subscription.offer(state)

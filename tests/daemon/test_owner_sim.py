@@ -1,0 +1,55 @@
+"""The owner thread on the full simulated path: firmware in MicroPython over a pty, real
+pyserial, the simulated board's pawns, the journal in a real SQLite file."""
+
+import time
+
+import pytest
+
+from pawnlight.config import Config
+from pawnlight.daemon import Daemon
+from pawnlight.store.journal import Journal
+
+
+def wait_for(owner, predicate, timeout=15.0):
+    """Wait for a published state that satisfies predicate (no fixed sleeps)."""
+    subscription = owner.subscribe()
+    deadline = time.monotonic() + timeout
+    try:
+        state = owner.state()
+        while not predicate(state):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"timed out; last state: {state['phase']}: {state['message']}")
+            state = subscription.get(timeout=remaining) or state
+        return state
+    finally:
+        subscription.close()
+
+
+@pytest.fixture
+def daemon(tmp_path):
+    daemon = Daemon(Config(data=tmp_path, sim=True, layout="colour", http_port=0))
+    daemon.start(web=False)
+    yield daemon
+    daemon.stop()
+
+
+def test_a_game_starts_and_a_move_is_recorded_through_the_simulated_hardware(daemon, tmp_path):
+    owner = daemon.owner
+    wait_for(owner, lambda s: s["link"]["up"])
+    owner.command("new_game", {"players": ["red", "blue"]})
+    daemon.sim_board.set_board({"red": ["start"] * 4, "blue": ["start"] * 4})
+    wait_for(owner, lambda s: s["phase"] == "draw")
+    daemon.sim_board.scan("1")
+    state = wait_for(owner, lambda s: s["phase"] == "move")
+    assert [m["text"] for m in state["legal"]] == ["R:start-T4"]
+    daemon.sim_board.lift("start:red")
+    daemon.sim_board.place("T4", "red")
+    state = wait_for(owner, lambda s: s["history"] == ["R:start-T4"])
+    assert state["turn"] == "blue"
+    with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
+        record = journal.load(state["game_id"])
+    assert [e.kind for e in record.events] == ["draw", "move"]
+    # The LEDs show blue's turn on the simulated board (its START spots breathe blue).
+    leds = daemon.sim_board.leds()
+    assert set(leds) >= {"T4", "S1:red", "start:blue:1", "slide:T2"}
