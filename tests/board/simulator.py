@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from pawnlight.board.cells import CELLS, EMPTY, area_cells, cell_of
+from pawnlight.board.cells import CELLS, EMPTY, area_cells, cell_of, parse_spot
 from pawnlight.board.layout import Layout
 from pawnlight.board.recognise import Decision, Recogniser
 from pawnlight.board.snapshot import Occupancy, canonical, reading_for, sense
@@ -224,3 +224,95 @@ def run(
             if before_next > event.at:
                 decisions.append((before_next, recogniser.tick(before_next)))
     return decisions
+
+
+# -- driving a recogniser by hand -----------------------------------------------------------------
+
+
+class Table:
+    """A recogniser at a physical board, driven by hand: ``lift``, ``put``, ``wait``.
+
+    Places are named like people name them: ``"T12"``, ``"red S2"``, ``"blue START"``.  Every
+    action first lets ``pause`` seconds pass, then changes the board and feeds the reading; it
+    returns the recogniser's decision.
+    """
+
+    def __init__(
+        self,
+        layout: Layout,
+        position: Position,
+        options,
+        *,
+        previous: Position | None = None,
+        **settings,
+    ) -> None:
+        self.layout = layout
+        self.board = PhysicalBoard(position)
+        self.recogniser = Recogniser(layout, position, options, previous=previous, **settings)
+        self.now = 0.0
+        self.hand: list[int] = []
+        self.decision: Decision = self.recogniser.feed(self.board.reading(layout), self.now)
+
+    def _cell(self, where: str, lifting: bool) -> int:
+        spot = parse_spot(where)
+        cells = list(spot.cells())
+        if len(cells) == 1:
+            return cells[0]
+        wanted = (lambda v: v != EMPTY) if lifting else (lambda v: v == EMPTY)
+        return next(cell for cell in cells if wanted(self.board.cells[cell]))
+
+    def _feed(self) -> Decision:
+        self.decision = self.recogniser.feed(self.board.reading(self.layout), self.now)
+        return self.decision
+
+    def lift(self, where: str, pause: float = 0.15) -> Decision:
+        self.now += pause
+        cell = self._cell(where, lifting=True)
+        assert self.board.cells[cell] != EMPTY, f"no pawn on {where}"
+        self.hand.append(self.board.cells[cell])
+        self.board.cells[cell] = EMPTY
+        return self._feed()
+
+    def put(self, where: str, colour: int | None = None, pause: float = 0.15) -> Decision:
+        """Put a pawn from the hand (the last one lifted, or the one of ``colour``)."""
+        self.now += pause
+        cell = self._cell(where, lifting=False)
+        assert self.board.cells[cell] == EMPTY, f"{where} is taken"
+        if colour is None:
+            colour = self.hand.pop()
+        elif colour in self.hand:
+            self.hand.remove(colour)
+        self.board.cells[cell] = colour
+        return self._feed()
+
+    def move(self, source: str, target: str, pause: float = 0.15) -> Decision:
+        self.lift(source, pause)
+        return self.put(target, pause=pause)
+
+    def walk(self, squares: list[str], pause: float = 0.15) -> Decision:
+        """Lift the pawn from the first square and put it down on each of the others in turn."""
+        self.lift(squares[0], pause)
+        for index, square in enumerate(squares[1:]):
+            self.put(square, pause=pause)
+            if index < len(squares) - 2:
+                self.lift(square, pause)
+        return self.decision
+
+    def wait(self, seconds: float) -> Decision:
+        self.now += seconds
+        self.decision = self.recogniser.tick(self.now)
+        return self.decision
+
+    def settle(self) -> Decision:
+        return self.wait(self.recogniser.settle + 0.01)
+
+    def flicker(self, where: str, length: float = 0.01, pause: float = 0.05) -> Decision:
+        """A sensor bouncing: the place reads the opposite for ``length`` seconds."""
+        self.now += pause
+        cell = parse_spot(where).cells()[0]
+        original = self.board.cells[cell]
+        self.board.cells[cell] = 0 if original == EMPTY else EMPTY
+        self._feed()
+        self.now += length
+        self.board.cells[cell] = original
+        return self._feed()

@@ -31,7 +31,6 @@ from .cells import (
     SQUARE_CELLS,
     UNKNOWN,
     Spot,
-    cell_colour,
     spot_of_cell,
 )
 from .geometry import distance
@@ -104,7 +103,9 @@ def corrections(board: Occupancy, target: Occupancy, sensing: str) -> tuple[Corr
         elif have == EMPTY:
             shortage.append(_Need(spot, target[cell]))
         else:
-            surplus.append(_Need(spot, have if colour_board else cell_colour(cell)))
+            # A presence board cannot tell a pawn's colour, even on a coloured square: someone
+            # may have put it in the wrong safety zone.  Such a pawn may go anywhere.
+            surplus.append(_Need(spot, have if colour_board else -1))
             if want != EMPTY:
                 shortage.append(_Need(spot, target[cell]))
     for (place, colour), first in zip(AREAS, AREA_STARTS, strict=True):
@@ -112,8 +113,12 @@ def corrections(board: Occupancy, target: Occupancy, sensing: str) -> tuple[Corr
         have_counts = Counter(v for v in board[first : first + SPOTS_PER_AREA] if v != EMPTY)
         want_counts = Counter(v for v in target[first : first + SPOTS_PER_AREA] if v != EMPTY)
         if not colour_board:
-            # Presence: every pawn in an area counts as that area's colour.
-            have_counts = Counter({colour: sum(have_counts.values())})
+            # Presence: count the pawns; an extra one may be of any colour (a bumped pawn put in
+            # the wrong START), a missing one is of the area's colour.
+            extra = sum(have_counts.values()) - sum(want_counts.values())
+            surplus.extend([_Need(spot, -1)] * max(extra, 0))
+            shortage.extend([_Need(spot, colour)] * max(-extra, 0))
+            continue
         unreadable = have_counts.pop(UNKNOWN, 0)
         for value in sorted(set(have_counts) | set(want_counts)):
             extra = have_counts[value] - want_counts[value]

@@ -184,7 +184,7 @@ class Recogniser:
         if kind == _POSITION:
             return self._unchanged() if settled else Waiting()
         if kind == _RESULT:
-            return _verdict(found) if settled else Waiting()  # type: ignore[arg-type]
+            return self._verdict(found) if settled else Waiting()  # type: ignore[arg-type]
         if kind == _PREVIOUS:
             assert self.previous is not None
             return Takeback(self.previous) if settled else Waiting()
@@ -217,14 +217,33 @@ class Recogniser:
         self._kinds[board] = result
         return result
 
+    def _handled(self, moves: Sequence[Move]) -> list[Move]:
+        """The moves all of whose pawns were lifted while the board was away from the position.
+
+        A presence board sees where pawns stand, not which pawn was replaced: after a Sorry!
+        onto one of two red pawns, or an 11's switch, the squares people lifted pawns from are
+        the only trace of which move it was.
+        """
+        touched = self._debounce.touched
+        return [
+            move for move in moves if all(cells & touched for cells in self.targets.disturbed(move))
+        ]
+
+    def _verdict(self, moves: Sequence[Move]) -> Decision:
+        distinct = _distinct(moves)
+        if len(distinct) > 1:
+            handled = self._handled(moves)
+            if handled:
+                moves = handled
+                distinct = _distinct(handled)
+        if len(distinct) > 1:
+            return Ambiguous(distinct)
+        chosen = distinct[0]
+        return Recognised(chosen, tuple(m for m in moves if m is not chosen))
+
     def _unchanged(self) -> Decision:
         """The board looks like the position: was a move made that it cannot show?"""
-        touched = self._debounce.touched
-        suspects = [
-            move
-            for move in self.targets.invisible
-            if all(cells & touched for cells in self.targets.disturbed(move))
-        ]
+        suspects = self._handled(self.targets.invisible)
         if not suspects:
             return Waiting()
         return Ambiguous(_distinct(suspects), unchanged=True)
@@ -242,34 +261,47 @@ class Recogniser:
 
     def _nearest(self, board: Occupancy) -> Mismatch:
         """Guidance towards the nearest acceptable board: the position, or a legal result when
-        the board is closer to that.  On a tie the position wins (no guessing which move was
-        meant), unless the board is visibly on its way to exactly one result: a pawn counted
-        one square short is guided on, not back."""
+        the board is closer to that.
+
+        Nearest means fewest corrections; between equally near boards, the one that agrees with
+        more of the track and safety squares (the START and HOME counts are what people get
+        wrong after a bump); then a result the board is visibly on its way to (a pawn counted
+        one square short is guided on, not back); then the position itself, rather than a guess
+        at which move was meant.
+        """
         targets = self.targets
         sensing = self.layout.sensing
         base = self.expected
-        best = Mismatch(corrections(board, targets.truth, sensing), self.position, None)
-        preferred = _one_result(targets, targets.on_the_way(board))
-        if preferred is not None:
-            moves = targets.results(preferred)
-            found = corrections(board, targets.result_truth[preferred], sensing)
-            if len(found) <= len(best.corrections):
-                best = Mismatch(found, moves[0].after, _simplest(moves))
         changed = _differing(board, base)
+        preferred = _one_result(targets, targets.on_the_way(board))
+
+        def candidate(truth: Occupancy, sensed: Occupancy, rank: int, move: Move | None):
+            found = corrections(board, truth, sensing)
+            squares = _discrepancies(board, sensed, changed | _differing(sensed, base))[1]
+            target = self.position if move is None else move.after
+            return (len(found), squares, rank), Mismatch(found, target, move)
+
+        best_key, best = candidate(targets.truth, base, 1, None)
+        if preferred is not None:
+            key, found = candidate(
+                targets.result_truth[preferred], preferred, 0, _simplest(targets.results(preferred))
+            )
+            if key < best_key:
+                best_key, best = key, found
         ranked = []
         for result in targets.result_index:
-            if result == preferred:
-                continue
-            cells = changed | _differing(result, base)
-            ranked.append((_lower_bound(board, result, cells), len(ranked), result))
+            if result != preferred:
+                bound, squares = _discrepancies(board, result, changed | _differing(result, base))
+                ranked.append((bound, squares, len(ranked), result))
         ranked.sort()
-        for bound, _, result in ranked:
-            if bound >= len(best.corrections):
-                break
-            found = corrections(board, targets.result_truth[result], sensing)
-            if len(found) < len(best.corrections):
-                moves = targets.results(result)
-                best = Mismatch(found, moves[0].after, _simplest(moves))
+        for bound, squares, _, result in ranked:
+            if (bound, squares) >= best_key[:2]:
+                break  # no later candidate can be nearer
+            key, found = candidate(
+                targets.result_truth[result], result, 2, _simplest(targets.results(result))
+            )
+            if key < best_key:
+                best_key, best = key, found
         return best
 
 
@@ -277,14 +309,17 @@ def _differing(a: Occupancy, b: Occupancy) -> set[int]:
     return {cell for cell, (x, y) in enumerate(zip(a, b, strict=True)) if x != y}
 
 
-def _lower_bound(board: Occupancy, target: Occupancy, cells: set[int]) -> int:
-    """At least this many corrections: each fixes at most one surplus and one shortage."""
+def _discrepancies(board: Occupancy, target: Occupancy, cells: set[int]) -> tuple[int, int]:
+    """A lower bound of the corrections from ``board`` to the sensed ``target`` (each fixes at
+    most one surplus and one shortage), and how many track and safety squares differ."""
     discrepancies = 0
+    squares = 0
     areas = set()
     for cell in cells:
         if cell in SQUARE_CELLS:
             have, want = board[cell], target[cell]
             if have != want:
+                squares += 1
                 discrepancies += 1 if EMPTY in (have, want) else 2
         else:
             areas.add(area_index(cell))
@@ -295,7 +330,7 @@ def _lower_bound(board: Occupancy, target: Occupancy, cells: set[int]) -> int:
         have_counts.pop(EMPTY, None)
         want_counts.pop(EMPTY, None)
         discrepancies += sum(((have_counts - want_counts) + (want_counts - have_counts)).values())
-    return (discrepancies + 1) // 2
+    return (discrepancies + 1) // 2, squares
 
 
 def _one_result(targets: MoveTargets, moving: Sequence[Move]) -> Occupancy | None:
@@ -315,11 +350,3 @@ def _distinct(moves: Sequence[Move]) -> tuple[Move, ...]:
     for move in moves:
         by_result.setdefault(move.after, []).append(move)
     return tuple(_simplest(group) for group in by_result.values())
-
-
-def _verdict(moves: Sequence[Move]) -> Decision:
-    distinct = _distinct(moves)
-    if len(distinct) > 1:
-        return Ambiguous(distinct)
-    chosen = distinct[0]
-    return Recognised(chosen, tuple(m for m in moves if m is not chosen))

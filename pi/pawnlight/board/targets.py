@@ -238,6 +238,8 @@ class MoveTargets:
                 allow(square, EMPTY)
             if step.kind == SWITCH:
                 allow(step.target, EMPTY)
+                # The opponent put on the origin, before the mover's slide sweeps it away.
+                allow(step.origin, self._value(step.swapped))
             way = [p for p in step.path if p not in (START, HOME)]
             if step.slide is not None:
                 way += list(step.slide.squares)
