@@ -204,15 +204,35 @@ def test_point_play_doubling_through_commands():
         bench.command("double")
 
 
-def test_a_whole_game_ends_with_the_winner_and_a_finished_record():
+VARIANTS = [
+    ("presence", {"edition": "hasbro-2002", "players": ["red", "blue", "yellow", "green"]}),
+    (
+        "colour",
+        {"edition": "hasbro-2002", "teams": True, "players": ["red", "blue", "yellow", "green"]},
+    ),
+    (
+        "presence",
+        {"edition": "parker-1950", "teams": True, "players": ["blue", "yellow", "green", "red"]},
+    ),
+    ("colour", {"edition": "parker-1950", "variant": "points", "players": ["red", "green"]}),
+    ("presence", {"edition": "parker-1939", "variant": "quick", "players": ["yellow", "green"]}),
+    ("colour", {"edition": "parker-1939", "variant": "patience", "players": ["red", "yellow"]}),
+    ("colour", {"edition": "parker-1950", "extra_one": True, "players": ["red", "blue", "green"]}),
+]
+
+
+@pytest.mark.parametrize(("layout", "config"), VARIANTS)
+def test_whole_games_of_every_variant_end_with_a_finished_record(layout, config):
     import random
 
     from pawnlight.rules import Deck
 
     rng = random.Random(3)
-    deck = Deck(rng)
-    bench = started()
-    for _ in range(3000):
+    deck = Deck(rng, extra_one=config.get("extra_one", False))
+    bench = Bench(layout)
+    bench.command("new_game", **config)
+    bench.show(bench.game.position)
+    for _ in range(5000):
         if bench.companion.phase == "over":
             break
         bench.scan(deck.draw())
@@ -221,5 +241,10 @@ def test_a_whole_game_ends_with_the_winner_and_a_finished_record():
     assert bench.companion.phase == "over"
     assert any(isinstance(e, FinishRecord) for e in bench.effects)
     state = snapshot(bench.companion)
-    assert state["result"]["winners"]
+    assert state["result"]["winners"] or state["result"]["patience"]
     assert len(state["history"]) == len(bench.game.history)
+    # What was recorded replays to the same game.
+    from pawnlight.rules import Game
+
+    replayed = Game.replay(bench.game.config, bench.recorded())
+    assert replayed.history == bench.game.history

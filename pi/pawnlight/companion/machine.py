@@ -138,16 +138,18 @@ class Companion:
     # -- inputs -------------------------------------------------------------------------------
 
     def handle(self, item: Input) -> list[Effect]:
+        # Inputs come from several threads: a reading stamped a moment before the last tick
+        # may arrive after it. Time never goes backwards for the recogniser.
         self.now = max(self.now, item.at)
         effects: list[Effect] = []
         if isinstance(item, Reading):
             self.reading = item.values
             if self.recogniser is not None:
-                self.decision = self.recogniser.feed(item.values, item.at)
+                self.decision = self.recogniser.feed(item.values, self.now)
                 effects += self._decided()
         elif isinstance(item, Tick):
             if self.recogniser is not None and self.reading is not None:
-                self.decision = self.recogniser.tick(item.at)
+                self.decision = self.recogniser.tick(self.now)
                 effects += self._decided()
         elif isinstance(item, CardScanned):
             effects += self._card(item.uid)

@@ -1,0 +1,41 @@
+"""The players' hands: carrying out a move on the simulated board as people do."""
+
+from __future__ import annotations
+
+import random
+
+from pawnlight.rules.board import COLOURS, HOME, START, TRACK_SQUARES
+from pawnlight.rules.moves import Move
+
+
+def square_name(colour: int, place: int) -> str:
+    """The simulator's name for where a pawn of ``colour`` stands."""
+    if place < TRACK_SQUARES:
+        return f"T{place}"
+    if place == START:
+        return f"start:{COLOURS[colour]}"
+    if place == HOME:
+        return f"home:{COLOURS[colour]}"
+    return f"S{place - 59}:{COLOURS[colour]}"
+
+
+def actions_for(move: Move, rng: random.Random) -> list[tuple[str, str, str | None]]:
+    """("lift", square, None) and ("place", square, colour) actions, in a realistic order:
+    each part's pawn is picked up and put down, then the bumped pawns go home to START, before
+    or after the mover as people happen to do it."""
+    actions: list[tuple[str, str, str | None]] = []
+    for step in move.steps:
+        mover = [("lift", square_name(step.colour, step.origin), None)]
+        if step.swapped >= 0:
+            mover.append(("lift", square_name(step.swapped, step.target), None))
+            mover.append(("place", square_name(step.swapped, step.origin), COLOURS[step.swapped]))
+        bumps = []
+        for colour, square in step.bumped:
+            bumps.append(("lift", square_name(colour, square), None))
+            bumps.append(("place", square_name(colour, START), COLOURS[colour]))
+        land = [("place", square_name(step.colour, step.final), COLOURS[step.colour])]
+        if rng.random() < 0.5:
+            actions += bumps + mover + land  # the bumped pawns are taken off first
+        else:
+            actions += mover + bumps + land  # the mover is picked up first
+    return actions
