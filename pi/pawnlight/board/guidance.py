@@ -80,7 +80,12 @@ class Correction(NamedTuple):
 
 class _Need(NamedTuple):
     spot: Spot
-    colour: int  # -1: unknown
+    colour: int  # -1: could be any colour; _UNREADABLE: a colour board cannot read it
+
+
+#: A pawn a colour board reads as no colour: it is only ever lifted off, never moved into a place
+#: that needs a colour (where it would read wrong again).
+_UNREADABLE = -2
 
 
 def corrections(board: Occupancy, target: Occupancy, sensing: str) -> tuple[Correction, ...]:
@@ -97,7 +102,7 @@ def corrections(board: Occupancy, target: Occupancy, sensing: str) -> tuple[Corr
         spot = spot_of_cell(cell)
         if have == UNKNOWN:
             if target[cell] == EMPTY:
-                surplus.append(_Need(spot, -1))
+                surplus.append(_Need(spot, _UNREADABLE))
             else:
                 checks.append(Correction(CHECK, spot, None, target[cell]))
         elif have == EMPTY:
@@ -128,17 +133,18 @@ def corrections(board: Occupancy, target: Occupancy, sensing: str) -> tuple[Corr
                 unreadable -= 1
                 extra += 1
             shortage.extend([_Need(spot, value)] * max(-extra, 0))
-        surplus.extend([_Need(spot, -1)] * unreadable)
+        surplus.extend([_Need(spot, _UNREADABLE)] * unreadable)
     moves = _pair(surplus, shortage)
     paired_from = Counter(m.source for m in moves)
     paired_to = Counter(m.target for m in moves)
     lifts = [
-        Correction(LIFT, need.spot, None, need.colour) for need in _unpaired(surplus, paired_from)
+        Correction(LIFT, need.spot, None, max(need.colour, -1))
+        for need in _unpaired(surplus, paired_from)
     ]
     puts = [
         Correction(PUT, None, need.spot, need.colour) for need in _unpaired(shortage, paired_to)
     ]
-    return _order(board, checks, moves, lifts, puts)
+    return _plan(board, checks, moves, lifts, puts)
 
 
 def guide_to(layout: Layout, position: Position, reading: Sequence[int]) -> tuple[Correction, ...]:
@@ -193,35 +199,48 @@ def _unpaired(needs: list[_Need], paired: Counter) -> list[_Need]:
     return result
 
 
-def _is_free(board: Occupancy, spot: Spot, leaving: Counter) -> bool:
-    """Can a pawn be put on ``spot`` now (after the pawns already being lifted from it)?"""
-    cells = spot.cells()
-    taken = sum(1 for cell in cells if board[cell] != EMPTY) - leaving[spot]
-    return taken < len(cells)
-
-
-def _order(
+def _plan(
     board: Occupancy,
     checks: list[Correction],
     moves: list[Correction],
     lifts: list[Correction],
     puts: list[Correction],
 ) -> tuple[Correction, ...]:
-    nothing: Counter = Counter()
-    free_moves = [m for m in moves if m.target is not None and _is_free(board, m.target, nothing)]
-    blocked_moves = [m for m in moves if m not in free_moves]
-    free_moves.sort(
-        key=lambda m: (distance(m.source, m.target), m.source, m.target)  # type: ignore[arg-type]
-    )
-    free_puts = [p for p in puts if p.target is not None and _is_free(board, p.target, nothing)]
-    blocked_puts = [p for p in puts if p not in free_puts]
-    if blocked_moves and not (checks or free_moves or lifts or free_puts):
-        # Pawns that must swap places (a cycle of moves): nothing can go first until one of
-        # them is taken off the board.  Lift the pawn standing where the first move goes.
-        first = blocked_moves[0]
-        blocker = next((m for m in blocked_moves if m.source == first.target), None)
-        if blocker is not None and blocker.target is not None:
-            blocked_moves.remove(blocker)
-            lifts = [Correction(LIFT, blocker.source, None, blocker.colour)]
-            blocked_puts.append(Correction(PUT, None, blocker.target, blocker.colour))
-    return tuple(checks + free_moves + lifts + free_puts + blocked_moves + blocked_puts)
+    """Order the corrections so that each one can be done when its turn comes.
+
+    Walks through the corrections on a model of the board, taking at each point the most useful
+    one that can be done: a move to a free place (shortest first), else a lift, else a put on a
+    free place.  Pawns that must change places (a cycle of moves, each waiting for the next to
+    leave) are broken up by lifting one of them first and putting it down last.
+    """
+    free: Counter = Counter()
+    for spot in {c.target for c in moves + puts} | {c.source for c in moves + lifts}:
+        assert spot is not None
+        free[spot] = sum(1 for cell in spot.cells() if board[cell] == EMPTY)
+    plan = list(checks)
+    moves = sorted(moves, key=lambda m: (distance(m.source, m.target), m.source, m.target))  # type: ignore[arg-type]
+    lifts = list(lifts)
+    puts = list(puts)
+    while moves or lifts or puts:
+        ready = next((m for m in moves if free[m.target] > 0), None)
+        if ready is not None:
+            moves.remove(ready)
+            free[ready.target] -= 1
+            free[ready.source] += 1
+        elif lifts:
+            ready = lifts.pop(0)
+            free[ready.source] += 1
+        elif (ready := next((p for p in puts if free[p.target] > 0), None)) is not None:
+            puts.remove(ready)
+            free[ready.target] -= 1
+        else:
+            blocked = moves[0] if moves else None
+            blocker = next((m for m in moves if blocked and m.source == blocked.target), None)
+            if blocker is None:
+                return tuple(plan + moves + puts)  # cannot happen with a consistent board
+            moves.remove(blocker)
+            lifts.append(Correction(LIFT, blocker.source, None, blocker.colour))
+            puts.append(Correction(PUT, None, blocker.target, blocker.colour))
+            continue
+        plan.append(ready)
+    return tuple(plan)

@@ -1,0 +1,248 @@
+"""Guidance: the fewest corrections, each doable when shown, leading exactly to the target."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pawnlight.board.cells import (
+    CELLS,
+    EMPTY,
+    UNKNOWN,
+    Spot,
+    area_cells,
+    cell_of,
+    parse_spot,
+)
+from pawnlight.board.guidance import CHECK, LIFT, MOVE, PUT, Correction, corrections, guide_to
+from pawnlight.board.snapshot import canonical, reading_for, sense, true_occupancy
+from pawnlight.rules.board import HOME, S1, START, TRACK_SQUARES
+from pawnlight.rules.position import Position
+
+from .helpers import COLOUR, LAYOUTS, PRESENCE, layout_id, pos
+from .simulator import PhysicalBoard
+
+
+@st.composite
+def positions(draw):
+    """Any valid position: 2 to 4 colours, 4 pawns each, anywhere they may stand."""
+    colours = draw(st.sampled_from([(0, 2), (1, 3), (0, 1, 2), (0, 1, 2, 3)]))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    free = list(range(TRACK_SQUARES))
+    rng.shuffle(free)
+    groups: list = [None] * 4
+    for colour in colours:
+        places = []
+        safety = list(range(S1, S1 + 5))
+        rng.shuffle(safety)
+        for _ in range(4):
+            kind = rng.choice(("track", "track", "safety", "start", "home"))
+            places.append(
+                free.pop()
+                if kind == "track"
+                else safety.pop()
+                if kind == "safety"
+                else START
+                if kind == "start"
+                else HOME
+            )
+        groups[colour] = places
+    position = Position.from_places(groups)
+    position.validate()
+    return position
+
+
+def scrambled(position: Position, rng: random.Random) -> list[int]:
+    """A physical board (true colours per cell) that went wrong: pawns knocked, taken off, put
+    in the wrong place, swapped, an extra pawn from another box."""
+    cells = list(PhysicalBoard(position, rng).cells)
+    for _ in range(rng.randint(1, 6)):
+        occupied = [c for c in range(CELLS) if cells[c] != EMPTY]
+        empty = [c for c in range(CELLS) if cells[c] == EMPTY]
+        action = rng.choice(("move", "move", "lift", "add", "swap"))
+        if action == "move" and occupied:
+            source = rng.choice(occupied)
+            cells[rng.choice(empty)], cells[source] = cells[source], EMPTY
+        elif action == "lift" and occupied:
+            cells[rng.choice(occupied)] = EMPTY
+        elif action == "add":
+            cells[rng.choice(empty)] = rng.randrange(4)
+        elif action == "swap" and len(occupied) > 1:
+            a, b = rng.sample(occupied, 2)
+            cells[a], cells[b] = cells[b], cells[a]
+    return cells
+
+
+def apply(cells: list[int], correction: Correction, sensing: str, rng: random.Random) -> None:
+    """Do what a correction says to a physical board, as a person would."""
+
+    def take(spot: Spot, colour: int) -> int:
+        candidates = [c for c in spot.cells() if cells[c] != EMPTY]
+        if sensing == "colour":
+            # The pawn of that colour; a pawn of no known colour is the unreadable one.
+            wanted = colour if colour >= 0 else UNKNOWN
+            candidates = [c for c in candidates if cells[c] == wanted] or candidates
+        assert candidates, f"{correction.text}: nothing to lift"
+        cell = rng.choice(candidates)
+        pawn, cells[cell] = cells[cell], EMPTY
+        return pawn
+
+    def place(spot: Spot, pawn: int) -> None:
+        free = [c for c in spot.cells() if cells[c] == EMPTY]
+        assert free, f"{correction.text}: cannot be done now, {spot} is full"
+        cells[rng.choice(free)] = pawn
+
+    if correction.action == LIFT:
+        take(correction.source, correction.colour)
+    elif correction.action == PUT:
+        place(correction.target, correction.colour)
+    elif correction.action == MOVE:
+        place(correction.target, take(correction.source, correction.colour))
+    else:
+        assert correction.action == CHECK
+        cell = next(c for c in correction.source.cells() if cells[c] == UNKNOWN)
+        cells[cell] = correction.colour  # reseated: it reads right now
+
+
+def sensed(cells: list[int], sensing: str):
+    return sense(canonical(cells), sensing)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(
+    target=positions(),
+    start=positions(),
+    seed=st.integers(0, 2**32 - 1),
+    sensing=st.sampled_from(["presence", "colour"]),
+)
+def test_doing_the_first_correction_each_time_reaches_the_target(target, start, seed, sensing):
+    """From any board: every first correction can be done at once, each one done shortens the
+    list by exactly one, and the board ends exactly at the target."""
+    rng = random.Random(seed)
+    cells = scrambled(start if rng.random() < 0.3 else target, rng)
+    if sensing == "colour" and rng.random() < 0.3:
+        occupied = [c for c in range(CELLS) if cells[c] != EMPTY]
+        cells[rng.choice(occupied)] = UNKNOWN  # a pawn whose magnet reads wrong
+    truth = true_occupancy(target)
+    todo = corrections(sensed(cells, sensing), truth, sensing)
+    for expected_left in range(len(todo) - 1, -1, -1):
+        apply(cells, todo[0], sensing, rng)
+        todo = corrections(sensed(cells, sensing), truth, sensing)
+        assert len(todo) == expected_left
+    assert sensed(cells, sensing) == sense(truth, sensing)
+
+
+def test_corrections_read_as_instructions():
+    assert Correction(LIFT, parse_spot("T12"), None, -1).text == "lift the pawn from T12"
+    assert Correction(LIFT, parse_spot("T12"), None, 1).text == "lift the blue pawn from T12"
+    assert Correction(PUT, None, parse_spot("T12"), 1).text == "put a blue pawn on T12"
+    assert Correction(PUT, None, Spot(START, 2), 2).text == "put a yellow pawn in yellow START"
+    assert (
+        Correction(MOVE, parse_spot("T13"), parse_spot("T12"), -1).text
+        == "move the pawn from T13 to T12"
+    )
+    assert (
+        Correction(MOVE, parse_spot("red S2"), Spot(HOME, 0), 0).text
+        == "move the red pawn from red S2 to red HOME"
+    )
+    assert str(Correction(CHECK, parse_spot("T3"), None, -1)) == (
+        "check the pawn on T3: its colour cannot be read"
+    )
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
+def test_a_board_in_sync_needs_nothing(layout):
+    position = pos(red="T3 S2 start home", blue="T40 start start start")
+    board = PhysicalBoard(position)
+    assert guide_to(layout, position, board.reading(layout)) == ()
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
+def test_resuming_after_a_restart(layout):
+    """The Pi was off while someone tidied the board: guide it back to the game's position."""
+    position = pos(
+        red="T3 S2 start home", blue="T40 T41 start start", green="T20 start start start"
+    )
+    board = PhysicalBoard(
+        pos(
+            red="start start start start",
+            blue="start start start start",
+            green="start start start start",
+        )
+    )
+    rng = random.Random(5)
+    steps = 0
+    while todo := guide_to(layout, position, board.reading(layout)):
+        apply(board.cells, todo[0], layout.sensing, rng)
+        steps += 1
+    # Six pawns to bring out of START, each one move: T3, S2, home, T40, T41, T20.
+    assert steps == 6
+
+
+def test_swapped_pawns_on_a_colour_board_need_one_of_them_lifted_first():
+    wanted = pos(red="T10 start start start", blue="T20 start start start")
+    swapped = pos(red="T20 start start start", blue="T10 start start start")
+    todo = corrections(true_occupancy(swapped), true_occupancy(wanted), "colour")
+    assert [c.action for c in todo] == [LIFT, MOVE, PUT]
+    assert todo[0].text == "lift the red pawn from T20"
+    assert todo[1].text == "move the blue pawn from T10 to T20"
+    assert todo[2].text == "put a red pawn on T10"
+
+
+def test_presence_boards_cannot_see_swapped_colours():
+    wanted = pos(red="T10 start start start", blue="T20 start start start")
+    swapped = pos(red="T20 start start start", blue="T10 start start start")
+    board = sense(true_occupancy(swapped), "presence")
+    assert corrections(board, true_occupancy(wanted), "presence") == ()
+
+
+def test_the_nearest_pawns_are_paired():
+    wanted = pos(red="T10 T30 start start")
+    board = pos(red="T11 T31 start start")
+    todo = corrections(true_occupancy(board), true_occupancy(wanted), "colour")
+    assert sorted(c.text for c in todo) == [
+        "move the red pawn from T11 to T10",
+        "move the red pawn from T31 to T30",
+    ]
+
+
+def test_a_missing_pawn_in_start_and_an_extra_one_elsewhere():
+    wanted = pos(red="T10 start start start", blue="start start start start")
+    cells = list(true_occupancy(wanted))
+    cells[area_cells(START, 1)[0]] = EMPTY
+    cells[cell_of(0, S1 + 1)] = 1  # a blue pawn in red's safety zone
+    todo = corrections(tuple(cells), true_occupancy(wanted), "colour")
+    assert [c.text for c in todo] == ["move the blue pawn from red S2 to blue START"]
+    todo = corrections(sensed(cells, "presence"), true_occupancy(wanted), "presence")
+    assert [c.text for c in todo] == ["move the pawn from red S2 to blue START"]
+
+
+def test_a_full_start_area_waits_for_its_wrong_pawn_to_leave():
+    wanted = pos(red="start start start start", blue="T5 start start start")
+    cells = list(true_occupancy(wanted))
+    red_start = area_cells(START, 0)
+    cells[red_start[0]] = 1  # a blue pawn took a red START spot
+    cells[5] = 0  # and a red pawn stands on T5
+    todo = corrections(tuple(cells), true_occupancy(wanted), "colour")
+    assert [c.text for c in todo] == [
+        "lift the blue pawn from red START",
+        "move the red pawn from T5 to red START",
+        "put a blue pawn on T5",
+    ]
+
+
+def test_reading_a_scrambled_board_through_a_layout():
+    position = pos(red="T3 start start start", blue="T40 start start start")
+    board = PhysicalBoard(position)
+    board.cells[3], board.cells[4] = EMPTY, 0
+    reading = reading_for(PRESENCE, tuple(board.cells))
+    assert [c.text for c in guide_to(PRESENCE, position, reading)] == [
+        "move the pawn from T4 to T3"
+    ]
+    reading = reading_for(COLOUR, tuple(board.cells))
+    assert [c.text for c in guide_to(COLOUR, position, reading)] == [
+        "move the red pawn from T4 to T3"
+    ]
