@@ -1,0 +1,74 @@
+"""The board model: from sensor readings to moves, guidance and LED frames.
+
+Pure code: no I/O, no threads, no clock.  Time is only ever a value passed in.
+
+* :mod:`.layout` - which sensor channel and LED belong to each place (TOML files, checked);
+* :mod:`.snapshot` - a reading of all sensors as an occupancy of the board's cells;
+* :mod:`.recognise` - which legal move the players made, from a stream of snapshots;
+* :mod:`.guidance` - the corrections that bring a board to a position, one at a time;
+* :mod:`.leds` - a frame for every LED as a function of time; :mod:`.render_svg` draws one.
+
+See docs/board-model.md and docs/leds.md.
+"""
+
+from .cells import CELLS, EMPTY, LEDS, PAWN, UNKNOWN, Spot, parse_spot
+from .guidance import CHECK, LIFT, MOVE, PUT, Correction, corrections, guide_to
+from .layout import Layout, LayoutError, load_layout
+from .leds import (
+    Frame,
+    celebration_frame,
+    error_frame,
+    frame,
+    guidance_frame,
+    position_frame,
+    turn_frame,
+)
+from .recognise import (
+    Ambiguous,
+    Decision,
+    InProgress,
+    Mismatch,
+    Recognised,
+    Recogniser,
+    Takeback,
+    Waiting,
+)
+from .snapshot import Occupancy, expected_occupancy, read_occupancy
+
+__all__ = [
+    "CELLS",
+    "CHECK",
+    "EMPTY",
+    "LEDS",
+    "LIFT",
+    "MOVE",
+    "PAWN",
+    "PUT",
+    "UNKNOWN",
+    "Ambiguous",
+    "Correction",
+    "Decision",
+    "Frame",
+    "InProgress",
+    "Layout",
+    "LayoutError",
+    "Mismatch",
+    "Occupancy",
+    "Recognised",
+    "Recogniser",
+    "Spot",
+    "Takeback",
+    "Waiting",
+    "celebration_frame",
+    "corrections",
+    "error_frame",
+    "expected_occupancy",
+    "frame",
+    "guidance_frame",
+    "guide_to",
+    "load_layout",
+    "parse_spot",
+    "position_frame",
+    "read_occupancy",
+    "turn_frame",
+]

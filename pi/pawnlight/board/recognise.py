@@ -159,6 +159,11 @@ class Recogniser:
         self.decision = self._decide(at)
         return self.decision
 
+    def prepare(self) -> None:
+        """Do the one-off indexing now (a Hasbro team 7 may have hundreds of legal moves), for
+        instance while the player reads the card, rather than at the board's first change."""
+        self.targets.prepare()
+
     @property
     def board(self) -> Occupancy | None:
         """The debounced board (None before the first reading)."""

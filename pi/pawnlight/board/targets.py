@@ -144,9 +144,18 @@ class MoveTargets:
 
     def partial(self, board: Occupancy) -> tuple[tuple[Move, tuple[Step, ...]], ...]:
         """Split moves with some parts done, each with the steps still to do."""
+        if board == self.base or board in self.result_index:
+            return ()
         if self._partials is None:
             self._partials = self._index_partials()
-        return tuple(self._partials.get(board, ()))
+        return tuple(self._partials.get(self._board_key(board), ()))
+
+    def prepare(self) -> None:
+        """Build the indexes now rather than at the first change of the board."""
+        if self._partials is None:
+            self._partials = self._index_partials()
+        if self._allowances is None:
+            self._allowances = [self._allowance(i, m) for i, m in enumerate(self.moves)]
 
     def on_the_way(self, board: Occupancy) -> tuple[Move, ...]:
         """The moves ``board`` could be a moment in the middle of (see the module docstring)."""
@@ -192,30 +201,108 @@ class MoveTargets:
     def _value(self, colour: int) -> int:
         return PAWN if self.sensing == PRESENCE else colour
 
-    def _index_partials(self) -> dict[Occupancy, list[tuple[Move, tuple[Step, ...]]]]:
-        index: dict[Occupancy, list[tuple[Move, tuple[Step, ...]]]] = {}
+    def _index_partials(self) -> dict[tuple, list[tuple[Move, tuple[Step, ...]]]]:
+        index: dict[tuple, list[tuple[Move, tuple[Step, ...]]]] = {}
         for move in self.moves:
             steps = move.steps
-            if len(steps) < 2:
-                continue
             count = len(steps)
+            if count < 2:
+                continue
             if count <= _ALL_SUBSETS_UP_TO:
                 chosen = [c for size in range(1, count) for c in combinations(range(count), size)]
             else:
                 chosen = [tuple(range(size)) for size in range(1, count)]
                 chosen += [(i,) for i in range(1, count)]
             for done in chosen:
-                after = apply_steps(self.position, (steps[i] for i in done))
-                if after is None:
-                    continue
-                board = sense(true_occupancy(after), self.sensing)
-                if board == self.base or board in self.result_index:
+                key = self._steps_key([steps[i] for i in done])
+                if key is None:
                     continue
                 remaining = tuple(step for i, step in enumerate(steps) if i not in done)
-                entries = index.setdefault(board, [])
+                entries = index.setdefault(key, [])
                 if all(m is not move for m, _ in entries):
                     entries.append((move, remaining))
         return index
+
+    # A board is keyed by how it differs from the position: the track and safety squares that
+    # differ, and the START and HOME areas that differ.  Keys of part-done moves are built from
+    # their steps alone, without building whole positions: a Hasbro team 7 has hundreds of moves.
+
+    def _board_key(self, board: Occupancy) -> tuple:
+        base = self.base
+        squares = tuple((cell, board[cell]) for cell in SQUARE_CELLS if board[cell] != base[cell])
+        areas = tuple(
+            (index, board[first : first + SPOTS_PER_AREA])
+            for index, first in enumerate(AREA_STARTS)
+            if board[first : first + SPOTS_PER_AREA] != base[first : first + SPOTS_PER_AREA]
+        )
+        return squares, areas
+
+    def _steps_key(self, steps: Sequence[Step]) -> tuple | None:
+        """The key of the board after only ``steps``, or None if they cannot stand alone."""
+        truth = self.truth
+        cells: dict[int, int] = {}
+        areas: dict[int, list[int]] = {}
+
+        def area(place: int, colour: int) -> list[int]:
+            index = area_index(cell_of(colour, place))
+            if index not in areas:
+                first = AREA_STARTS[index]
+                areas[index] = [v for v in truth[first : first + SPOTS_PER_AREA] if v != EMPTY]
+            return areas[index]
+
+        def leave(colour: int, place: int) -> bool:
+            if place in (START, HOME):
+                pawns = area(place, colour)
+                if colour not in pawns:
+                    return False
+                pawns.remove(colour)
+                return True
+            cell = cell_of(colour, place)
+            if cells.get(cell, truth[cell]) != colour:
+                return False
+            cells[cell] = EMPTY
+            return True
+
+        def arrive(colour: int, place: int) -> bool:
+            if place in (START, HOME):
+                pawns = area(place, colour)
+                pawns.append(colour)
+                return len(pawns) <= SPOTS_PER_AREA
+            cell = cell_of(colour, place)
+            if cells.get(cell, truth[cell]) != EMPTY:
+                return False
+            cells[cell] = colour
+            return True
+
+        for step in steps:
+            if not leave(step.colour, step.origin):
+                return None
+            if step.swapped >= 0 and not (
+                leave(step.swapped, step.target) and arrive(step.swapped, step.origin)
+            ):
+                return None
+            for colour, square in step.bumped:
+                if not (leave(colour, square) and arrive(colour, START)):
+                    return None
+            if not arrive(step.colour, step.final):
+                return None
+        seen = self._value
+        base = self.base
+        squares = tuple(
+            sorted(
+                (cell, EMPTY if v == EMPTY else seen(v))
+                for cell, v in cells.items()
+                if (EMPTY if v == EMPTY else seen(v)) != base[cell]
+            )
+        )
+        changed_areas = []
+        for index in sorted(areas):
+            pawns = sorted(seen(v) for v in areas[index])
+            contents = tuple(pawns) + (EMPTY,) * (SPOTS_PER_AREA - len(pawns))
+            first = AREA_STARTS[index]
+            if contents != base[first : first + SPOTS_PER_AREA]:
+                changed_areas.append((index, contents))
+        return squares, tuple(changed_areas)
 
     def _allowance(self, index: int, move: Move) -> _Allowance:
         base = self.base
