@@ -269,6 +269,34 @@ def test_the_first_part_of_a_split_is_never_taken_for_a_move(layout):
     assert all(len(steps) == 1 and steps[0].origin == 30 for steps in decision.remaining)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
+def test_a_five_part_team_seven_played_backwards_with_long_pauses(layout):
+    """Hasbro partners may split a 7 between up to seven pawns; whatever the order of the parts,
+    and however long the thinking between them, it is never a mismatch."""
+    position = pos(
+        red="T5 T20 T40 start",
+        yellow="T10 T50 start start",
+        blue="T30 start start start",
+        green="T45 start start start",
+    )
+    choices = options(position, "red", "7", HASBRO, teams=True)
+    move = named(choices, "T5-T6,T20-T21,T40-T41,T10-T11,T50-T53")
+    table = Table(layout, position, choices)
+    parts = [("T50", "T53"), ("T10", "T11"), ("T40", "T41"), ("T20", "T21"), ("T5", "T6")]
+    for source, target in parts[:-1]:
+        table.move(source, target)
+        for _ in range(4):
+            decision = table.wait(1.0)
+            assert isinstance(decision, InProgress), decision
+    assert decision.partial
+    table.move(*parts[-1])
+    decision = table.settle()
+    if isinstance(decision, Ambiguous):  # a presence board: partners' pawns look alike
+        assert layout is PRESENCE and move.after in {m.after for m in decision.moves}
+    else:
+        assert isinstance(decision, Recognised) and decision.move.after == move.after
+
+
 def test_partners_splitting_a_seven_are_ambiguous_on_a_presence_board_only():
     position = pos(
         red="T20 start start start",

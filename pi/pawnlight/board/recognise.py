@@ -179,7 +179,13 @@ class Recogniser:
         settled = held >= self.settle
         kind, found = self._classify(board)
         if kind == _TRANSIT and (self._mismatch_active or held >= self.patience):
-            kind = _FOREIGN
+            # Standing still part-way: a long split played in an unusual order is still fine.
+            partial = self.targets.partial_among(board, found)  # type: ignore[arg-type]
+            if partial:
+                kind, found = _PARTIAL, partial
+                self._kinds[board] = (kind, found)
+            else:
+                kind = _FOREIGN
         if kind == _FOREIGN:
             if self._mismatch_active or settled:
                 self._mismatch_active = True

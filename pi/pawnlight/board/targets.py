@@ -150,6 +150,36 @@ class MoveTargets:
             self._partials = self._index_partials()
         return tuple(self._partials.get(self._board_key(board), ()))
 
+    def partial_among(
+        self, board: Occupancy, moves: Sequence[Move]
+    ) -> tuple[tuple[Move, tuple[Step, ...]], ...]:
+        """Like :meth:`partial`, trying every subset of the parts of ``moves``.
+
+        The index holds every subset only for splits of up to three parts; a Hasbro team 7 of
+        four to seven parts played in another order is found here (up to 126 subsets a move,
+        so only for the few moves a board is on its way to).
+        """
+        key = self._board_key(board)
+        found = []
+        for move in moves:
+            count = len(move.steps)
+            if count <= _ALL_SUBSETS_UP_TO:
+                continue
+            for size in range(1, count):
+                done = next(
+                    (
+                        chosen
+                        for chosen in combinations(range(count), size)
+                        if self._steps_key([move.steps[i] for i in chosen]) == key
+                    ),
+                    None,
+                )
+                if done is not None:
+                    remaining = tuple(s for i, s in enumerate(move.steps) if i not in done)
+                    found.append((move, remaining))
+                    break
+        return tuple(found)
+
     def prepare(self) -> None:
         """Build the indexes now rather than at the first change of the board."""
         if self._partials is None:
