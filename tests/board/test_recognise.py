@@ -33,7 +33,7 @@ from .helpers import (
     options,
     pos,
 )
-from .simulator import Table
+from .simulator import Table, act_out, run, timeline
 
 #: Something for every card: a slide with three pawns on it (T22 + 2), pawns to bump, pawns to
 #: switch with, a pawn in the safety zone, pawns in START.
@@ -595,3 +595,19 @@ def test_a_takeback_of_a_bump_needs_the_bumped_pawn_back_too(layout):
     assert isinstance(table.settle(), Mismatch)
     table.move("red START", "T10")
     assert isinstance(table.settle(), Takeback)
+
+
+def test_preparing_early_changes_nothing_but_when_the_work_is_done():
+    choices = options(TEAMS, "red", "7", HASBRO, teams=True)
+    move = choices.moves[-1]
+    decisions = []
+    for prepare in (False, True):
+        recogniser = Recogniser(COLOUR, TEAMS, choices.moves)  # a plain list of moves will do
+        if prepare:
+            recogniser.prepare()
+        rng = random.Random(3)
+        events = timeline(act_out(TEAMS, move, rng), rng)
+        decisions.append(run(recogniser, events, COLOUR))
+        decisions[-1].append((99.0, recogniser.tick(99.0)))
+    assert decisions[0] == decisions[1]
+    assert isinstance(decisions[0][-1][1], Recognised)

@@ -141,6 +141,8 @@ class Recogniser:
         self._mismatch_active = False
         self._kinds: dict[Occupancy, tuple[int, object]] = {}
         self._mismatches: dict[Occupancy, Mismatch] = {}
+        #: On-the-way boards known not to be a long split part-way (see _decide).
+        self._stuck: set[Occupancy] = set()
         self.decision: Decision = Waiting()
 
     # -- the stream -------------------------------------------------------------------------------
@@ -180,11 +182,13 @@ class Recogniser:
         kind, found = self._classify(board)
         if kind == _TRANSIT and (self._mismatch_active or held >= self.patience):
             # Standing still part-way: a long split played in an unusual order is still fine.
-            partial = self.targets.partial_among(board, found)  # type: ignore[arg-type]
+            moving: tuple[Move, ...] = found  # type: ignore[assignment]
+            partial = () if board in self._stuck else self.targets.partial_among(board, moving)
             if partial:
                 kind, found = _PARTIAL, partial
                 self._kinds[board] = (kind, found)
             else:
+                self._stuck.add(board)
                 kind = _FOREIGN
         if kind == _FOREIGN:
             if self._mismatch_active or settled:
@@ -202,7 +206,7 @@ class Recogniser:
         if kind == _PARTIAL:
             pairs: tuple[tuple[Move, tuple[Step, ...]], ...] = found  # type: ignore[assignment]
             return InProgress(tuple(m for m, _ in pairs), tuple(r for _, r in pairs), True)
-        moving: tuple[Move, ...] = found  # type: ignore[assignment]
+        moving = found  # type: ignore[assignment]
         return InProgress(moving, tuple(m.steps for m in moving), False)
 
     def _classify(self, board: Occupancy) -> tuple[int, object]:
