@@ -2,7 +2,7 @@
 
 The squares sit where geometry.py puts them (the 16 x 16 grid, T0 top-left, clockwise); each
 place is filled with the colour of its LED in the frame, dark when the LED is off.  Pawns can be
-drawn on top as small rings.  Used for docs/leds.md; regenerate the picture with::
+drawn on top as white-ringed discs.  Used for docs/leds.md; regenerate the picture with::
 
     python -m pawnlight.board.render_svg            # writes docs/leds.svg
     python -m pawnlight.board.render_svg out.svg
