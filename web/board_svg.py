@@ -1,0 +1,417 @@
+"""The board as SVG text: a pure function of a position (like python-chess's chess.svg).
+
+Everything sits where pawnlight.board.geometry puts it on the 16 x 16 grid (T0 top-left, the
+track clockwise), so the picture matches the real board and its LEDs.  The drawing uses
+presentation attributes only (no <style>), so it looks the same inline in a page, behind the
+page's Content-Security-Policy, and standalone at /api/board.svg.
+
+Elements carry names for scripts and tests: every square and area has ``data-place`` (``T4``,
+``S2:red``, ``start:red``, ``home:red``), pawns ``data-pawn``/``data-at``, LED overlays
+``data-led`` (the simulator's LED keys), highlights ``data-dest``/``data-bump``/``data-slide``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from pawnlight.board.cells import (
+    AREAS,
+    SAFETY_BASE,
+    SLIDE_CHANNEL_SQUARES,
+    START_BASE,
+    area_cells,
+    cell_of,
+)
+from pawnlight.board.geometry import (
+    AREA_RADIUS,
+    CELL_CENTRES,
+    GRID,
+    SLIDE_LED_CENTRES,
+    area_centre,
+    square_centre,
+)
+from pawnlight.rules.board import (
+    COLOURS,
+    HOME,
+    S1,
+    SAFETY_SQUARES,
+    SLIDES,
+    START,
+    TRACK_SQUARES,
+    diamond_square,
+)
+
+from .marks import NO_MARKS, Marks
+from .places import describe, pawn_places, place_key
+
+SCALE = 10  # SVG units per board square: keeps coordinates short and readable
+SIZE = GRID * SCALE
+
+#: Pawn colours on screen: the LED colours are too dark or too bright to read on a light board.
+FILL = {"red": "#d7263d", "blue": "#1e63d6", "yellow": "#f2c200", "green": "#16984a"}
+TINT = {"red": "#fbd3d7", "blue": "#d3e0fb", "yellow": "#fbefb4", "green": "#cdeedb"}
+#: Letters on the pawns, so colours can be told apart without seeing colour.
+INK = {"red": "#ffffff", "blue": "#ffffff", "yellow": "#1b1b1b", "green": "#ffffff"}
+BOARD = "#efe8d8"
+SQUARE = "#fffdf8"
+LINE = "#b3aa96"
+TEXT = "#4a4436"
+AMBER = "#ff6a00"  # the LEDs' slide warning
+DARK = "#1b1b1b"
+SLIDE_LED_OFF = "#8d8672"  # an unlit slide-channel LED, still visible as a dot
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+@dataclass(frozen=True)
+class Centre:
+    """What the middle of the board shows: whose turn and the card (either may be absent)."""
+
+    colour: str | None = None
+    card: str | None = None
+    caption: str = ""
+
+
+def _n(value: float) -> str:
+    """A coordinate in SVG units, short."""
+    text = f"{value * SCALE:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _xy(point: tuple[float, float]) -> tuple[str, str]:
+    return _n(point[0]), _n(point[1])
+
+
+def _glow(value: object) -> tuple[str, float] | None:
+    """How an LED of colour ``#rrggbb`` looks on screen, as (hue at full strength, opacity),
+    or None for an LED that is off or a value that is no colour.
+
+    A dim LED is a faint light, not a dark colour: drawn as its darker RGB it would look
+    black on the board, so it is drawn in its hue, more or less transparent.
+    """
+    if not isinstance(value, str) or not _HEX.fullmatch(value):
+        return None
+    rgb = [int(value[i : i + 2], 16) for i in (1, 3, 5)]
+    peak = max(rgb)
+    if peak == 0:
+        return None
+    full = "#" + "".join(f"{round(c * 255 / peak):02x}" for c in rgb)
+    return full, round(0.2 + 0.75 * peak / 255, 2)
+
+
+def _led_paint(value: object, off: str = "none") -> str:
+    glow = _glow(value)
+    if glow is None:
+        return f'fill="{off}" fill-opacity="1"'
+    return f'fill="{glow[0]}" fill-opacity="{glow[1]}"'
+
+
+def _square(key: str, point: tuple[float, float], fill: str, stroke: str, extra: str) -> str:
+    x, y = point
+    return (
+        f'<rect data-place="{key}" x="{_n(x - 0.46)}" y="{_n(y - 0.46)}" width="{_n(0.92)}" '
+        f'height="{_n(0.92)}" rx="{_n(0.08)}" fill="{fill}" stroke="{stroke}" '
+        f'stroke-width="{_n(0.04)}"{extra}/>'
+    )
+
+
+def _cell_attrs(key: str, interactive: bool, occupant: str | None) -> str:
+    """Class, and for the simulator keyboard access and a spoken name."""
+    if not interactive:
+        return ' class="cell"'
+    where = key.replace(":", " ").replace("start", "START").replace("home", "HOME")
+    label = f"{where}, {occupant}" if occupant else f"{where}, empty"
+    return f' class="cell" role="button" tabindex="0" aria-label={quoteattr(label)}'
+
+
+def _squares(parts: list[str], occupants: Mapping[str, str], interactive: bool) -> None:
+    for square in range(TRACK_SQUARES):
+        key = f"T{square}"
+        attrs = _cell_attrs(key, interactive, occupants.get(key))
+        parts.append(_square(key, square_centre(square), SQUARE, LINE, attrs))
+    for cell in range(SAFETY_BASE, START_BASE):
+        colour, index = divmod(cell - SAFETY_BASE, SAFETY_SQUARES)
+        name = COLOURS[colour]
+        key = f"S{index + 1}:{name}"
+        attrs = _cell_attrs(key, interactive, occupants.get(key))
+        parts.append(_square(key, CELL_CENTRES[cell], TINT[name], FILL[name], attrs))
+
+
+def _areas(parts: list[str], counts: Mapping[str, int], interactive: bool) -> None:
+    for place, colour in AREAS:
+        name = COLOURS[colour]
+        word = "start" if place == START else "home"
+        key = f"{word}:{name}"
+        count = counts.get(key, 0)
+        occupant = f"{count} {name} pawn{'s' if count != 1 else ''}"
+        cx, cy = _xy(area_centre(place, colour))
+        parts.append(
+            f'<circle data-place="{key}" cx="{cx}" cy="{cy}" r="{_n(AREA_RADIUS)}" '
+            f'fill="{TINT[name]}" stroke="{FILL[name]}" stroke-width="{_n(0.08)}"'
+            f"{_cell_attrs(key, interactive, occupant)}/>"
+        )
+        x, y = area_centre(place, colour)
+        parts.append(
+            f'<text x="{_n(x)}" y="{_n(y + AREA_RADIUS + 0.4)}" font-size="{_n(0.36)}" '
+            f'font-weight="700" fill="{TEXT}" text-anchor="middle" letter-spacing="{_n(0.03)}" '
+            f'pointer-events="none">{word.upper()}</text>'
+        )
+
+
+def _slides(parts: list[str]) -> None:
+    """The painted slides: a bar from the triangle to the end circle, in the slide's colour."""
+    parts.append('<g class="slides" pointer-events="none" opacity="0.85">')
+    for slide in SLIDES:
+        colour = FILL[COLOURS[slide.colour]]
+        (ax, ay), (bx, by) = square_centre(slide.triangle), square_centre(slide.end)
+        length = math.hypot(bx - ax, by - ay)
+        dx, dy = (bx - ax) / length, (by - ay) / length
+        parts.append(
+            f'<line x1="{_n(ax)}" y1="{_n(ay)}" x2="{_n(bx)}" y2="{_n(by)}" stroke="{colour}" '
+            f'stroke-width="{_n(0.2)}"/>'
+        )
+        tip = (ax + dx * 0.34, ay + dy * 0.34)
+        left = (ax - dx * 0.26 - dy * 0.3, ay - dy * 0.26 + dx * 0.3)
+        right = (ax - dx * 0.26 + dy * 0.3, ay - dy * 0.26 - dx * 0.3)
+        points = " ".join(",".join(_xy(p)) for p in (tip, left, right))
+        parts.append(f'<polygon points="{points}" fill="{colour}"/>')
+        parts.append(f'<circle cx="{_n(bx)}" cy="{_n(by)}" r="{_n(0.24)}" fill="{colour}"/>')
+    parts.append("</g>")
+
+
+def _diamonds(parts: list[str]) -> None:
+    """The diamond squares of the classic boards, one past each safety entry."""
+    parts.append('<g class="diamonds" pointer-events="none">')
+    for colour in range(4):
+        x, y = square_centre(diamond_square(colour))
+        r = 0.3
+        points = " ".join(
+            ",".join(_xy(p)) for p in ((x, y - r), (x + r, y), (x, y + r), (x - r, y))
+        )
+        parts.append(
+            f'<polygon data-diamond="T{diamond_square(colour)}" points="{points}" '
+            f'fill="{SQUARE}" stroke="{FILL[COLOURS[colour]]}" stroke-width="{_n(0.07)}"/>'
+        )
+    parts.append("</g>")
+
+
+def _leds(parts: list[str], leds: Mapping[str, Any]) -> None:
+    """What the real board's LEDs show, over the squares (the simulator)."""
+    parts.append('<g class="leds" pointer-events="none">')
+    for cell in range(START_BASE):
+        key = _led_key(cell)
+        x, y = CELL_CENTRES[cell]
+        parts.append(
+            f'<rect class="led" data-led="{key}" x="{_n(x - 0.46)}" y="{_n(y - 0.46)}" '
+            f'width="{_n(0.92)}" height="{_n(0.92)}" rx="{_n(0.08)}" '
+            f"{_led_paint(leds.get(key))}/>"
+        )
+    for place, colour in AREAS:
+        word = "start" if place == START else "home"
+        for spot, cell in enumerate(area_cells(place, colour), 1):
+            key = f"{word}:{COLOURS[colour]}:{spot}"
+            cx, cy = _xy(CELL_CENTRES[cell])
+            parts.append(
+                f'<circle class="led" data-led="{key}" cx="{cx}" cy="{cy}" r="{_n(0.39)}" '
+                f"{_led_paint(leds.get(key))}/>"
+            )
+    for square, centre in zip(SLIDE_CHANNEL_SQUARES, SLIDE_LED_CENTRES, strict=True):
+        key = f"slide:T{square}"
+        cx, cy = _xy(centre)
+        parts.append(
+            f'<circle class="led slide-led" data-led="{key}" cx="{cx}" cy="{cy}" '
+            f'r="{_n(0.13)}" {_led_paint(leds.get(key), SLIDE_LED_OFF)} stroke="{DARK}" '
+            f'stroke-width="{_n(0.02)}"/>'
+        )
+    parts.append("</g>")
+
+
+def _led_key(cell: int) -> str:
+    if cell < TRACK_SQUARES:
+        return f"T{cell}"
+    colour, index = divmod(cell - SAFETY_BASE, SAFETY_SQUARES)
+    return f"S{index + 1}:{COLOURS[colour]}"
+
+
+def _place_point(key: str) -> tuple[tuple[float, float], bool]:
+    """The centre of a place key and whether it is a whole START or HOME area."""
+    if key.startswith("T"):
+        return square_centre(int(key[1:])), False
+    name, _, colour_name = key.partition(":")
+    colour = COLOURS.index(colour_name)
+    if name in ("start", "home"):
+        return area_centre(START if name == "start" else HOME, colour), True
+    return CELL_CENTRES[cell_of(colour, S1 + int(name[1:]) - 1)], False
+
+
+def _marks(parts: list[str], marks: Marks) -> None:
+    """The LEDs' highlights, drawn as a page can show them steadily: destinations ringed in the
+    moving colour, the slide that would fire in amber, pawns that would move dashed."""
+    parts.append('<g class="marks" pointer-events="none">')
+    for squares in marks.slides:
+        first, last = square_centre(squares[0]), square_centre(squares[-1])
+        parts.append(
+            f'<g class="mark slide-fire" data-slide="T{squares[0]}">'
+            f'<line x1="{_n(first[0])}" y1="{_n(first[1])}" x2="{_n(last[0])}" '
+            f'y2="{_n(last[1])}" stroke="{AMBER}" stroke-width="{_n(0.12)}" '
+            f'stroke-dasharray="{_n(0.18)} {_n(0.12)}"/>'
+            f'<rect x="{_n(first[0] - 0.44)}" y="{_n(first[1] - 0.44)}" width="{_n(0.88)}" '
+            f'height="{_n(0.88)}" rx="{_n(0.1)}" fill="none" stroke="{AMBER}" '
+            f'stroke-width="{_n(0.1)}"/></g>'
+        )
+    for key in sorted(marks.origins):
+        (x, y), area = _place_point(key)
+        radius = AREA_RADIUS + 0.1 if area else 0.44
+        parts.append(
+            f'<circle class="mark from" data-from="{key}" cx="{_n(x)}" cy="{_n(y)}" '
+            f'r="{_n(radius)}" fill="none" stroke="{DARK}" stroke-width="{_n(0.05)}" '
+            f'stroke-dasharray="{_n(0.1)} {_n(0.08)}"/>'
+        )
+    for key, colour in sorted(marks.destinations.items()):
+        (x, y), area = _place_point(key)
+        stroke = FILL.get(colour, DARK)
+        if area:
+            parts.append(
+                f'<circle class="mark dest" data-dest="{key}" cx="{_n(x)}" cy="{_n(y)}" '
+                f'r="{_n(AREA_RADIUS + 0.08)}" fill="none" stroke="{stroke}" '
+                f'stroke-width="{_n(0.16)}"/>'
+            )
+            continue
+        parts.append(
+            f'<rect class="mark dest" data-dest="{key}" x="{_n(x - 0.41)}" y="{_n(y - 0.41)}" '
+            f'width="{_n(0.82)}" height="{_n(0.82)}" rx="{_n(0.1)}" fill="{stroke}" '
+            f'fill-opacity="0.28" stroke="{stroke}" stroke-width="{_n(0.14)}"/>'
+        )
+    parts.append("</g>")
+
+
+def _bumps(parts: list[str], marks: Marks) -> None:
+    """Pawns that would be bumped: a black-and-white ring over the pawn (it blinks on the page,
+    as the LED blinks white)."""
+    for key in sorted(marks.bumped):
+        (x, y), _ = _place_point(key)
+        parts.append(
+            f'<g class="mark bump" data-bump="{key}" pointer-events="none">'
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.45)}" fill="none" stroke="#ffffff" '
+            f'stroke-width="{_n(0.14)}"/>'
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.54)}" fill="none" stroke="{DARK}" '
+            f'stroke-width="{_n(0.06)}"/></g>'
+        )
+
+
+def _pawn(colour: str, at: str, point: tuple[float, float], radius: float) -> str:
+    x, y = _xy(point)
+    return (
+        f'<g class="pawn" data-pawn="{colour}" data-at="{at}">'
+        f'<circle cx="{x}" cy="{y}" r="{_n(radius)}" fill="{FILL[colour]}" stroke="{DARK}" '
+        f'stroke-width="{_n(0.05)}"/>'
+        f'<text x="{x}" y="{_n(point[1] + radius * 0.38)}" font-size="{_n(radius * 1.05)}" '
+        f'font-weight="700" fill="{INK[colour]}" text-anchor="middle">'
+        f"{colour[0].upper()}</text></g>"
+    )
+
+
+def _pawns(parts: list[str], pawns: Mapping[str, Any] | None) -> None:
+    parts.append('<g class="pawns" pointer-events="none">')
+    used: dict[tuple[int, int], int] = {}
+    for colour, place in sorted(pawn_places(pawns)):
+        name = COLOURS[colour]
+        if place in (START, HOME):
+            spots = area_cells(place, colour)
+            index = used.get((place, colour), 0)
+            used[(place, colour)] = index + 1
+            if index >= len(spots):
+                continue  # more than four: a bad report; four drawn say enough
+            point = CELL_CENTRES[spots[index]]
+            parts.append(_pawn(name, place_key(colour, place), point, 0.3))
+        else:
+            point = CELL_CENTRES[cell_of(colour, place)]
+            parts.append(_pawn(name, place_key(colour, place), point, 0.34))
+    parts.append("</g>")
+
+
+def _centre(parts: list[str], centre: Centre) -> None:
+    """A card in the middle of the board: the card drawn, in the colour of the player."""
+    stroke = FILL.get(centre.colour or "", LINE)
+    parts.append('<g class="centre" pointer-events="none">')
+    parts.append(
+        f'<rect x="{_n(6.7)}" y="{_n(5.9)}" width="{_n(2.6)}" height="{_n(3.6)}" '
+        f'rx="{_n(0.3)}" fill="#ffffff" stroke="{stroke}" stroke-width="{_n(0.14)}"/>'
+    )
+    if centre.card:
+        label = "Sorry!" if centre.card == "sorry" else centre.card
+        size = 0.75 if len(label) > 2 else 1.6
+        parts.append(
+            f'<text data-centre-card="{escape(centre.card)}" x="{_n(8)}" '
+            f'y="{_n(7.7 + size * 0.35)}" font-size="{_n(size)}" font-weight="800" '
+            f'fill="{DARK}" text-anchor="middle">{escape(label)}</text>'
+        )
+    else:
+        parts.append(
+            f'<text x="{_n(8)}" y="{_n(7.85)}" font-size="{_n(0.42)}" fill="{TEXT}" '
+            f'text-anchor="middle">no card</text>'
+        )
+    if centre.caption:
+        fill = FILL.get(centre.colour or "", TEXT)
+        if centre.colour == "yellow":
+            fill = "#8a6d00"  # yellow text on a light board is unreadable
+        parts.append(
+            f'<text x="{_n(8)}" y="{_n(10.25)}" font-size="{_n(0.5)}" font-weight="700" '
+            f'fill="{fill}" text-anchor="middle">{escape(centre.caption)}</text>'
+        )
+    parts.append("</g>")
+
+
+def render_board(
+    pawns: Mapping[str, Any] | None,
+    *,
+    diamonds: bool = False,
+    marks: Marks = NO_MARKS,
+    leds: Mapping[str, Any] | None = None,
+    centre: Centre | None = None,
+    interactive: bool = False,
+    label: str | None = None,
+) -> str:
+    """The whole board as one ``<svg>`` element.
+
+    ``pawns`` is the contract's form (``{"red": ["start", "T7", "S2", "home"], ...}``; a
+    simulated board may hold fewer pawns).  ``diamonds`` draws the classic editions' diamond
+    squares; ``marks`` the highlights of some moves; ``leds`` (the simulator's LED keys to
+    ``#rrggbb``) what the real LEDs show; ``interactive`` makes the squares and areas buttons.
+    """
+    occupants: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    for colour, place in pawn_places(pawns):
+        key = place_key(colour, place)
+        if place in (START, HOME):
+            counts[key] = counts.get(key, 0) + 1
+        else:
+            occupants[key] = f"{COLOURS[colour]} pawn"
+    description = label or f"The board. {describe(pawns)}."
+    role = 'role="group"' if interactive else 'role="img"'
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {SIZE} {SIZE}" '
+        f'{role} aria-label={quoteattr(description)} font-family="system-ui, sans-serif">',
+        f"<title>{escape(description)}</title>",
+        f'<rect width="{SIZE}" height="{SIZE}" rx="{_n(0.3)}" fill="{BOARD}"/>',
+    ]
+    _squares(parts, occupants, interactive)
+    _areas(parts, counts, interactive)
+    _slides(parts)
+    if diamonds:
+        _diamonds(parts)
+    if leds is not None:
+        _leds(parts, leds)
+    if centre is not None:
+        _centre(parts, centre)
+    if marks:
+        _marks(parts, marks)
+    _pawns(parts, pawns)
+    if marks.bumped:
+        _bumps(parts, marks)
+    parts.append("</svg>")
+    return "\n".join(parts)
