@@ -1,0 +1,207 @@
+"""The pages in a real browser: Debian's chromium at a phone's size, driven by Playwright.
+
+The app is served by WebServer on 127.0.0.1 with the fake service; the tests change the game
+through the service (as the board would) and wait for the page to follow.  Every wait is
+Playwright's own (expect ... to_have_..., with a timeout) and ends as soon as the page is right;
+screenshots go to test-artifacts/web/.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .conftest import PHONE, PIN, screenshot
+
+pytestmark = pytest.mark.browser
+WAIT = 10_000  # milliseconds: generous, the waits end as soon as the page is right
+
+
+@pytest.fixture
+def expect():
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=WAIT)
+    return expect
+
+
+def open_live(page, served, expect, path=""):
+    page.goto(served.url + path)
+    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+
+
+def test_the_status_page_draws_the_board_and_follows_the_game_within_a_second(
+    phone, served, service, expect
+):
+    open_live(phone, served, expect)
+    expect(phone.locator("#phase")).to_have_text("No game")
+    expect(phone.locator("#board svg [data-place]")).to_have_count(88)
+    service.start(("red", "blue", "yellow"), edition="parker-1950")
+    began = time.monotonic()
+    expect(phone.locator("#phase")).to_have_text("Draw a card")
+    assert time.monotonic() - began < 1.0, "the page took over a second to follow the game"
+    expect(phone.locator("#turn")).to_have_text("Red’s turn")
+    expect(phone.locator("#board [data-diamond]")).to_have_count(4)
+    service.scan("1")
+    expect(phone.locator("#card")).to_have_attribute("data-card", "1")
+    expect(phone.locator('#board [data-dest="T4"]')).to_have_count(1)
+    expect(phone.locator("#phase-text")).to_have_text(
+        "red plays the 1: make the move lit on the board"
+    )
+    screenshot(phone, "status-move")
+    service.play("R:start-T4")
+    expect(phone.locator('#board .pawn[data-pawn="red"][data-at="T4"]')).to_have_count(1)
+    expect(phone.locator(".history-line")).to_have_count(1)
+    expect(phone.locator("#turn")).to_have_text("Blue’s turn")
+
+
+def test_a_history_line_replays_that_turn_before_and_after(phone, served, service, expect):
+    service.start(("red", "blue"))
+    service.scan("1")
+    service.play("R:start-T4")
+    service.scan("2")
+    service.play("B:start-T19")
+    open_live(phone, served, expect)
+    line = phone.locator('.history-line[data-turn="1"]')
+    expect(line).to_have_text("1red 1: R:start-T4")
+    line.click()
+    bar = phone.locator("#replay-bar")
+    expect(bar).to_be_visible()
+    expect(phone.locator("#replay-label")).to_have_text("Turn 1, after: red 1: R:start-T4")
+    expect(phone.locator("#board")).to_have_class("board-wrap replaying")
+    expect(phone.locator('#board .pawn[data-at="T4"]')).to_have_count(1)
+    expect(phone.locator('#board .pawn[data-at="T19"]')).to_have_count(0)  # blue not out yet
+    expect(line).to_have_attribute("aria-current", "true")
+    assert phone.url.endswith("/?turn=1&when=after")
+    bar.get_by_role("link", name="Before").click()
+    expect(phone.locator("#replay-label")).to_have_text("Turn 1, before: red 1: R:start-T4")
+    expect(phone.locator('#board .pawn[data-at="T4"]')).to_have_count(0)
+    expect(phone.locator('#board [data-dest="T4"]')).to_have_count(1)
+    screenshot(phone, "status-replay")
+    # A new snapshot does not take the replayed board away.
+    service.scan("1")
+    expect(phone.locator("#card")).to_have_attribute("data-card", "1")
+    expect(phone.locator("#replay-label")).to_have_text("Turn 1, before: red 1: R:start-T4")
+    bar.get_by_role("link", name="Back to live").click()
+    expect(bar).to_be_hidden()
+    expect(phone.locator('#board .pawn[data-at="T19"]')).to_have_count(1)
+    assert phone.url == served.url
+
+
+def test_the_owner_logs_in_and_starts_a_game(phone, served, service, expect):
+    open_live(phone, served, expect)
+    phone.get_by_label("Owner PIN").fill("0000")
+    phone.get_by_role("button", name="Log in").click()
+    expect(phone.locator("#owner-status")).to_have_text("wrong PIN")
+    phone.get_by_label("Owner PIN").fill(PIN)
+    phone.get_by_role("button", name="Log in").click()
+    expect(phone.locator("#owner-tools")).to_be_visible()
+    phone.get_by_label("Rule book").select_option("parker-1950")
+    phone.get_by_label("Game", exact=True).select_option("points")
+    phone.locator('input[name="players"][value="blue"]').uncheck()
+    phone.locator('input[name="players"][value="green"]').uncheck()
+    phone.get_by_label("Who starts", exact=True).select_option("yellow")
+    screenshot(phone, "owner-new-game")
+    phone.get_by_role("button", name="Start the game").click()
+    expect(phone.locator("#phase")).to_have_text("Set up the board")
+    assert service.commands[-1] == (
+        "new_game",
+        {
+            "edition": "parker-1950",
+            "variant": "points",
+            "players": ["yellow", "red"],
+            "teams": False,
+            "draw_leader": False,
+            "extra_one": False,
+        },
+    )
+    expect(phone.locator("#corrections li").first).to_contain_text("put")
+    # The owner's buttons follow the state: a double in classic point play.
+    service.sim.set_board(service.state()["pawns"])
+    phone.get_by_role("button", name="Red doubles").click()
+    expect(phone.locator("#phase")).to_have_text("A double was called")
+    phone.get_by_role("button", name="Yellow accepts").click()
+    expect(phone.locator("#phase")).to_have_text("Draw a card")
+    expect(phone.locator("#scores")).to_contain_text("Scores")
+
+
+def test_the_simulator_lifts_places_and_scans(phone, served, service, expect):
+    service.start(("red", "blue"))
+    open_live(phone, served, expect, "sim")
+    expect(phone.locator("#phase")).to_have_text("Draw a card")
+    phone.locator('[data-card="1"]').click()
+    expect(phone.locator("#phase")).to_have_text("Make the move")
+    # The LEDs light red's destination, T4, in red.
+    expect(phone.locator('#simboard [data-led="T4"]')).to_have_attribute("fill", "#ff0000")
+    phone.locator('#simboard [data-place="start:red"]').click()
+    expect(phone.locator("#sim-feedback")).to_have_text("Lifted the red pawn from start:red.")
+    expect(phone.locator('[data-hand="red"]')).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator('[data-hand="red"]')).to_have_attribute("data-count", "1")
+    screenshot(phone, "sim-holding")
+    phone.locator('#simboard [data-place="T4"]').click()
+    expect(phone.locator("#sim-feedback")).to_have_text("Put a red pawn on T4.")
+    expect(phone.locator(".history-line")).to_have_count(1)
+    expect(phone.locator(".history-line .line-text")).to_have_text("red 1: R:start-T4")
+    expect(phone.locator("#turn")).to_have_text("Blue’s turn")
+    expect(phone.locator('#simboard .pawn[data-at="T4"]')).to_have_count(1)
+    # A mistake is explained, not swallowed.
+    phone.locator('#simboard [data-place="T30"]').click()
+    expect(phone.locator("#sim-feedback")).to_have_text(
+        "Pick a pawn first: tap one on the board, or a colour in your hand."
+    )
+    phone.get_by_role("button", name="Confirm").click()
+    expect(phone.locator("#warning")).to_have_text("nothing to confirm now")
+    screenshot(phone, "sim-after-move")
+
+
+def test_the_simulator_sets_up_the_board_for_a_new_game(phone, served, service, expect):
+    service.command("new_game", {"players": ["red", "green"]})
+    open_live(phone, served, expect, "sim")
+    expect(phone.locator("#phase")).to_have_text("Set up the board")
+    phone.get_by_role("button", name="Put every pawn where the game has it").click()
+    expect(phone.locator("#phase")).to_have_text("Draw a card")
+    expect(phone.locator('#simboard .pawn[data-at="start:green"]')).to_have_count(4)
+
+
+def test_the_page_polls_when_the_event_stream_is_blocked(browser, served, service, expect):
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.route("**/api/events", lambda route: route.fulfill(status=503, body="no"))
+        page.goto(served.url)
+        expect(page.locator("#conn")).to_have_attribute("data-state", "polling")
+        service.start(("red", "blue"))
+        expect(page.locator("#phase")).to_have_text("Draw a card")
+    finally:
+        context.close()
+
+
+def test_without_javascript_the_page_still_shows_the_game(browser, served, service, expect):
+    service.start(("red", "blue"))
+    service.scan("1")
+    service.play("R:start-T4")
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(served.url)
+        expect(page.locator("#phase")).to_have_text("Draw a card")
+        expect(page.locator('#board .pawn[data-at="T4"]')).to_have_count(1)
+        page.locator(".history-line").first.click()  # a plain link: the server draws the turn
+        expect(page.locator("#replay-label")).to_have_text("Turn 1, after: red 1: R:start-T4")
+        screenshot(page, "status-no-script")
+    finally:
+        context.close()
+
+
+def test_dark_mode_and_a_wide_screen(browser, served, service, expect):
+    service.start(("red", "blue", "yellow", "green"))
+    service.scan("2")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    try:
+        page = context.new_page()
+        page.goto(served.url)
+        expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+        screenshot(page, "status-wide-dark")
+    finally:
+        context.close()

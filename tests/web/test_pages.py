@@ -1,0 +1,144 @@
+"""The status page as the server renders it: complete without JavaScript."""
+
+from __future__ import annotations
+
+import re
+
+from .conftest import login
+
+
+def page(client, path="/") -> str:
+    response = client.get(path)
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    return response.get_data(as_text=True)
+
+
+def test_with_no_game_the_page_says_so(client):
+    html = page(client)
+    assert 'id="phase" data-phase="idle">No game<' in html
+    assert "Start a game from the status page." in html
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="board"' in html
+    assert "No turns yet." in html
+
+
+def test_the_page_shows_turn_card_phase_board_and_moves(client, service):
+    service.start(("red", "blue"))
+    service.scan("1")
+    html = page(client)
+    assert 'id="turn" class="turn c-red" data-colour="red"' in html
+    assert 'id="card" class="card" data-card="1"' in html
+    assert 'data-phase="move">Make the move<' in html
+    assert "red plays the 1: make the move lit on the board" in html
+    assert 'data-dest="T4"' in html  # the destination, highlighted on the board
+    assert '<li data-move="R:start-T4"><code>R:start-T4</code></li>' in html
+    assert "<title>Red’s turn · pawnlight</title>" in html
+
+
+def test_history_lines_link_to_each_turns_board(client, service):
+    service.start(("red", "blue"))
+    service.scan("1")
+    service.play("R:start-T4")
+    service.scan("2")
+    service.play("B:start-T19")
+    html = page(client)
+    lines = re.findall(r'href="/\?turn=(\d)" data-turn="\d" data-testid="history-line"', html)
+    assert lines == ["2", "1"]  # newest first
+    assert "red 1: R:start-T4" in html and "blue 2: B:start-T19" in html
+    replay = page(client, "/?turn=1&when=before")
+    assert (
+        'class="board-wrap replaying"' in replay and "Turn 1, before: red 1: R:start-T4" in replay
+    )
+    assert 'id="replay-bar" class="replay-bar"  data-turn="1"' in replay
+    assert 'http-equiv="refresh"' not in replay  # a replay does not reload itself away
+    assert 'http-equiv="refresh"' in page(client)
+
+
+def test_a_turn_that_does_not_exist_is_a_note_not_an_error(client, service):
+    assert "There is no turn 4 (the game has 0 so far)." in page(client, "/?turn=4")
+    assert "There is no turn &#39;x&#39;." in page(client, "/?turn=x")
+
+
+def test_corrections_warnings_link_and_text_are_shown_and_escaped(client, service):
+    service.command("new_game", {"players": ["red", "blue"]})
+    html = page(client)
+    assert 'data-phase="setup">Set up the board<' in html
+    assert re.search(r'<ol id="corrections".*?<li>put', html, re.S)
+    service.patch(warning="<script>alert(1)</script>", message="a & b")
+    service.link(False, "the USB cable is out")
+    html = page(client)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>alert" not in html
+    assert "a &amp; b" in html
+    assert 'data-up="false">Board not connected: the USB cable is out' in html
+
+
+def test_scores_and_match_totals_in_point_play(client, service):
+    service.patch(
+        phase="over",
+        players=["red", "yellow"],
+        scores={"red": 45, "yellow": 10},
+        match={"game": 2, "totals": {"red": 70, "yellow": 35}, "wins": {"red": 1, "yellow": 1}},
+        result={"winners": ["red"], "double_game": False, "patience": None, "reason": ""},
+        doubled=1,
+    )
+    html = page(client)
+    row = re.search(r'<tr data-colour="red">.*?</tr>', html, re.S).group(0)
+    assert re.findall(r"<td>(\d+)</td>", row) == ["45", "70", "1"]
+    assert "game 2 of the match" in html and "scores count ×2" in html
+    assert 'id="result" class="result">red won<' in html
+
+
+def test_the_owner_sees_the_buttons_for_this_moment(client, service):
+    service.start(("red", "blue"))
+    service.scan("1")
+    service.play("R:start-T4")
+    assert 'data-action="undo"' not in page(client)
+    login(client)
+    html = page(client)
+    assert 'data-action="undo"' in html and 'id="new-game-form"' in html
+    service.patch(
+        phase="choose", choices=[{"text": "T4-T11"}, {"text": "T4-T3"}], choice_unchanged=True
+    )
+    html = page(client, "/partial/live")
+    assert "data-body='{&#34;move&#34;: &#34;T4-T11&#34;}'" in html
+    assert "No move was made" in html
+
+
+def test_doubling_buttons_only_in_classic_point_play(client, service):
+    login(client)
+    service.start(("red", "yellow"), edition="parker-1950", variant="points")
+    html = page(client, "/partial/live")
+    assert 'data-action="double"' in html and "Yellow doubles" in html
+    service.command("double", {"colour": "red"})
+    html = page(client, "/partial/live")
+    assert "Yellow accepts" in html and "Yellow drops" in html and "Red accepts" not in html
+
+
+def test_the_fragment_has_the_three_live_regions(client):
+    html = page(client, "/partial/live")
+    ids = re.findall(r'^<(?:section|div) id="(\w+)"', html, re.M)
+    assert ids == ["summary", "board", "details"]
+    assert "<html" not in html
+
+
+def test_the_page_loads_nothing_from_elsewhere(client):
+    html = page(client)
+    for url in re.findall(r'(?:src|href)="([^"]+)"', html):
+        assert url.startswith(("/", "#")) or url == "http://localhost/", url
+    assert "<script>" not in html  # no inline script: the CSP forbids it
+
+
+def test_static_files_are_versioned_and_cached(client):
+    html = page(client)
+    css = re.search(r'href="(/static/style\.css\?v=\w+)"', html).group(1)
+    response = client.get(css)
+    assert response.status_code == 200 and "max-age=31536000" in response.headers["Cache-Control"]
+    for script in ("live.js", "status.js", "owner.js"):
+        assert f"/static/{script}?v=" in html
+
+
+def test_the_share_section_has_a_qr_code_of_this_page(client):
+    html = page(client)
+    assert 'class="qr"><svg' in html and "QR code of http://localhost/" in html
+    assert "only works on this machine" in html
+    html = client.get("/", base_url="http://192.168.1.20:8080").get_data(as_text=True)
+    assert "QR code of http://192.168.1.20:8080/" in html and "only works on" not in html

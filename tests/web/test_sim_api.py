@@ -1,0 +1,133 @@
+"""The simulator's API (the contract's routes, no PIN) and its page; all 404 on real hardware."""
+
+from __future__ import annotations
+
+import pytest
+from pawnlight.web.app import create_app
+
+from .conftest import OWNER, PIN, SECRET
+from .fakes import FakeService
+
+SIM_ROUTES = [
+    ("POST", "/api/sim/scan"),
+    ("POST", "/api/sim/lift"),
+    ("POST", "/api/sim/place"),
+    ("POST", "/api/sim/press"),
+    ("GET", "/api/sim/leds"),
+    ("GET", "/api/sim/board"),
+    ("POST", "/api/sim/board"),
+    ("GET", "/api/sim/board.svg"),
+    ("GET", "/partial/sim"),
+]
+
+
+@pytest.mark.parametrize(("method", "route"), SIM_ROUTES)
+def test_without_a_simulated_board_the_sim_routes_are_404(method, route):
+    client = create_app(FakeService(sim=False), pin=PIN, secret_key=SECRET).test_client()
+    response = client.open(route, method=method, json={"card": "7"})
+    assert response.status_code == 404
+    if route.startswith("/api/"):
+        assert response.json["error"].startswith("no such route")
+
+
+def test_the_sim_page_and_its_link_only_with_a_simulated_board():
+    real = create_app(FakeService(sim=False), pin=PIN).test_client()
+    assert real.get("/sim").status_code == 404
+    assert b'href="/sim"' not in real.get("/").data
+    simulated = create_app(FakeService(), pin=PIN).test_client()
+    assert b'href="/sim"' in simulated.get("/").data
+    off = create_app(FakeService(), pin=PIN, sim=False).test_client()
+    assert off.post("/api/sim/scan", json={"card": "7"}).status_code == 404
+    with pytest.raises(ValueError, match="simulated board"):
+        create_app(FakeService(sim=False), pin=PIN, sim=True)
+
+
+def test_a_whole_turn_through_the_sim_api_needs_no_pin(client, service):
+    assert (
+        client.post("/api/game", json={"players": ["red", "blue"]}, headers=OWNER).status_code
+        == 200
+    )
+    pawns = client.get("/api/state").json["pawns"]
+    assert client.post("/api/sim/board", json={"pawns": pawns}).json["pawns"] == pawns
+    assert client.get("/api/state").json["phase"] == "draw"
+    assert client.post("/api/sim/scan", json={"card": "1"}).status_code == 200
+    state = client.get("/api/state").json
+    assert state["phase"] == "move" and state["card"] == "1"
+    lifted = client.post("/api/sim/lift", json={"square": "start:red"})
+    assert lifted.status_code == 200 and lifted.json["colour"] == "red"
+    placed = client.post("/api/sim/place", json={"square": "T4", "color": "red"})
+    assert placed.status_code == 200
+    state = client.get("/api/state").json
+    assert state["history"] == ["R:start-T4"] and state["turn"] == "blue"
+    board = client.get("/api/sim/board").json
+    assert sorted(board["pawns"]["red"]) == ["T4", "start", "start", "start"]
+
+
+def test_the_board_and_its_leds(client, service):
+    service.start(("red", "blue"))
+    service.scan("1")
+    leds = client.get("/api/sim/leds").json
+    assert len(leds) == 112 + 20
+    assert {"T4", "S2:red", "start:red:1", "home:green:4", "slide:T2"} <= set(leds)
+    assert leds["T4"] == "#ff0000"  # red's destination, lit in red
+    svg = client.get("/api/sim/board.svg")
+    assert svg.mimetype == "image/svg+xml" and b'data-led="T4"' in svg.data
+    assert b'role="button"' in svg.data
+
+
+@pytest.mark.parametrize(
+    ("route", "body", "words"),
+    [
+        ("/api/sim/scan", {"card": "13"}, "unknown card '13'"),
+        ("/api/sim/scan", {}, "missing field 'card'"),
+        ("/api/sim/scan", {"card": 7}, "card must be a non-empty string"),
+        ("/api/sim/lift", {"square": "T4"}, "there is no pawn on T4"),
+        ("/api/sim/lift", {"square": "T99"}, "unknown square 'T99'"),
+        ("/api/sim/lift", {"square": ""}, "square must be a non-empty string"),
+        ("/api/sim/place", {"square": "T4"}, "missing field 'color'"),
+        ("/api/sim/place", {"square": "T4", "color": "pink"}, "unknown color 'pink'"),
+        ("/api/sim/place", {"square": "start:blue", "color": "red"}, "does not go in blue's area"),
+        ("/api/sim/press", {"button": "reset"}, "unknown button 'reset'"),
+        ("/api/sim/board", {"pawns": ["T4"]}, "pawns must be a JSON object"),
+        ("/api/sim/board", {"pawns": {"red": ["T4", "T4"]}}, "no room for a red pawn on T4"),
+        ("/api/sim/board", {"pawns": {"pink": ["T4"]}}, "unknown colour 'pink'"),
+        ("/api/sim/board", {}, "missing field 'pawns'"),
+    ],
+)
+def test_the_simulators_refusals_are_400s_with_its_words(client, route, body, words):
+    response = client.post(route, json=body)
+    assert response.status_code == 400 and words in response.json["error"], response.json
+
+
+def test_place_takes_colour_too_and_a_taken_square_is_refused(client):
+    assert client.post("/api/sim/place", json={"square": "T9", "colour": "blue"}).status_code == 200
+    response = client.post("/api/sim/place", json={"square": "T9", "color": "red"})
+    assert response.status_code == 400 and "lift that pawn first" in response.json["error"]
+
+
+def test_the_boards_buttons(client, service):
+    assert client.post("/api/sim/press", json={"button": "confirm"}).status_code == 200
+    assert service.sim.pressed == ["confirm"]
+    assert "nothing to confirm" in client.get("/api/state").json["warning"]
+
+
+def test_the_sim_page_has_the_board_cards_hand_and_buttons(client, service):
+    service.start(("red", "blue"))
+    page = client.get("/sim").get_data(as_text=True)
+    for card in ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry"):
+        assert f'data-card="{card}"' in page
+    for button in ("confirm", "undo", "new_game"):
+        assert f'data-button="{button}"' in page
+    assert 'data-place="start:red"' in page and 'data-led="slide:T2"' in page
+    assert 'data-hand="red" data-count="0"' in page
+    service.sim.lift("start:red")
+    fragment = client.get("/partial/sim").get_data(as_text=True)
+    assert 'data-hand="red" data-count="1"' in fragment
+    for region in ('id="summary"', 'id="simboard"', 'id="hand"', 'id="details"'):
+        assert region in fragment
+
+
+def test_with_no_game_the_hand_holds_a_box_of_every_colour(client):
+    page = client.get("/partial/sim").get_data(as_text=True)
+    for colour in ("red", "blue", "yellow", "green"):
+        assert f'data-hand="{colour}" data-count="4"' in page

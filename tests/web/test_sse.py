@@ -1,0 +1,203 @@
+"""Live updates by Server-Sent Events: the state on connect, every new snapshot, heartbeats,
+and streams that end when the phone goes or the server stops."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from pawnlight.web.app import create_app
+from pawnlight.web.context import context_of
+from pawnlight.web.events import stream
+from pawnlight.web.server import WebServer
+
+from .conftest import PIN, SECRET, FakeClock
+from .fakes import FakeService
+from .sse import EventReader
+
+CLIENTS = 20
+WAIT = 10.0
+
+
+class ScriptedSubscription:
+    """Hands out the given snapshots, then None (a quiet wait) at once, without waiting."""
+
+    def __init__(self, snapshots):
+        self.snapshots = list(snapshots)
+        self.closed = False
+
+    def get(self, timeout):
+        return self.snapshots.pop(0) if self.snapshots else None
+
+    def close(self):
+        self.closed = True
+
+
+class ScriptedService:
+    def __init__(self, state, later=()):
+        self.current = state
+        self.subscription = ScriptedSubscription(later)
+
+    def state(self):
+        return self.current
+
+    def subscribe(self):
+        return self.subscription
+
+
+def data_of(chunk: str) -> dict:
+    line = next(line for line in chunk.splitlines() if line.startswith("data: "))
+    return json.loads(line[len("data: ") :])
+
+
+# -- the stream itself ----------------------------------------------------------------------------
+
+
+def test_the_stream_replays_the_state_then_sends_each_newer_snapshot():
+    later = [{"version": 3}, {"version": 4}, {"version": 4}, {"version": 5}]
+    service = ScriptedService({"version": 3, "phase": "draw"}, later)
+    stop = threading.Event()
+    events = stream(service, stop.is_set)
+    assert next(events) == "retry: 2000\n\n"
+    first = next(events)
+    assert first.startswith("id: 3\nevent: state\n") and data_of(first)["phase"] == "draw"
+    assert data_of(next(events)) == {"version": 4}  # 3 was the replay; the second 4 is skipped
+    assert data_of(next(events)) == {"version": 5}
+    stop.set()
+    assert list(events) == []
+    assert service.subscription.closed
+
+
+def test_a_quiet_stream_sends_a_heartbeat_comment():
+    clock = FakeClock()
+    service = ScriptedService({"version": 1})
+    heartbeats = iter(range(10))
+
+    def stopping():
+        clock.advance(5)
+        return next(heartbeats) >= 9
+
+    chunks = list(stream(service, stopping, heartbeat=15.0, clock=clock))
+    # 45 quiet seconds: a comment after 15, 30 and 45.
+    assert chunks[2:] == [": heartbeat\n\n"] * 3
+
+
+def test_closing_the_stream_closes_the_subscription():
+    service = ScriptedService({"version": 1})
+    events = stream(service, lambda: False)
+    next(events)
+    next(events)
+    events.close()  # what the server does when the phone has gone
+    assert service.subscription.closed
+
+
+def test_snapshots_without_a_version_are_all_sent():
+    service = ScriptedService({"phase": "idle"}, [{"phase": "draw"}, {"phase": "move"}])
+    events = stream(service, lambda: not service.subscription.snapshots)
+    assert [data_of(c)["phase"] for c in list(events)[1:]] == ["idle", "draw", "move"]
+
+
+# -- through Flask --------------------------------------------------------------------------------
+
+
+def test_the_events_route_streams_state_events(app, client, service):
+    response = client.get("/api/events", buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-store"
+    chunks = iter(response.response)
+    assert next(chunks) == b"retry: 2000\n\n"
+    assert data_of(next(chunks).decode())["phase"] == "idle"
+    service.command("new_game", {"players": ["red", "blue"]})
+    assert data_of(next(chunks).decode())["phase"] == "setup"
+    context_of(app).stopping.set()
+    assert list(chunks) == []
+    response.close()
+    assert service.subscribers == []
+
+
+def test_streams_past_the_limit_are_told_to_poll(service):
+    app = create_app(service, pin=PIN, secret_key=SECRET, max_streams=1)
+    client = app.test_client()
+    first = client.get("/api/events", buffered=False)
+    assert first.status_code == 200
+    refused = client.get("/api/events")
+    assert refused.status_code == 503 and "poll GET /api/state" in refused.json["error"]
+    assert refused.headers["Retry-After"] == "30"
+    first.close()  # never iterated: the slot still comes back
+    again = client.get("/api/events", buffered=False)
+    assert again.status_code == 200
+    again.close()
+
+
+# -- through the real server ----------------------------------------------------------------------
+
+
+def test_twenty_phones_each_get_the_state_and_the_next_update(served, service):
+    connected = threading.Barrier(CLIENTS + 1, timeout=WAIT)
+    start_version = service.state()["version"]
+
+    def phone(_: int) -> tuple[dict, dict]:
+        reader = EventReader(served.port, timeout=WAIT)
+        try:
+            assert reader.status == 200
+            first = reader.next_state()
+            connected.wait()
+            second = reader.next_state()
+            return first, second
+        finally:
+            reader.close()
+
+    began = time.monotonic()
+    with ThreadPoolExecutor(CLIENTS) as pool:
+        results = [pool.submit(phone, n) for n in range(CLIENTS)]
+        connected.wait()  # every phone has its first state: now the game changes
+        service.command("new_game", {"players": ["red", "blue"]})
+        pairs = [future.result(timeout=WAIT) for future in results]
+    assert time.monotonic() - began < WAIT
+    for first, second in pairs:
+        assert first["version"] == start_version and first["phase"] == "idle"
+        assert second["version"] > start_version and second["phase"] == "setup"
+
+
+def test_stopping_the_server_ends_open_streams_promptly(app, service):
+    server = WebServer(app, "127.0.0.1", 0)
+    server.start()
+    readers = [EventReader(server.port) for _ in range(3)]
+    for reader in readers:
+        reader.next_state()
+    began = time.monotonic()
+    server.stop()
+    assert time.monotonic() - began < 3.0
+    for reader in readers:
+        try:
+            while True:
+                reader.next_state()
+        except (EOFError, OSError):
+            pass
+        reader.close()
+    assert service.subscribers == []
+
+
+def test_a_page_request_is_served_while_streams_hold_threads(service):
+    app = create_app(service, pin=PIN, secret_key=SECRET)
+    with WebServer(app, "127.0.0.1", 0, numthreads=6) as server:
+        readers = [EventReader(server.port) for _ in range(4)]
+        for reader in readers:
+            reader.next_state()
+        import urllib.request
+
+        with urllib.request.urlopen(server.url + "api/state", timeout=WAIT) as response:
+            assert json.load(response)["phase"] == "idle"
+        for reader in readers:
+            reader.close()
+
+
+def test_the_fake_service_counts_its_subscriptions():
+    service = FakeService()
+    subscription = service.subscribe()
+    service.command("settings", {"brightness": 0.1})
+    assert subscription.get(1.0)["settings"]["brightness"] == 0.1
+    subscription.close()
+    assert service.subscribers == [] and service.closed == 1

@@ -1,0 +1,128 @@
+"""The Flask application: the status page, the owner's actions, the JSON API, the simulator.
+
+:func:`create_app` is given the companion's :class:`~pawnlight.companion.service.Service` and
+nothing else; every route reads snapshots from it or sends it commands.  Serve the app with
+pawnlight.web.server.WebServer (cheroot), never with Flask's development server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+
+from flask import Flask, Response, request, url_for
+
+from pawnlight.companion.service import Service
+
+from . import api, auth, commands, errors, pages, view
+from . import sim as sim_routes
+from .context import KEY, Context, StreamSlots
+from .ratelimit import PinLimiter
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+#: The page loads nothing from elsewhere (the Pi may have no internet) and runs no inline
+#: script; inline SVG uses presentation attributes, so styles can be locked down too.
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+MIN_PIN = 4
+
+
+def _asset_version() -> str:
+    """A hash of the static files, so their URLs change when they do and can be cached."""
+    digest = hashlib.sha256()
+    for path in sorted(STATIC.rglob("*")):
+        if path.is_file():
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def create_app(
+    service: Service,
+    *,
+    pin: str | None,
+    secret_key: bytes | None = None,
+    sim: bool | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    public_url: str | None = None,
+    max_streams: int = 32,
+    heartbeat: float = 15.0,
+) -> Flask:
+    """The web app for one running companion.
+
+    ``pin``: the owner's PIN (``PAWNLIGHT_PIN``); None or empty refuses every change.
+    ``secret_key`` signs the login cookie: pass a stored one to keep logins across restarts
+    (a random key is made otherwise).  ``sim``: serve the simulator page and API; None means
+    "when the service has a simulator".  ``clock`` times PIN lockouts (tests pass a fake);
+    ``public_url`` is what the QR code shows (default: the address the page was opened at);
+    ``max_streams`` caps live event streams, below the server's thread count; ``heartbeat`` is
+    the seconds between keep-alive comments on a quiet stream.
+    """
+    pin = pin or None
+    if pin is not None and len(pin) < MIN_PIN:
+        raise ValueError(f"the owner PIN needs at least {MIN_PIN} characters")
+    has_sim = getattr(service, "sim", None) is not None
+    if sim is None:
+        sim = has_sim
+    elif sim and not has_sim:
+        raise ValueError("sim=True needs a service with a simulated board (service.sim)")
+
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secret_key or os.urandom(32),
+        MAX_CONTENT_LENGTH=64 * 1024,
+        SESSION_COOKIE_NAME="pawnlight_session",
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
+        SEND_FILE_MAX_AGE_DEFAULT=timedelta(days=365),  # asset URLs carry a version
+        SSE_HEARTBEAT=heartbeat,
+    )
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions[KEY] = Context(
+        service=service,
+        pin=pin,
+        limiter=PinLimiter(clock=clock),
+        sim=sim,
+        public_url=public_url,
+        streams=StreamSlots(max_streams),
+    )
+    version = _asset_version()
+
+    def asset(name: str) -> str:
+        return url_for("static", filename=name, v=version)
+
+    app.jinja_env.globals.update(
+        asset=asset,
+        phases=view.PHASES,
+        cards=view.CARDS,
+        card_label=view.card_label,
+        owner_actions=view.owner_actions,
+        sim=sim,
+    )
+    app.after_request(_headers)
+    errors.install(app)
+    for blueprint in (pages.blueprint, api.blueprint, commands.blueprint, auth.blueprint):
+        app.register_blueprint(blueprint)
+    if sim:
+        app.register_blueprint(sim_routes.blueprint)
+    return app
+
+
+def _headers(response: Response) -> Response:
+    headers = response.headers
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", "same-origin")
+    headers.setdefault("X-Frame-Options", "DENY")
+    if response.mimetype == "text/html":
+        headers.setdefault("Content-Security-Policy", CSP)
+    if request.path.startswith("/api/") or request.path.startswith("/partial/"):
+        headers.setdefault("Cache-Control", "no-store")
+    return response

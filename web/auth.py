@@ -1,0 +1,156 @@
+"""The owner's PIN: who may change the game.
+
+Two ways in.  Scripts send the PIN with every changing request in the ``X-Pawnlight-Pin``
+header: a browser never adds that header by itself, so another site cannot forge such a request
+(CSRF-safe by construction).  The page logs in once (``POST /api/login``) and gets a session
+cookie; because a browser does send cookies on its own, cookie-authenticated changing requests
+must also carry the CSRF token issued at login (``X-CSRF-Token``) and come from this origin.
+
+Wrong PINs are counted per client address (ratelimit.py); with no PIN configured, nothing may
+be changed, and the message says how to set one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from flask import Blueprint, current_app, jsonify, request, session
+
+from . import bodies
+from .context import context
+from .errors import ApiError
+
+PIN_HEADER = "X-Pawnlight-Pin"
+CSRF_HEADER = "X-CSRF-Token"
+NO_PIN = (
+    "no owner PIN is set, so nothing can be changed from the web: start pawnlight with "
+    "the environment variable PAWNLIGHT_PIN set (for example PAWNLIGHT_PIN=2468)"
+)
+NEED_PIN = (
+    "this needs the owner's PIN: send it in the X-Pawnlight-Pin header, "
+    "or log in with POST /api/login"
+)
+
+blueprint = Blueprint("auth", __name__)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fingerprint(pin: str) -> str:
+    """Kept in the session instead of a plain flag, so changing the PIN logs everyone out."""
+    key = current_app.secret_key
+    assert isinstance(key, bytes)
+    return hmac.new(key, pin.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def _address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def same_origin() -> bool:
+    """A browser names the page a request came from (Origin, else Referer): it must be ours.
+    Clients that send neither are not browsers, and a cookie alone still needs the token."""
+    source = request.headers.get("Origin") or request.headers.get("Referer")
+    if source is None:
+        return True
+    parts = urlsplit(source)
+    return parts.scheme in ("http", "https") and parts.netloc == request.host
+
+
+def _check_pin(given: str) -> None:
+    """Compare a PIN, counting failures; ApiError 403 or 429 when it is wrong or too soon."""
+    pin = context().pin
+    if not pin:
+        raise ApiError(NO_PIN, 403)
+    limiter = context().limiter
+    address = _address()
+    wait = limiter.retry_after(address)
+    if wait:
+        raise _too_many(wait)
+    if hmac.compare_digest(given.encode(), pin.encode()):
+        limiter.succeeded(address)
+        return
+    locked = limiter.failed(address)
+    if locked:
+        raise _too_many(locked)
+    raise ApiError("wrong PIN", 403)
+
+
+def _too_many(seconds: int) -> ApiError:
+    return ApiError(
+        f"too many wrong PINs from this address: try again in {seconds} s",
+        429,
+        {"Retry-After": str(seconds)},
+    )
+
+
+def is_owner() -> bool:
+    """Logged in through the page (cookie) with the current PIN."""
+    pin = context().pin
+    return bool(pin) and session.get("owner") == _fingerprint(pin)
+
+
+def require_owner(changing: bool) -> None:
+    if not context().pin:
+        raise ApiError(NO_PIN, 403)
+    given = request.headers.get(PIN_HEADER)
+    if given is not None:
+        _check_pin(given)
+        return
+    if not is_owner():
+        raise ApiError(NEED_PIN, 403)
+    if changing:
+        token = request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(token.encode(), str(session.get("csrf", "")).encode()):
+            raise ApiError("missing or stale CSRF token: reload the page", 403)
+        if not same_origin():
+            raise ApiError("the request comes from another site", 403)
+
+
+def owner_only(changing: bool = True) -> Callable[[F], F]:
+    """Routes that change the game (or show the owner's diagnostics)."""
+
+    def decorate(view: F) -> F:
+        @wraps(view)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            require_owner(changing)
+            return view(*args, **kwargs)
+
+        return wrapped  # type: ignore[return-value]
+
+    return decorate
+
+
+def csrf_token() -> str | None:
+    return session.get("csrf") if is_owner() else None
+
+
+@blueprint.post("/api/login")
+def login():
+    if not same_origin():
+        raise ApiError("the request comes from another site", 403)
+    data = bodies.body({"pin": bodies.text(64)}, required=("pin",))
+    _check_pin(data["pin"])
+    session.clear()
+    session.permanent = True
+    session["owner"] = _fingerprint(context().pin or "")
+    session["csrf"] = secrets.token_urlsafe(32)
+    return jsonify(ok=True, owner=True, csrf=session["csrf"])
+
+
+@blueprint.post("/api/logout")
+def logout():
+    if not same_origin():
+        raise ApiError("the request comes from another site", 403)
+    session.clear()
+    return jsonify(ok=True, owner=False)
+
+
+@blueprint.get("/api/session")
+def whoami():
+    return jsonify(owner=is_owner(), pin_set=bool(context().pin), csrf=csrf_token())

@@ -1,0 +1,117 @@
+"""Reading request bodies: one JSON object whose fields are checked against a small schema.
+
+Every problem becomes a 400 that names the field and what was expected, before anything reaches
+the companion: a wrong type must never surface as a 500 from deep inside.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from flask import request
+
+from .errors import ApiError
+
+Check = Callable[[Any, str], Any]
+
+
+def body(
+    schema: Mapping[str, Check], required: Collection[str] = (), aliases: Mapping[str, str] = ()
+) -> dict[str, Any]:
+    """The request's JSON object, every field checked; an empty body is ``{}``.
+
+    ``aliases`` maps another spelling to a field (``color`` for ``colour``).
+    """
+    raw = request.get_data(cache=True)  # werkzeug raises 413 past MAX_CONTENT_LENGTH
+    if not raw.strip():
+        data: Any = {}
+    else:
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise ApiError(f"the body is not valid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise ApiError("the body must be a JSON object")
+    for alias, name in dict(aliases).items():
+        if alias in data:
+            if name in data:
+                raise ApiError(f"give {name!r} or {alias!r}, not both")
+            data[name] = data.pop(alias)
+    unknown = sorted(set(data) - set(schema))
+    if unknown:
+        expected = ", ".join(schema) or "no fields"
+        raise ApiError(f"unknown field {unknown[0]!r} (expected {expected})")
+    missing = [name for name in required if name not in data]
+    if missing:
+        raise ApiError(f"missing field {missing[0]!r}")
+    return {name: schema[name](value, name) for name, value in data.items()}
+
+
+# -- checks ---------------------------------------------------------------------------------------
+
+
+def boolean(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ApiError(f"{name} must be true or false")
+    return value
+
+
+def text(longest: int = 200) -> Check:
+    def check(value: Any, name: str) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise ApiError(f"{name} must be a non-empty string")
+        if len(value) > longest:
+            raise ApiError(f"{name} is too long (at most {longest} characters)")
+        return value.strip()
+
+    return check
+
+
+def one_of(choices: Collection[str]) -> Check:
+    def check(value: Any, name: str) -> str:
+        if not isinstance(value, str) or value.strip().lower() not in choices:
+            raise ApiError(f"unknown {name} {value!r} (expected one of {', '.join(choices)})")
+        return value.strip().lower()
+
+    return check
+
+
+def number(low: float, high: float) -> Check:
+    def check(value: Any, name: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ApiError(f"{name} must be a number")
+        if not low <= value <= high:
+            raise ApiError(f"{name} must be between {low:g} and {high:g}")
+        return float(value)
+
+    return check
+
+
+def list_of(item: Check, shortest: int, longest: int, each: str = "entry") -> Check:
+    """A list of ``shortest`` to ``longest`` values, each checked as one ``each``."""
+
+    def check(value: Any, name: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise ApiError(f"{name} must be a list")
+        if not shortest <= len(value) <= longest:
+            raise ApiError(f"{name} must have {shortest} to {longest} entries")
+        try:
+            return [item(entry, each) for entry in value]
+        except ApiError as error:
+            raise ApiError(f"{error.message}, in {name}") from None
+
+    return check
+
+
+def mapping(value: Any, name: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ApiError(f"{name} must be a JSON object")
+    return value
+
+
+def true_only(value: Any, name: str) -> bool:
+    if value is not True:
+        raise ApiError(f"{name} can only be true")
+    return True

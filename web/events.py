@@ -1,0 +1,58 @@
+"""Server-Sent Events: the state now, then every new snapshot, on one long response.
+
+A stream holds one server thread, so it must end by itself: when the server stops (the stop
+flag is checked between short waits), and when the phone goes away (the heartbeat comment every
+~15 s makes the write fail, and the generator is closed).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from pawnlight.companion.service import Service
+
+#: How long one wait for a snapshot lasts: the longest a stopping server waits for a stream.
+WAKE = 0.5
+
+
+def event(state: dict[str, Any]) -> str:
+    """One ``state`` event; ``id`` is the snapshot's version when it has one."""
+    version = state.get("version")
+    head = f"id: {version}\n" if isinstance(version, int) else ""
+    return f"{head}event: state\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
+
+
+def stream(
+    service: Service,
+    stopping: Callable[[], bool],
+    heartbeat: float = 15.0,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[str]:
+    """The text of an event stream; ends when ``stopping()`` turns true."""
+    # Subscribe before reading the state, so no snapshot can fall between the two.
+    subscription = service.subscribe()
+    try:
+        # retry: how long the browser waits before reconnecting by itself.
+        yield "retry: 2000\n\n"
+        state = service.state()
+        yield event(state)
+        last = state.get("version")
+        quiet_since = clock()
+        while not stopping():
+            snapshot = subscription.get(WAKE)
+            if snapshot is None:
+                if clock() - quiet_since >= heartbeat:
+                    yield ": heartbeat\n\n"
+                    quiet_since = clock()
+                continue
+            version = snapshot.get("version")
+            if isinstance(version, int) and isinstance(last, int) and version <= last:
+                continue  # already sent (the replay at connect can overlap the subscription)
+            last = version
+            yield event(snapshot)
+            quiet_since = clock()
+    finally:
+        subscription.close()

@@ -1,0 +1,143 @@
+"""The simulator: a virtual board in the browser, and its API (only with a simulated board).
+
+The API is the contract's and needs no PIN: it stands for the players' hands on the board, and
+anyone at the table may move a pawn or scan a card.  The service's simulator checks every
+square, colour and card and raises ValueError with a message for the player; those become 400s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, render_template
+
+from pawnlight.rules.board import COLOURS
+from pawnlight.rules.cards import CARDS
+
+from . import bodies
+from .board_svg import render_board
+from .context import context
+from .errors import ApiError
+from .pages import live_context, owner_context
+from .places import pawn_places
+
+blueprint = Blueprint("sim", __name__)
+
+BUTTONS = ("confirm", "undo", "new_game")
+SQUARE = bodies.text(32)
+
+
+def _sim():
+    controls = context().service.sim
+    if controls is None:  # the app was told to simulate, but the service lost its simulator
+        raise ApiError("no simulated board", 404)
+    return controls
+
+
+def _act(action: Callable[[], Any]):
+    """Run a simulator action; its ValueError is the player's mistake, a 400."""
+    try:
+        reply = action()
+    except ValueError as error:
+        raise ApiError(str(error), 400) from None
+    return jsonify(reply if isinstance(reply, dict) else {"ok": True})
+
+
+# -- the contract's routes ------------------------------------------------------------------------
+
+
+@blueprint.post("/api/sim/scan")
+def scan():
+    data = bodies.body({"card": bodies.text(16)}, required=("card",))
+    return _act(lambda: _sim().scan(data["card"]))
+
+
+@blueprint.post("/api/sim/lift")
+def lift():
+    data = bodies.body({"square": SQUARE}, required=("square",))
+    return _act(lambda: _sim().lift(data["square"]))
+
+
+@blueprint.post("/api/sim/place")
+def place():
+    data = bodies.body(
+        {"square": SQUARE, "color": bodies.one_of(COLOURS)},
+        required=("square", "color"),
+        aliases={"colour": "color"},
+    )
+    return _act(lambda: _sim().place(data["square"], data["color"]))
+
+
+@blueprint.get("/api/sim/leds")
+def leds():
+    return jsonify(_sim().leds())
+
+
+@blueprint.get("/api/sim/board")
+def board():
+    return jsonify(_sim().board())
+
+
+@blueprint.post("/api/sim/board")
+def set_board():
+    data = bodies.body({"pawns": bodies.mapping}, required=("pawns",))
+    _act(lambda: _sim().set_board(data["pawns"]))
+    return jsonify({"ok": True, **_sim().board()})
+
+
+# -- the page's own routes ------------------------------------------------------------------------
+
+
+@blueprint.post("/api/sim/press")
+def press():
+    data = bodies.body({"button": bodies.one_of(BUTTONS)}, required=("button",))
+    return _act(lambda: _sim().press(data["button"]))
+
+
+def physical_board_svg(pawns: Mapping[str, Any] | None) -> str:
+    """The board as the pawns physically stand, with the LEDs as the real board lights them."""
+    label = "The board: tap a pawn to lift it, then tap where to put it."
+    return render_board(pawns, leds=_sim().leds(), interactive=True, label=label)
+
+
+def _physical_pawns() -> Mapping[str, Any] | None:
+    return _sim().board().get("pawns")
+
+
+@blueprint.get("/api/sim/board.svg")
+def board_svg():
+    return Response(physical_board_svg(_physical_pawns()), mimetype="image/svg+xml")
+
+
+def hand(state: Mapping[str, Any], pawns: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The pawns off the board, by colour: the game's colours (every colour with no game),
+    each with its pawns (3 in the quick game) less those standing on the board."""
+    colours = [c for c in state.get("players") or [] if c in COLOURS] or list(COLOURS)
+    each = 3 if state.get("variant") == "quick" else 4
+    standing: dict[str, int] = {}
+    for colour, _ in pawn_places(pawns):
+        standing[COLOURS[colour]] = standing.get(COLOURS[colour], 0) + 1
+    return [{"colour": c, "count": max(0, each - standing.get(c, 0))} for c in colours]
+
+
+def sim_context() -> dict[str, Any]:
+    state = context().service.state()
+    pawns = _physical_pawns()
+    return {
+        **live_context(state, board=False),
+        "physical": physical_board_svg(pawns),
+        "hand": hand(state, pawns),
+    }
+
+
+@blueprint.get("/sim")
+def page():
+    return render_template(
+        "sim.html", **sim_context(), **owner_context(), card_names=CARDS, buttons=BUTTONS
+    )
+
+
+@blueprint.get("/partial/sim")
+def partial():
+    return render_template("_sim_live.html", **sim_context())

@@ -1,0 +1,177 @@
+/* pawnlight: what both pages share — the live connection, posting JSON, swapping fragments.
+   Plain browser JavaScript, no build step and no libraries. */
+(function () {
+  "use strict";
+
+  var POLL_MS = 2000; // polling interval when the event stream cannot be used
+  var STREAM_RETRY_MS = 30000; // after falling back to polling, try the stream again this often
+  var STALL_MS = 5000; // a stream reconnecting for this long: poll meanwhile
+
+  var conn = document.getElementById("conn");
+  var tokenMeta = document.querySelector('meta[name="csrf-token"]');
+
+  var Pawnlight = {
+    csrf: tokenMeta ? tokenMeta.content : null,
+    refresh: null // set by each page: fetch its fragments again
+  };
+  window.Pawnlight = Pawnlight;
+
+  function setConnection(state, text) {
+    if (!conn) return;
+    conn.dataset.state = state;
+    conn.textContent = text;
+    conn.setAttribute("aria-label", "Live updates: " + text);
+  }
+  Pawnlight.setConnection = setConnection;
+
+  Pawnlight.announce = function (text) {
+    var region = document.getElementById("announce");
+    if (region && text) region.textContent = text;
+  };
+
+  /* POST a JSON body; always resolves to {ok, status, data}, data.error explaining a failure. */
+  Pawnlight.post = function (path, body) {
+    var headers = { "Content-Type": "application/json", Accept: "application/json" };
+    if (Pawnlight.csrf) headers["X-CSRF-Token"] = Pawnlight.csrf;
+    return fetch(path, {
+      method: "POST",
+      headers: headers,
+      body: JSON.stringify(body || {}),
+      credentials: "same-origin"
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        if (!response.ok && !data.error) data.error = "the Pi answered " + response.status;
+        return { ok: response.ok, status: response.status, data: data };
+      });
+    }, function () {
+      return { ok: false, status: 0, data: { error: "no connection to the Pi" } };
+    });
+  };
+
+  Pawnlight.getJSON = function (path) {
+    return fetch(path, { cache: "no-store", credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    });
+  };
+
+  /* What identifies a focused control across a swap, so keyboard users keep their place. */
+  function focusSelector(element) {
+    if (!element || element === document.body) return null;
+    if (element.id) return "#" + CSS.escape(element.id);
+    var keys = ["place", "turn", "action", "hand", "card", "button"];
+    for (var i = 0; i < keys.length; i++) {
+      var value = element.dataset && element.dataset[keys[i]];
+      if (value) return "[data-" + keys[i] + '="' + CSS.escape(value) + '"]';
+    }
+    return null;
+  }
+
+  /* Replace every element of the page whose id matches a top-level element of the fragment
+     (except the ids in `skip`). */
+  Pawnlight.swap = function (html, skip) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var selector = focusSelector(document.activeElement);
+    Array.prototype.slice.call(template.content.children).forEach(function (fresh) {
+      if (!fresh.id || (skip && skip.indexOf(fresh.id) >= 0)) return;
+      var old = document.getElementById(fresh.id);
+      if (old) old.replaceWith(fresh);
+    });
+    if (selector && !document.querySelector(":focus")) {
+      var again = document.querySelector(selector);
+      if (again) again.focus({ preventScroll: true });
+    }
+  };
+
+  /* Fetch a fragment and swap it in; overlapping calls collapse into one more fetch. */
+  Pawnlight.fragments = function (path, skip, after) {
+    var loading = false;
+    var pending = false;
+    function load() {
+      if (loading) { pending = true; return; }
+      loading = true;
+      fetch(path, { cache: "no-store", credentials: "same-origin" })
+        .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
+        .then(function (html) {
+          Pawnlight.swap(html, typeof skip === "function" ? skip() : skip);
+          if (after) after();
+        })
+        .catch(function () { /* the connection indicator already says what is wrong */ })
+        .then(function () {
+          loading = false;
+          if (pending) { pending = false; load(); }
+        });
+    }
+    return load;
+  };
+
+  /* Call onState(snapshot) with the state now and every new one: Server-Sent Events, falling
+     back to polling /api/state when the stream cannot be opened or keeps failing. */
+  Pawnlight.connect = function (onState) {
+    var source = null;
+    var pollTimer = null;
+    var retryTimer = null;
+    var stallTimer = null;
+
+    function deliver(state) {
+      try { onState(state); } catch (error) { console.error(error); }
+    }
+
+    function poll() {
+      Pawnlight.getJSON("/api/state").then(function (state) {
+        if (!source || source.readyState !== 1) setConnection("polling", "Polling");
+        deliver(state);
+      }, function () {
+        setConnection("offline", "Offline");
+      });
+    }
+
+    function startPolling() {
+      if (pollTimer) return;
+      poll();
+      pollTimer = setInterval(poll, POLL_MS);
+    }
+
+    function stopPolling() {
+      if (pollTimer) clearInterval(pollTimer);
+      pollTimer = null;
+    }
+
+    function startStream() {
+      if (!("EventSource" in window)) { startPolling(); return; }
+      source = new EventSource("/api/events");
+      source.addEventListener("open", function () { setConnection("live", "Live"); });
+      source.addEventListener("state", function (event) {
+        clearTimeout(stallTimer);
+        stopPolling();
+        setConnection("live", "Live");
+        var state;
+        try { state = JSON.parse(event.data); } catch (error) { return; }
+        deliver(state);
+      });
+      source.addEventListener("error", function () {
+        if (source && source.readyState === EventSource.CLOSED) {
+          // Refused (too many phones) or not a stream at all: poll, retry the stream later.
+          source = null;
+          startPolling();
+          clearTimeout(retryTimer);
+          retryTimer = setTimeout(startStream, STREAM_RETRY_MS);
+        } else {
+          // EventSource reconnects by itself; poll meanwhile if that takes a while.
+          setConnection("reconnecting", "Retrying…");
+          clearTimeout(stallTimer);
+          stallTimer = setTimeout(startPolling, STALL_MS);
+        }
+      });
+    }
+
+    startStream();
+  };
+
+  /* The shown snapshot's identity: its version, or the whole text when it has none. */
+  Pawnlight.versionOf = function (state) {
+    return state.version !== undefined && state.version !== null
+      ? String(state.version) : JSON.stringify(state);
+  };
+})();

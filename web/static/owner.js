@@ -1,0 +1,160 @@
+/* The owner's panel (both pages): log in with the PIN, start games, settings, the pack, and
+   the state-dependent buttons (data-action) that the live fragments bring. */
+(function () {
+  "use strict";
+  var P = window.Pawnlight;
+  var status = document.getElementById("owner-status");
+  var loginForm = document.getElementById("login-form");
+  var tools = document.getElementById("owner-tools");
+
+  function say(text, bad) {
+    if (!status) return;
+    status.textContent = text;
+    status.classList.toggle("bad", !!bad);
+  }
+
+  function loggedIn(yes) {
+    if (loginForm) loginForm.hidden = yes;
+    if (tools) tools.hidden = !yes;
+  }
+
+  function refresh() { if (P.refresh) P.refresh(); }
+
+  // The server hides the login form (it needs this script); show it unless logged in.
+  if (loginForm && tools && tools.hidden) loginForm.hidden = false;
+
+  /* Send one owner action and say how it went. */
+  function act(path, body, done) {
+    say("Sending…");
+    return P.post(path, body).then(function (result) {
+      if (result.ok) {
+        say(done || "Done.");
+        refresh();
+      } else {
+        say(result.data.error, true);
+        if (result.status === 403 && /PIN|CSRF/.test(result.data.error || "")) {
+          P.csrf = null;
+          loggedIn(false);
+        }
+      }
+      return result;
+    });
+  }
+
+  if (loginForm) {
+    loginForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var pin = document.getElementById("pin");
+      P.post("/api/login", { pin: pin.value }).then(function (result) {
+        if (!result.ok) { say(result.data.error, true); return; }
+        P.csrf = result.data.csrf;
+        pin.value = "";
+        loggedIn(true);
+        say("Logged in as the owner.");
+        refresh();
+      });
+    });
+  }
+
+  var logout = document.getElementById("logout");
+  if (logout) {
+    logout.addEventListener("click", function () {
+      P.post("/api/logout", {}).then(function () {
+        P.csrf = null;
+        loggedIn(false);
+        say("Logged out.");
+        refresh();
+      });
+    });
+  }
+
+  // -- new game ------------------------------------------------------------------------------
+
+  var gameForm = document.getElementById("new-game-form");
+  if (gameForm) {
+    var edition = document.getElementById("edition");
+    var variant = document.getElementById("variant");
+    var leader = document.getElementById("leader");
+    var extraOne = document.getElementById("extra-one-label");
+
+    /* Offer only what the chosen rule book has; only playing colours can start. */
+    var fit = function () {
+      var option = edition.selectedOptions[0];
+      var variants = option.dataset.variants.split(" ");
+      Array.prototype.forEach.call(variant.options, function (o) {
+        o.disabled = variants.indexOf(o.value) < 0;
+      });
+      if (variant.selectedOptions[0].disabled) variant.value = "standard";
+      extraOne.hidden = option.dataset.extraOne !== "true";
+      var playing = checkedColours();
+      Array.prototype.forEach.call(leader.options, function (o) {
+        o.disabled = playing.indexOf(o.value) < 0;
+      });
+      if (leader.selectedOptions[0] && leader.selectedOptions[0].disabled && playing.length) {
+        leader.value = playing[0];
+      }
+    };
+    var checkedColours = function () {
+      return Array.prototype.map.call(
+        gameForm.querySelectorAll('input[name="players"]:checked'), function (box) { return box.value; });
+    };
+    gameForm.addEventListener("change", fit);
+    fit();
+
+    gameForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var colours = checkedColours();
+      // The leader comes first; play then goes clockwise from the leader.
+      var first = colours.indexOf(leader.value);
+      if (first > 0) colours = colours.slice(first).concat(colours.slice(0, first));
+      var body = {
+        edition: edition.value,
+        variant: variant.value,
+        players: colours,
+        teams: document.getElementById("teams").checked,
+        draw_leader: document.getElementById("draw-leader").checked
+      };
+      if (!extraOne.hidden) body.extra_one = document.getElementById("extra-one").checked;
+      act("/api/game", body, "New game started: set up the board as lit.");
+    });
+  }
+
+  // -- settings and the pack -----------------------------------------------------------------
+
+  var settingsForm = document.getElementById("settings-form");
+  if (settingsForm) {
+    var brightness = document.getElementById("brightness");
+    var shownBrightness = document.getElementById("brightness-out");
+    brightness.addEventListener("input", function () {
+      shownBrightness.textContent = Math.round(brightness.value * 100) + " %";
+    });
+    settingsForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      act("/api/settings", {
+        brightness: Number(brightness.value),
+        settle: Number(document.getElementById("settle").value)
+      }, "Settings saved.");
+    });
+  }
+
+  var enrolForm = document.getElementById("enrol-form");
+  if (enrolForm) {
+    enrolForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      act("/api/enrol", { extra_one: enrolForm.elements.extra_one.checked },
+        "Enrolling: scan the cards as asked.");
+    });
+  }
+
+  // -- the buttons in the live fragments -----------------------------------------------------
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-action]");
+    if (!button) return;
+    var body = {};
+    try { body = JSON.parse(button.dataset.body || "{}"); } catch (error) { body = {}; }
+    button.disabled = true;
+    act("/api/" + button.dataset.action, body, button.textContent.trim() + ": done.")
+      .then(function () { button.disabled = false; });
+  });
+})();

@@ -1,0 +1,201 @@
+/* The simulator page: tap pawns to lift and place them, scan cards, press the board's buttons,
+   and watch the LEDs the real board would light. */
+(function () {
+  "use strict";
+  var P = window.Pawnlight;
+  var LED_MS = 250; // LEDs blink and chase: refresh them a few times a second
+  var BOARD_MS = 1000; // someone else may move pawns on the same simulated board
+  var SLIDE_LED_OFF = "#8d8672";
+
+  var wrap = document.getElementById("simboard-wrap");
+  var feedback = document.getElementById("sim-feedback");
+  var selected = null; // the colour picked from the hand, to put down next
+  var lastState = null;
+  var shown = null;
+  var boardText = null;
+
+  function say(text, bad) {
+    feedback.textContent = text;
+    feedback.classList.toggle("bad", !!bad);
+  }
+
+  function applySelection() {
+    document.querySelectorAll("[data-hand]").forEach(function (button) {
+      var pressed = button.dataset.hand === selected && Number(button.dataset.count) > 0;
+      button.setAttribute("aria-pressed", pressed ? "true" : "false");
+    });
+    var still = document.querySelector('[data-hand="' + selected + '"]');
+    if (selected && (!still || Number(still.dataset.count) === 0)) selected = null;
+  }
+
+  var load = P.fragments("/partial/sim", [], function () { applySelection(); paintLeds(lastLeds); });
+  P.refresh = load;
+
+  P.connect(function (state) {
+    lastState = state;
+    var version = P.versionOf(state);
+    if (version === shown) return;
+    shown = version;
+    load();
+  });
+
+  // -- the LEDs ------------------------------------------------------------------------------
+
+  /* A dim LED is a faint light, not a dark colour: its hue at full strength, more or less
+     transparent (the same as the server's drawing, board_svg._glow). */
+  function glow(colour) {
+    if (typeof colour !== "string" || !/^#[0-9a-fA-F]{6}$/.test(colour)) return null;
+    var rgb = [1, 3, 5].map(function (i) { return parseInt(colour.substr(i, 2), 16); });
+    var peak = Math.max.apply(null, rgb);
+    if (!peak) return null;
+    var full = "#" + rgb.map(function (c) {
+      return ("0" + Math.round(c * 255 / peak).toString(16)).slice(-2);
+    }).join("");
+    return { fill: full, opacity: Math.round((0.2 + 0.75 * peak / 255) * 100) / 100 };
+  }
+
+  var lastLeds = null;
+  function paintLeds(leds) {
+    if (!leds) return;
+    wrap.querySelectorAll("[data-led]").forEach(function (element) {
+      var light = glow(leds[element.dataset.led]);
+      var off = element.classList.contains("slide-led") ? SLIDE_LED_OFF : "none";
+      element.setAttribute("fill", light ? light.fill : off);
+      element.setAttribute("fill-opacity", light ? light.opacity : 1);
+    });
+  }
+
+  var ledBusy = false;
+  setInterval(function () {
+    if (ledBusy || document.hidden) return;
+    ledBusy = true;
+    P.getJSON("/api/sim/leds").then(function (leds) {
+      lastLeds = leds;
+      paintLeds(leds);
+    }).catch(function () {}).then(function () { ledBusy = false; });
+  }, LED_MS);
+
+  setInterval(function () {
+    if (document.hidden) return;
+    fetch("/api/sim/board", { cache: "no-store" }).then(function (r) { return r.text(); })
+      .then(function (text) {
+        if (boardText !== null && text !== boardText) load();
+        boardText = text;
+      }).catch(function () {});
+  }, BOARD_MS);
+
+  // -- hands on the board --------------------------------------------------------------------
+
+  function send(path, body) {
+    return P.post(path, body).then(function (result) {
+      if (!result.ok) say(result.data.error, true);
+      return result;
+    });
+  }
+
+  function pawnAt(key) {
+    return wrap.querySelector('.pawn[data-at="' + key + '"]');
+  }
+
+  function lift(key) {
+    var pawn = pawnAt(key);
+    var colour = pawn ? pawn.dataset.pawn : null;
+    return send("/api/sim/lift", { square: key }).then(function (result) {
+      if (!result.ok) return null;
+      colour = result.data.colour || result.data.color || colour;
+      say("Lifted the " + (colour || "") + " pawn from " + key + ".");
+      return colour;
+    });
+  }
+
+  function place(key, colour) {
+    return send("/api/sim/place", { square: key, color: colour }).then(function (result) {
+      if (result.ok) say("Put a " + colour + " pawn on " + key + ".");
+      return result.ok;
+    });
+  }
+
+  function tap(target) {
+    var key = target.dataset.place;
+    var area = /^(start|home):/.test(key);
+    var holding = selected;
+    var work;
+    if (area) {
+      var owner = key.split(":")[1];
+      if (holding === owner || (holding && !pawnAt(key))) {
+        work = place(key, holding).then(function (ok) { if (ok) selected = null; });
+      } else if (pawnAt(key)) {
+        work = lift(key).then(function (colour) { if (colour) selected = colour; });
+      } else {
+        say("There is no pawn to take from " + key.replace(":", " ") + ".", true);
+        return;
+      }
+    } else if (pawnAt(key)) {
+      // Lift what stands here; holding a pawn, put it down in its place (a bump, a switch).
+      work = lift(key).then(function (colour) {
+        if (!colour) return;
+        if (!holding) { selected = colour; return; }
+        return place(key, holding).then(function () { selected = colour; });
+      });
+    } else if (holding) {
+      work = place(key, holding).then(function (ok) { if (ok) selected = null; });
+    } else {
+      say("Pick a pawn first: tap one on the board, or a colour in your hand.", true);
+      return;
+    }
+    work.then(load);
+  }
+
+  wrap.addEventListener("click", function (event) {
+    var target = event.target.closest("[data-place]");
+    if (target) tap(target);
+  });
+  wrap.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    var target = event.target.closest("[data-place]");
+    if (!target) return;
+    event.preventDefault();
+    tap(target);
+  });
+
+  document.addEventListener("click", function (event) {
+    var hand = event.target.closest("[data-hand]");
+    if (hand) {
+      selected = selected === hand.dataset.hand ? null : hand.dataset.hand;
+      applySelection();
+      if (selected) say("Holding a " + selected + " pawn: tap where to put it.");
+      return;
+    }
+    var card = event.target.closest("[data-card]");
+    if (card && card.tagName === "BUTTON") {
+      send("/api/sim/scan", { card: card.dataset.card }).then(function (result) {
+        if (result.ok) say("Scanned a " + card.textContent.trim() + ".");
+        load();
+      });
+      return;
+    }
+    var button = event.target.closest("button[data-button]");
+    if (button) {
+      send("/api/sim/press", { button: button.dataset.button }).then(function (result) {
+        if (result.ok) say("Pressed " + button.textContent.trim() + ".");
+        load();
+      });
+    }
+  });
+
+  var setup = document.getElementById("sim-setup");
+  if (setup) {
+    setup.addEventListener("click", function () {
+      var pawns = lastState && lastState.pawns;
+      if (!pawns || !Object.keys(pawns).length) {
+        say("No game yet: start one first (Owner, below).", true);
+        return;
+      }
+      send("/api/sim/board", { pawns: pawns }).then(function (result) {
+        if (result.ok) say("Every pawn is where the game has it.");
+        selected = null;
+        load();
+      });
+    });
+  }
+})();

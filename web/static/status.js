@@ -1,0 +1,133 @@
+/* The status page: live updates, replaying a turn of the history, the past games list. */
+(function () {
+  "use strict";
+  var P = window.Pawnlight;
+  var summary = document.getElementById("summary");
+  var shown = summary ? summary.dataset.version : "";
+  var bar = document.getElementById("replay-bar");
+  var replay = null; // {turn, when} while a turn of the history is on the board
+  if (bar && bar.dataset.turn) replay = { turn: Number(bar.dataset.turn), when: bar.dataset.when };
+
+  function phaseText() {
+    var phase = document.getElementById("phase");
+    var text = document.getElementById("phase-text");
+    return (phase ? phase.textContent + ". " : "") + (text ? text.textContent : "");
+  }
+
+  function markReplayLine() {
+    document.querySelectorAll(".history-line").forEach(function (line) {
+      if (replay && Number(line.dataset.turn) === replay.turn) line.setAttribute("aria-current", "true");
+      else line.removeAttribute("aria-current");
+    });
+  }
+
+  // Screen readers hear the phase when it changes (the swapped regions themselves stay quiet).
+  var lastAnnounced = phaseText();
+  var load = P.fragments("/partial/live", function () { return replay ? ["board"] : []; }, function () {
+    markReplayLine();
+    var now = phaseText();
+    if (now !== lastAnnounced) { lastAnnounced = now; P.announce(now); }
+  });
+  P.refresh = load;
+
+  P.connect(function (state) {
+    var version = P.versionOf(state);
+    if (version === shown) return;
+    shown = version;
+    load();
+  });
+
+  // -- replaying a turn ----------------------------------------------------------------------
+
+  function lineLabel(turn) {
+    var line = document.querySelector('.history-line[data-turn="' + turn + '"] .line-text');
+    return line ? line.textContent : "";
+  }
+
+  function showReplay(turn, when) {
+    fetch("/api/board.svg?turn=" + turn + "&when=" + when, { cache: "no-store" })
+      .then(function (r) {
+        if (!r.ok) return r.json().then(function (d) { throw new Error(d.error); });
+        return r.text();
+      })
+      .then(function (svg) {
+        replay = { turn: turn, when: when };
+        var board = document.getElementById("board");
+        board.innerHTML = svg;
+        board.classList.add("replaying");
+        bar.hidden = false;
+        bar.dataset.turn = turn;
+        bar.dataset.when = when;
+        document.getElementById("replay-label").textContent =
+          "Turn " + turn + ", " + when + ": " + lineLabel(turn);
+        bar.querySelectorAll("[data-replay]").forEach(function (link) {
+          var kind = link.dataset.replay;
+          if (kind === "live") return;
+          link.href = "/?turn=" + turn + "&when=" + kind;
+          if (kind === when) link.setAttribute("aria-current", "true");
+          else link.removeAttribute("aria-current");
+        });
+        markReplayLine();
+        history.replaceState(null, "", "/?turn=" + turn + "&when=" + when);
+      })
+      .catch(function (error) { P.announce(error.message); });
+  }
+
+  function backToLive() {
+    replay = null;
+    bar.hidden = true;
+    var board = document.getElementById("board");
+    if (board) board.classList.remove("replaying");
+    history.replaceState(null, "", "/");
+    markReplayLine();
+    load();
+  }
+
+  document.addEventListener("click", function (event) {
+    var line = event.target.closest(".history-line");
+    if (line) {
+      event.preventDefault();
+      showReplay(Number(line.dataset.turn), "after");
+      var figure = document.getElementById("board-figure");
+      var calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      if (figure && figure.getBoundingClientRect().top < 0) {
+        figure.scrollIntoView({ behavior: calm ? "auto" : "smooth", block: "start" });
+      }
+      return;
+    }
+    var control = event.target.closest("[data-replay]");
+    if (control) {
+      event.preventDefault();
+      if (control.dataset.replay === "live") backToLive();
+      else if (replay) showReplay(replay.turn, control.dataset.replay);
+    }
+  });
+
+  // -- past games (loaded when opened) -------------------------------------------------------
+
+  var games = document.getElementById("games");
+  if (games) {
+    games.addEventListener("toggle", function () {
+      if (!games.open) return;
+      P.getJSON("/api/games").then(function (data) {
+        var list = document.createElement("ul");
+        list.className = "games";
+        (data.games || []).forEach(function (game) {
+          var item = document.createElement("li");
+          var players = (game.players || []).join(", ");
+          var outcome = game.outcome || (game.finished ? "finished" : "in progress");
+          item.textContent = "Game " + game.id + ": " + (game.edition || "") + " " +
+            (game.variant || "") + ", " + players + " — " + outcome + " ";
+          var link = document.createElement("a");
+          link.href = "/api/games/" + encodeURIComponent(game.id) + "/record";
+          link.textContent = "record";
+          item.appendChild(link);
+          list.appendChild(item);
+        });
+        if (!list.children.length) list.innerHTML = "<li>No games yet.</li>";
+        var holder = document.getElementById("games-list");
+        holder.replaceChildren(list);
+      }).catch(function () { /* the link to the JSON stays */ });
+    });
+  }
+})();
