@@ -243,4 +243,3 @@ def run(config: Config) -> int:
         log.info("stopping")
         daemon.stop()
     return 0
-

@@ -91,7 +91,7 @@ class Owner:
         buzz: Callable[[str], None] = lambda pattern: None,
         status: Callable[[str], None] = lambda state: None,
         channels: int = 112,
-        tick: float = 0.05,
+        tick: float = 0.01,
         clock: Callable[[], float] = time.monotonic,
         diagnostics: Callable[[], dict[str, Any]] = dict,
         sim: SimulatedBoardControls | None = None,

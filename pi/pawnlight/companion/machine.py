@@ -60,6 +60,9 @@ from .signals import (
     Tick,
 )
 
+#: Frames a second at most for LED animations (blinking, breathing, the celebration).
+ANIMATION_RATE = 25
+
 IDLE, ENROL, LEADER, SETUP, DRAW, CHOOSE, OVER_PHASE = (
     "idle",
     "enrol",
@@ -117,6 +120,7 @@ class Companion:
         self.choice_unchanged = False
         self.scanned_uid: str | None = None
         self.last_frame: tuple | None = None
+        self.last_frame_at = 0.0
         self.now = 0.0
 
     # -- reading ------------------------------------------------------------------------------
@@ -158,7 +162,10 @@ class Companion:
         elif isinstance(item, LinkChanged):
             self.link_up, self.link_detail, self.firmware = item.up, item.detail, item.firmware
             effects.append(StatusLight("ok" if item.up else "link-down"))
-        return effects + self._lights()
+        # Animations (blinks, breathing) change the frame on every tick: send those at most
+        # ANIMATION_RATE times a second; anything that changed the game goes out at once.
+        animating = isinstance(item, Tick) and not effects
+        return effects + self._lights(animating)
 
     def command(self, name: str, args: Mapping[str, Any], at: float) -> tuple[dict, list[Effect]]:
         """A command from the web page (PIN checked there); CommandError when refused."""
@@ -468,7 +475,7 @@ class Companion:
             self._watch(game.options)
             return {"ok": True}, []
         if not isinstance(wanted, str):
-            raise CommandError("say which move: {\"move\": \"<notation>\"}", 400)
+            raise CommandError('say which move: {"move": "<notation>"}', 400)
         try:
             move = parse(wanted, game.position, game.config.teams)
         except NotationError as error:
@@ -497,7 +504,7 @@ class Companion:
             raise CommandError("no game")
         colour = args.get("colour")
         if not isinstance(colour, str):
-            raise CommandError("name the colour: {\"colour\": \"red\"}", 400)
+            raise CommandError('name the colour: {"colour": "red"}', 400)
         try:
             getattr(game, action)(parse_colour(colour))
         except (GameError, ValueError) as error:
@@ -566,13 +573,16 @@ class Companion:
 
     # -- LEDs ---------------------------------------------------------------------------------
 
-    def _lights(self) -> list[Effect]:
+    def _lights(self, animating: bool = False) -> list[Effect]:
         if self._frames is None:
+            return []
+        if animating and self.now - self.last_frame_at < 1 / ANIMATION_RATE:
             return []
         frame = self._frames(self, self.now)
         if frame == self.last_frame:
             return []
         self.last_frame = frame
+        self.last_frame_at = self.now
         return [ShowLeds(frame)]
 
 

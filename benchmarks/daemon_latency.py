@@ -1,0 +1,191 @@
+"""Latency and memory of the whole daemon on the simulated board.
+
+Runs the daemon (owner thread, companion, journal, serial driver, the real firmware under
+MicroPython over a pty, the simulated board) in this process, plays a whole game as the players,
+and measures:
+
+* card to LEDs: from the card's UID arriving at the Pi (the firmware's CardRead event) to the LED
+  frame lighting that card's moves being sent to the board; and from the card being laid on the
+  simulated reader (this adds the firmware's reader poll, every 100 ms);
+* move to confirmation: from the last sensor change of a move to the LED frame that confirms it,
+  less the settle time the board must stay still (the rule, not a delay of the software);
+* resident memory of the process after the game.
+
+    .venv/bin/python benchmarks/daemon_latency.py [--games N] [--settle S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from daemon.hands import actions_for
+from pawnlight.config import Config
+from pawnlight.daemon import Daemon
+from pawnlight.devices.events import CardRead, SensorChanged
+from pawnlight.rules import Deck, Position
+from pawnlight.rules.notation import parse
+
+HAND = 0.07
+
+
+class Probe:
+    """Timestamps what goes in and out of the owner."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        owner = daemon.owner
+        assert owner is not None
+        self.owner = owner
+        self.lock = threading.Lock()
+        self.card_at: float | None = None
+        self.change_at: float | None = None
+        self.sends: list[tuple[float, str, int]] = []
+        post, send = owner.post, owner._send_leds
+
+        def posting(item: object) -> None:
+            now = time.perf_counter()
+            with self.lock:
+                if isinstance(item, CardRead):
+                    self.card_at = now
+                elif isinstance(item, SensorChanged):
+                    self.change_at = now
+            post(item)
+
+        def sending(frame) -> None:
+            game = owner.companion.game
+            turns = len(game.history) if game else 0
+            with self.lock:
+                self.sends.append((time.perf_counter(), owner.companion.phase, turns))
+            send(frame)
+
+        owner.post = posting  # type: ignore[method-assign]
+        owner._send_leds = sending  # type: ignore[method-assign]
+        link = daemon.link
+        link._emit = posting  # type: ignore[union-attr]
+
+    def first_send(self, after: float, predicate) -> float:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with self.lock:
+                for at, phase, turns in self.sends:
+                    if at >= after and predicate(phase, turns):
+                        return at
+            time.sleep(0.001)
+        raise TimeoutError("no LED frame")
+
+
+def wait_state(owner, predicate, timeout=15.0):
+    subscription = owner.subscribe()
+    try:
+        state = owner.state()
+        deadline = time.monotonic() + timeout
+        while not predicate(state):
+            state = subscription.get(max(0.0, deadline - time.monotonic())) or state
+            if time.monotonic() > deadline:
+                raise TimeoutError(state["message"])
+        return state
+    finally:
+        subscription.close()
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--settle", type=float, default=0.3)
+    parser.add_argument("--layout", default="presence")
+    parser.add_argument("--turns", type=int, default=0, help="stop each game after N turns")
+    args = parser.parse_args()
+
+    card_to_leds: list[float] = []
+    reader_to_leds: list[float] = []
+    move_to_confirm: list[float] = []
+    turns_played = 0
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as data:
+        daemon = Daemon(Config(data=Path(data), sim=True, layout=args.layout, settle=args.settle))
+        daemon.start(web=False)
+        try:
+            probe = Probe(daemon)
+            owner, board = daemon.owner, daemon.sim_board
+            assert owner is not None and board is not None
+            wait_state(owner, lambda s: s["link"]["up"])
+            rng = random.Random(7)
+            for _ in range(args.games):
+                deck = Deck(rng)
+                owner.command("new_game", {"players": ["red", "blue", "yellow", "green"]})
+                board.set_board(Position.from_json(owner.state()["pawns"]).to_json())
+                state = wait_state(owner, lambda s: s["phase"] == "draw")
+                while state["phase"] != "over" and not (
+                    args.turns and len(state["turns"]) >= args.turns
+                ):
+                    turns = len(state["turns"])
+                    laid = time.perf_counter()
+                    board.scan(deck.draw())
+                    state = wait_state(
+                        owner, lambda s, n=turns: s["phase"] == "move" or len(s["turns"]) > n
+                    )
+                    if state["phase"] != "move":
+                        continue
+                    with probe.lock:
+                        card_at = probe.card_at
+                    lit = probe.first_send(card_at, lambda phase, t: phase == "move")
+                    card_to_leds.append(lit - card_at)
+                    reader_to_leds.append(lit - laid)
+                    choice = rng.choice(state["legal"])
+                    move = parse(choice["text"], Position.from_json(state["pawns"]), False)
+                    for action, square, colour in actions_for(move, rng):
+                        if action == "lift":
+                            board.lift(square)
+                        else:
+                            board.place(square, colour)
+                        time.sleep(HAND)
+                    state = wait_state(
+                        owner, lambda s, n=turns: len(s["turns"]) > n or s["phase"] == "choose"
+                    )
+                    if state["phase"] == "choose":
+                        owner.command("resolve", {"move": choice["text"]})
+                        state = wait_state(owner, lambda s, n=turns: len(s["turns"]) > n)
+                        continue
+                    with probe.lock:
+                        change_at = probe.change_at
+                    confirmed = probe.first_send(change_at, lambda phase, t, n=turns: t > n)
+                    move_to_confirm.append(confirmed - change_at - args.settle)
+                turns_played += len(state["turns"])
+        finally:
+            daemon.stop()
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    elapsed = time.monotonic() - started
+
+    def line(name: str, values: list[float]) -> str:
+        ms = [v * 1000 for v in values]
+        return (
+            f"  {name:<44} median {statistics.median(ms):6.1f} ms   "
+            f"p99 {percentile(ms, 99):6.1f} ms   (n={len(ms)})"
+        )
+
+    print(
+        f"daemon on the simulated {args.layout} board: {args.games} game(s), "
+        f"{turns_played} turns, {elapsed:.0f} s"
+    )
+    print(line("card UID at the Pi -> LEDs sent", card_to_leds))
+    print(line("card laid on the reader -> LEDs sent", reader_to_leds))
+    print(line(f"last sensor change -> confirmation (- {args.settle} s settle)", move_to_confirm))
+    print(f"  peak resident memory of the process: {rss_mb:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
