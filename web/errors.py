@@ -53,7 +53,9 @@ def _http(error: HTTPException):
         return render_template("error.html", status=status, message=error.description), status
     message = MESSAGES.get(status) or error.description or error.name
     if status == 405:
-        allowed = error.valid_methods or []  # type: ignore[attr-defined]
+        # OPTIONS and HEAD come with every route; the methods worth naming are the others.
+        methods = error.valid_methods or []  # type: ignore[attr-defined]
+        allowed = sorted(m for m in methods if m not in ("OPTIONS", "HEAD")) or sorted(methods)
         if allowed:
             message = f"method {request.method} not allowed here (use {', '.join(allowed)})"
     elif status == 404:

@@ -269,6 +269,18 @@ def test_garbage_bodies_are_400s_never_500s(client, service, route, raw):
     assert response.mimetype == "application/json" and response.json["error"]
 
 
+SIM_POSTS = ["/api/sim/scan", "/api/sim/lift", "/api/sim/place", "/api/sim/press", "/api/sim/board"]
+
+
+@pytest.mark.parametrize(
+    "raw", [b"{", b"[]", b"null", b"\xff", b'{"card": ["7"]}', b'{"square": {}}']
+)
+@pytest.mark.parametrize("route", [*SIM_POSTS, "/api/login"])
+def test_garbage_for_the_simulator_and_the_login_is_400_too(client, route, raw):
+    response = client.post(route, data=raw, content_type="application/json")
+    assert response.status_code == 400 and response.json["error"]
+
+
 def test_json_without_a_content_type_is_read_all_the_same(client, service):
     response = client.post("/api/settings", data=b'{"brightness": 0.3}', headers=OWNER)
     assert response.status_code == 200 and service.commands[-1] == ("settings", {"brightness": 0.3})
