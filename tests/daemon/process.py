@@ -1,0 +1,116 @@
+"""`pawnlight run --sim` as a separate process, driven over HTTP like a browser would."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+PIN = "2468"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class DaemonProcess:
+    def __init__(self, data: Path, layout: str = "presence", settle: float = 0.1) -> None:
+        self.data = data
+        self.layout = layout
+        self.settle = settle
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30.0) -> None:
+        config = self.data / "test.toml"
+        config.write_text(f"settle = {self.settle}\n")
+        env = dict(os.environ, PAWNLIGHT_PIN=PIN)
+        self.log = open(self.data / "daemon.log", "ab")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pawnlight.cli",
+                "run",
+                "--sim",
+                "--http-port",
+                str(self.port),
+                "--data",
+                str(self.data),
+                "--layout",
+                self.layout,
+                "--config",
+                str(config),
+            ],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self.wait(lambda s: s["link"]["up"], timeout)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self._close_log()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._close_log()
+
+    def _close_log(self) -> None:
+        if getattr(self, "log", None) is not None:
+            self.log.close()
+            self.log = None
+
+    # -- HTTP ---------------------------------------------------------------------------------
+
+    def request(self, method: str, path: str, body: Any = None, pin: bool = False) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Content-Type": "application/json"}
+        if pin:
+            headers["X-Pawnlight-Pin"] = PIN
+        request = urllib.request.Request(self.url + path, data, headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            raise AssertionError(f"{method} {path}: {error.code} {error.read()!r}") from None
+
+    def state(self) -> dict[str, Any]:
+        return self.request("GET", "/api/state")
+
+    def wait(self, predicate, timeout: float = 15.0) -> dict[str, Any]:
+        """Poll the state until predicate holds (the page's polling fallback does the same)."""
+        deadline = time.monotonic() + timeout
+        last: dict[str, Any] | None = None
+        while time.monotonic() < deadline:
+            try:
+                last = self.state()
+                if predicate(last):
+                    return last
+            except (urllib.error.URLError, ConnectionError, AssertionError):
+                assert self.process is not None
+                if self.process.poll() is not None:
+                    log = (self.data / "daemon.log").read_text(errors="replace")
+                    raise AssertionError(f"the daemon exited:\n{log[-3000:]}") from None
+            time.sleep(0.02)
+        message = last and f"{last['phase']}: {last['message']}"
+        raise AssertionError(f"timed out waiting; last state {message}")
