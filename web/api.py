@@ -10,6 +10,8 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from pawnlight.store.errors import StoreError
+
 from . import qr, view
 from .auth import owner_only
 from .context import StreamSlots, context
@@ -68,10 +70,16 @@ def games():
 
 @blueprint.get("/api/games/<int:game_id>/record")
 def record(game_id: int):
+    service = context().service
     try:
-        text = context().service.export(game_id)
+        text = service.export(game_id)
     except KeyError:
         raise ApiError(f"no game {game_id}", 404) from None
+    except StoreError as error:
+        # The journal says "no game N" this way too; a listed game whose record cannot be read
+        # is the Pi's trouble, not the request's.
+        listed = any(game.get("id") == game_id for game in service.games())
+        raise ApiError(str(error), 500 if listed else 404) from None
     response = Response(text, mimetype="application/jsonl")
     response.headers["Content-Disposition"] = f'attachment; filename="pawnlight-{game_id}.jsonl"'
     return response

@@ -3,12 +3,13 @@
 FakeService keeps a real :class:`~pawnlight.companion.machine.Companion` (so a real
 :class:`~pawnlight.rules.Game` inside), builds every state with the real
 :func:`~pawnlight.companion.state.snapshot`, and answers commands with the companion's own
-replies and refusals.  FakeSim is a physical board in memory: lifting and placing pawns turns
-into sensor readings through the shipped layout, exactly as a real board's would, and the LEDs
-are the board model's own frames.  Time is virtual: after every input the fake lets half a
-second pass, so a board that was touched settles at once.
+replies and refusals.  Its simulator is the daemon's own
+:class:`~pawnlight.devices.sim_board.SimulatedBoard`: lifting and placing pawns turns into
+sensor readings through the shipped layout, which go straight to the companion (no firmware in
+between), and the LEDs are the board model's own frames.  Time is virtual: after every input the
+fake lets half a second pass, so a board that was touched settles at once.
 
-Only the daemon's threads, devices and journal are missing: this is what the web layer sees.
+Only the daemon's threads, firmware and journal are missing: this is what the web layer sees.
 """
 
 from __future__ import annotations
@@ -17,22 +18,11 @@ import copy
 import queue
 import threading
 import time
-from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from pawnlight.board import leds as led_frames
-from pawnlight.board.cells import (
-    CELLS,
-    EMPTY,
-    SLIDE_CHANNEL_SQUARES,
-    START_BASE,
-    area_cells,
-    safety_cell,
-    spot_of_cell,
-)
 from pawnlight.board.layout import Layout
-from pawnlight.board.snapshot import canonical, reading_for
 from pawnlight.companion.deck import CardDeck, simulated_uids
 from pawnlight.companion.machine import Companion, Settings
 from pawnlight.companion.signals import (
@@ -45,18 +35,11 @@ from pawnlight.companion.signals import (
     Tick,
 )
 from pawnlight.companion.state import snapshot
-from pawnlight.rules.board import (
-    COLOURS,
-    HOME,
-    S1,
-    S5,
-    START,
-    TRACK_SQUARES,
-    parse_colour,
-    place_name,
-)
+from pawnlight.devices.sim_board import SimulatedBoard
+from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import parse_card
 from pawnlight.store.record import GameRecord, write_record
+from pawnlight.store.replay import outcome
 
 UIDS = simulated_uids(extra_one=True)
 CARD_UIDS: dict[str, list[str]] = {}
@@ -64,6 +47,7 @@ for _uid, _card in UIDS.items():
     CARD_UIDS.setdefault(_card, []).append(_uid)
 
 SETTLE = 0.5  # virtual seconds that pass after each input: longer than the settle time
+BUTTONS = ("confirm", "undo", "new_game")
 
 
 class FakeSubscription:
@@ -94,15 +78,25 @@ class FakeService:
         self.subscribers: list[FakeSubscription] = []
         self.closed = 0
         self.commands: list[tuple[str, dict[str, Any]]] = []
+        self.pressed: list[str] = []
         self.overrides: dict[str, Any] = {}
         self.fail_next: Exception | None = None
         self.records: dict[int, tuple[Any, datetime]] = {}
-        self.sim: FakeSim | None = FakeSim(self) if sim else None
         self._state: dict[str, Any] = {}
         self._copies: dict[str, int] = {}
+        self.sim: SimulatedBoard | None = None
+        if sim:
+            self.sim = SimulatedBoard(
+                self.layout,
+                write_sensors=lambda values: self._input(Reading(tuple(values), 0.0)),
+                read_leds=lambda: self.frame(time.monotonic()),
+                present_card=lambda uid: self._input(CardScanned(uid, 0.0)),
+                card_uids=dict(UIDS),
+                press=self._press,
+            )
         self.handle(LinkChanged(True, "simulated board", "sim-1.0", 0.0))
-        if self.sim is not None:
-            self.sim.set_board({})  # an empty board, read once, as a board that just connected
+        if self.sim is not None:  # the empty board, read once, as a board that just connected
+            self._input(Reading(self.sim.position_reading(), 0.0))
 
     # -- the Service protocol -----------------------------------------------------------------
 
@@ -135,9 +129,10 @@ class FakeService:
             return reply
 
     def games(self) -> list[dict[str, Any]]:
+        """The journal's GameSummary fields, as the daemon's games() gives them."""
         with self.lock:
             rows = []
-            for game_id, (game, started) in sorted(self.records.items(), reverse=True):
+            for game_id, (game, started) in sorted(self.records.items()):
                 result = game.result
                 rows.append(
                     {
@@ -146,9 +141,14 @@ class FakeService:
                         "edition": game.config.edition,
                         "variant": game.config.variant,
                         "players": list(game.config.players),
+                        "teams": game.config.teams,
+                        "names": {},
                         "turns": len(game.history),
+                        "events": len(game.events),
                         "finished": game.over,
-                        "winner": COLOURS[result.winners[0]] if result and result.winners else None,
+                        "winners": [COLOURS[c] for c in result.winners] if result else [],
+                        "outcome": outcome(result),
+                        "damage": None,
                     }
                 )
             return rows
@@ -163,7 +163,6 @@ class FakeService:
             c = self.companion
             return {
                 "link": {"up": c.link_up, "detail": c.link_detail, "firmware": c.firmware},
-                "counters": {"readings": 0, "errors": 0},
                 "sensors": list(c.reading or ()),
                 "last_uid": c.scanned_uid,
             }
@@ -178,9 +177,8 @@ class FakeService:
 
     def link(self, up: bool, detail: str = "") -> None:
         firmware = "sim-1.0" if up else None
-        self.handle(
-            LinkChanged(up, detail or ("simulated board" if up else "no board"), firmware, self.now)
-        )
+        words = detail or ("simulated board" if up else "no board")
+        self.handle(LinkChanged(up, words, firmware, self.now))
 
     def patch(self, **fields: Any) -> None:
         """Lay hand-made fields over every snapshot from now on (a state hard to reach)."""
@@ -189,13 +187,12 @@ class FakeService:
             self._publish()
 
     def scan(self, card: str) -> None:
+        """Hold a card of this name to the reader (each copy of the pack in turn)."""
         card = parse_card(card)
         copies = CARD_UIDS[card]
         index = self._copies.get(card, 0)
         self._copies[card] = (index + 1) % len(copies)
-        with self.lock:
-            self.now += 0.01
-            self.handle(CardScanned(copies[index], self.now))
+        self._input(CardScanned(copies[index], 0.0))
 
     def start(self, players: tuple[str, ...] = ("red", "blue"), **args: Any) -> None:
         """A new game with its board set up: play waits for the first card."""
@@ -210,7 +207,38 @@ class FakeService:
         assert self.sim is not None
         self.sim.set_board(move["pawns"])
 
+    def frame(self, at: float) -> tuple:
+        """The LED frame the board model shows now (blinking by the wall clock)."""
+        with self.lock:
+            companion, layout = self.companion, self.layout
+            game = companion.game
+            if game is None or companion.phase in ("idle", "enrol", "leader"):
+                return led_frames.Canvas(layout).frame()
+            if game.over:
+                result = game.result
+                winner = result.winners[0] if result and result.winners else game.turn
+                return led_frames.celebration_frame(layout, winner, at)
+            moves = game.legal if companion.phase in ("move", "choose") else []
+            return led_frames.frame(layout, game.turn, moves, companion.decision, at)
+
     # -- inside --------------------------------------------------------------------------------
+
+    def _input(self, item: Reading | CardScanned | Pressed) -> None:
+        """An input from the simulated board, stamped with the virtual time."""
+        with self.lock:
+            self.now += 0.01
+            if isinstance(item, Reading):
+                self.handle(Reading(item.values, self.now))
+            elif isinstance(item, CardScanned):
+                self.handle(CardScanned(item.uid, self.now))
+            else:
+                self.handle(Pressed(item.button, self.now))
+
+    def _press(self, button: str) -> None:
+        if button not in BUTTONS:
+            raise ValueError(f"unknown button {button!r} (expected confirm, undo or new_game)")
+        self.pressed.append(button)
+        self._input(Pressed(button, 0.0))
 
     def _effects(self, effects: list) -> None:
         for effect in effects:
@@ -233,156 +261,3 @@ class FakeService:
         self._state = fresh
         for subscription in self.subscribers:
             subscription.queue.put(copy.deepcopy(fresh))
-
-    def led_colours(self) -> dict[str, str]:
-        """Every LED by its key, as the board model would light it now (wall-clock blinking)."""
-        with self.lock:
-            frame = self._frame(time.monotonic())
-            colours: dict[str, str] = {}
-            for cell in range(CELLS):
-                colours[led_key(cell)] = "#{:02x}{:02x}{:02x}".format(
-                    *frame[self.layout.led_of[cell]]
-                )
-            for index, square in enumerate(SLIDE_CHANNEL_SQUARES):
-                rgb = frame[self.layout.slide_led_of[index]]
-                colours[f"slide:T{square}"] = "#{:02x}{:02x}{:02x}".format(*rgb)
-            return colours
-
-    def _frame(self, at: float) -> tuple:
-        companion, layout = self.companion, self.layout
-        game = companion.game
-        if game is None or companion.phase in ("idle", "enrol", "leader"):
-            return led_frames.Canvas(layout).frame()
-        if game.over:
-            winner = game.result.winners[0] if game.result and game.result.winners else game.turn
-            return led_frames.celebration_frame(layout, winner, at)
-        moves = game.legal if companion.phase in ("move", "choose") else []
-        return led_frames.frame(layout, game.turn, moves, companion.decision, at)
-
-
-def led_key(cell: int) -> str:
-    """The simulator's key of a cell's LED: T4, S2:red, start:red:1, home:red:1."""
-    if cell < TRACK_SQUARES:
-        return f"T{cell}"
-    spot = spot_of_cell(cell)
-    colour = COLOURS[spot.colour]
-    if cell < START_BASE:
-        return f"{place_name(spot.place)}:{colour}"
-    word = "start" if spot.place == START else "home"
-    return f"{word}:{colour}:{cell - area_cells(spot.place, spot.colour).start + 1}"
-
-
-def parse_square(square: str) -> tuple[int, int]:
-    """``T4`` / ``S2:red`` / ``start:red`` / ``home:red`` as (place, colour or -1)."""
-    text = square.strip()
-    name, _, colour_name = text.partition(":")
-    try:
-        if not colour_name and name[:1] in "Tt" and name[1:].isdigit():
-            number = int(name[1:])
-            if number < TRACK_SQUARES:
-                return number, -1
-        elif colour_name:
-            colour = parse_colour(colour_name)
-            lowered = name.lower()
-            if lowered in ("start", "home"):
-                return (START if lowered == "start" else HOME), colour
-            if lowered[:1] == "s" and lowered[1:].isdigit() and 1 <= int(lowered[1:]) <= 5:
-                return S1 + int(lowered[1:]) - 1, colour
-    except ValueError:
-        pass
-    raise ValueError(
-        f"unknown square {square!r} (expected T0..T59, S1:red..S5:red, start:red or home:red)"
-    )
-
-
-class FakeSim:
-    """A physical board in memory: which cell holds which colour."""
-
-    def __init__(self, service: FakeService) -> None:
-        self.service = service
-        self.cells = [EMPTY] * CELLS
-        self.pressed: list[str] = []
-
-    def _feed(self) -> None:
-        service = self.service
-        reading = reading_for(service.layout, canonical(self.cells))
-        with service.lock:
-            service.now += 0.01
-            service.handle(Reading(reading, service.now))
-
-    def _cells(self, square: str) -> list[int]:
-        place, colour = parse_square(square)
-        if place < TRACK_SQUARES:
-            return [place]
-        if S1 <= place <= S5:
-            return [safety_cell(colour, place)]
-        return list(area_cells(place, colour))
-
-    def scan(self, card: str) -> None:
-        self.service.scan(card)
-
-    def lift(self, square: str) -> dict[str, Any]:
-        with self.service.lock:
-            taken = [c for c in self._cells(square) if self.cells[c] != EMPTY]
-            if not taken:
-                raise ValueError(f"there is no pawn on {square}")
-            cell = taken[-1]
-            colour = self.cells[cell]
-            self.cells[cell] = EMPTY
-            self._feed()
-            return {"ok": True, "square": square, "colour": COLOURS[colour]}
-
-    def place(self, square: str, colour: str) -> dict[str, Any]:
-        with self.service.lock:
-            value = parse_colour(colour)
-            place, owner = parse_square(square)
-            if place in (START, HOME) and owner != value:
-                raise ValueError(f"a {COLOURS[value]} pawn does not go in {COLOURS[owner]}'s area")
-            free = [c for c in self._cells(square) if self.cells[c] == EMPTY]
-            if not free:
-                raise ValueError(f"{square} is taken: lift that pawn first")
-            self.cells[free[0]] = value
-            self._feed()
-            return {"ok": True, "square": square, "colour": COLOURS[value]}
-
-    def leds(self) -> dict[str, str]:
-        return self.service.led_colours()
-
-    def board(self) -> dict[str, Any]:
-        with self.service.lock:
-            pawns: dict[str, list[str]] = {}
-            for cell, value in enumerate(self.cells):
-                if value == EMPTY:
-                    continue
-                spot = spot_of_cell(cell)
-                name = "T" + str(cell) if cell < TRACK_SQUARES else place_name(spot.place)
-                pawns.setdefault(COLOURS[value], []).append(name)
-            return {"pawns": pawns}
-
-    def set_board(self, pawns: Mapping[str, Any]) -> None:
-        cells = [EMPTY] * CELLS
-        if not isinstance(pawns, Mapping):
-            raise ValueError("pawns must map colours to lists of places")
-        for name, places in pawns.items():
-            colour = parse_colour(name)
-            if not isinstance(places, list):
-                raise ValueError(f"the pawns of {name} must be a list")
-            for text in places:
-                if not isinstance(text, str):
-                    raise ValueError(f"{text!r} is not a place")
-                square = text if text[:1] in "Tt" else f"{text}:{COLOURS[colour]}"
-                free = [c for c in self._cells(square) if cells[c] == EMPTY]
-                if not free:
-                    raise ValueError(f"no room for a {COLOURS[colour]} pawn on {text}")
-                cells[free[0]] = colour
-        with self.service.lock:
-            self.cells = cells
-            self._feed()
-
-    def press(self, button: str) -> None:
-        if button not in ("confirm", "undo", "new_game"):
-            raise ValueError(f"unknown button {button!r} (expected confirm, undo or new_game)")
-        self.pressed.append(button)
-        with self.service.lock:
-            self.service.now += 0.01
-            self.service.handle(Pressed(button, self.service.now))

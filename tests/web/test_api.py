@@ -6,6 +6,7 @@ import pytest
 from pawnlight.web.app import create_app
 
 from pawnlight.companion.service import CommandRefused
+from pawnlight.store.errors import JournalError
 
 from .conftest import OWNER, PIN, SECRET
 from .fakes import FakeService
@@ -59,6 +60,20 @@ def test_games_and_their_records(client, service):
     assert '"pawnlight-record"' in lines[0] and '"R:start-T4"' in lines[-1]
     assert "no game 7" in error_of(client.get("/api/games/7/record"), 404)
     error_of(client.get("/api/games/x/record"), 404)
+
+
+def test_journal_errors_on_export_are_404_or_a_json_500(service):
+    class Journal(FakeService):
+        def export(self, game_id):
+            if game_id in self.records:
+                raise JournalError(f"game {game_id}: its header is damaged", game_id)
+            raise JournalError(f"no game {game_id} in the journal", game_id)
+
+    journal = Journal()
+    journal.start()
+    client = create_app(journal, pin=PIN, secret_key=SECRET).test_client()
+    assert error_of(client.get("/api/games/9/record"), 404) == "no game 9 in the journal"
+    assert "header is damaged" in error_of(client.get("/api/games/1/record"), 500)
 
 
 def test_the_board_picture_now_and_of_any_turn(client, service):

@@ -54,9 +54,9 @@ def test_a_whole_turn_through_the_sim_api_needs_no_pin(client, service):
     state = client.get("/api/state").json
     assert state["phase"] == "move" and state["card"] == "1"
     lifted = client.post("/api/sim/lift", json={"square": "start:red"})
-    assert lifted.status_code == 200 and lifted.json["colour"] == "red"
+    assert lifted.status_code == 200 and lifted.json == {"lifted": "red", "from": "start:red"}
     placed = client.post("/api/sim/place", json={"square": "T4", "color": "red"})
-    assert placed.status_code == 200
+    assert placed.status_code == 200 and placed.json == {"placed": "red", "on": "T4"}
     state = client.get("/api/state").json
     assert state["history"] == ["R:start-T4"] and state["turn"] == "blue"
     board = client.get("/api/sim/board").json
@@ -82,14 +82,14 @@ def test_the_board_and_its_leds(client, service):
         ("/api/sim/scan", {}, "missing field 'card'"),
         ("/api/sim/scan", {"card": 7}, "card must be a non-empty string"),
         ("/api/sim/lift", {"square": "T4"}, "there is no pawn on T4"),
-        ("/api/sim/lift", {"square": "T99"}, "unknown square 'T99'"),
+        ("/api/sim/lift", {"square": "T99"}, "unknown location 'T99'"),
+        ("/api/sim/lift", {"square": "S2"}, "say whose safety square"),
         ("/api/sim/lift", {"square": ""}, "square must be a non-empty string"),
         ("/api/sim/place", {"square": "T4"}, "missing field 'color'"),
         ("/api/sim/place", {"square": "T4", "color": "pink"}, "unknown color 'pink'"),
-        ("/api/sim/place", {"square": "start:blue", "color": "red"}, "does not go in blue's area"),
         ("/api/sim/press", {"button": "reset"}, "unknown button 'reset'"),
         ("/api/sim/board", {"pawns": ["T4"]}, "pawns must be a JSON object"),
-        ("/api/sim/board", {"pawns": {"red": ["T4", "T4"]}}, "no room for a red pawn on T4"),
+        ("/api/sim/board", {"pawns": {"red": ["T4", "T4", "start", "home"]}}, "two pawns on T4"),
         ("/api/sim/board", {"pawns": {"pink": ["T4"]}}, "unknown colour 'pink'"),
         ("/api/sim/board", {}, "missing field 'pawns'"),
     ],
@@ -102,12 +102,12 @@ def test_the_simulators_refusals_are_400s_with_its_words(client, route, body, wo
 def test_place_takes_colour_too_and_a_taken_square_is_refused(client):
     assert client.post("/api/sim/place", json={"square": "T9", "colour": "blue"}).status_code == 200
     response = client.post("/api/sim/place", json={"square": "T9", "color": "red"})
-    assert response.status_code == 400 and "lift that pawn first" in response.json["error"]
+    assert response.status_code == 400 and "lift the pawn there first" in response.json["error"]
 
 
 def test_the_boards_buttons(client, service):
     assert client.post("/api/sim/press", json={"button": "confirm"}).status_code == 200
-    assert service.sim.pressed == ["confirm"]
+    assert service.pressed == ["confirm"]
     assert "nothing to confirm" in client.get("/api/state").json["warning"]
 
 

@@ -102,7 +102,8 @@
     var colour = pawn ? pawn.dataset.pawn : null;
     return send("/api/sim/lift", { square: key }).then(function (result) {
       if (!result.ok) return null;
-      colour = result.data.colour || result.data.color || colour;
+      // The daemon's simulator answers {"lifted": "red", "from": "T4"}.
+      colour = result.data.lifted || result.data.colour || colour;
       say("Lifted the " + (colour || "") + " pawn from " + key + ".");
       return colour;
     });
