@@ -1,0 +1,120 @@
+"""Which magnet goes in which colour's pawns, and what an analog hall sensor reads from it.
+
+A colour board tells pawns apart by their magnet: the pole that faces the board and how strong
+it is.  This module is the arithmetic behind the magnet table in hardware/bom.md, so the table
+and the default reading bands of hardware/layouts/colour.toml can be checked against each other
+(tests/hardware/test_magnets.py): each colour's magnet, at the nominal distance give or take
+half a millimetre, must read inside its colour's band.
+
+The field on the axis of a disc magnet magnetised through its thickness, at distance z from
+its face (R the radius, L the thickness, Br the grade's remanence):
+
+    B(z) = Br / 2 * ((z + L) / sqrt(R^2 + (z + L)^2) - z / sqrt(R^2 + z^2))
+
+A ratiometric sensor (DRV5055) outputs VCC / 2 with no field, more for a south pole facing its
+marked side and less for a north pole, and saturates near the rails.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pawnlight.rules.board import COLOURS
+
+#: Remanence in tesla of common neodymium grades (the low end of each grade's range).
+REMANENCE_T: dict[str, float] = {"N35": 1.17, "N42": 1.29, "N52": 1.43}
+
+#: Magnet face (flush with the pawn's base) to the sensor: 2 mm of board and 3 mm of the
+#: plywood deck the sensors are glued under (docs/assembly.md).
+NOMINAL_DISTANCE_MM = 5.0
+DISTANCE_TOLERANCE_MM = 0.5
+
+
+@dataclass(frozen=True)
+class Magnet:
+    diameter_mm: float
+    thickness_mm: float
+    grade: str
+
+    def field_mT(self, distance_mm: float) -> float:
+        """Flux density on the axis, ``distance_mm`` from the face, in millitesla."""
+        r, length, z = self.diameter_mm / 2, self.thickness_mm, distance_mm
+        far = (z + length) / math.hypot(r, z + length)
+        near = z / math.hypot(r, z)
+        return REMANENCE_T[self.grade] / 2 * (far - near) * 1000
+
+    def __str__(self) -> str:
+        return f"{self.diameter_mm:g} x {self.thickness_mm:g} mm {self.grade}"
+
+
+@dataclass(frozen=True)
+class AnalogHallSensor:
+    part: str
+    mv_per_mt: float  # at vcc
+    vcc: float = 3.3
+    #: How close to each rail the output can swing (it saturates there).
+    headroom_v: float = 0.2
+
+    def volts(self, field_mt: float) -> float:
+        """Output voltage; ``field_mt`` positive for a south pole facing the marked side."""
+        volts = self.vcc / 2 + field_mt * self.mv_per_mt / 1000
+        return min(max(volts, self.headroom_v), self.vcc - self.headroom_v)
+
+    def reading(self, field_mt: float, bits: int = 16) -> int:
+        """What the Pico reports: the ADC's value scaled to ``bits`` (its reference is VCC)."""
+        top = (1 << bits) - 1
+        return round(self.volts(field_mt) / self.vcc * top)
+
+
+#: DRV5055A2: 30 mV/mT at 3.3 V (50 mV/mT at 5 V), linear over about +-44 mT.
+DRV5055A2 = AnalogHallSensor("DRV5055A2", 30.0)
+
+
+@dataclass(frozen=True)
+class PawnMagnet:
+    colour: str
+    pole: str  # the pole facing down, towards the sensor: "N" or "S"
+    magnet: Magnet
+
+    @property
+    def sign(self) -> int:
+        """South towards the marked face raises the output, north lowers it."""
+        return 1 if self.pole == "S" else -1
+
+    def field_mT(self, distance_mm: float) -> float:
+        return self.sign * self.magnet.field_mT(distance_mm)
+
+
+STRONG = Magnet(6, 3, "N42")
+WEAK = Magnet(5, 1, "N35")
+
+#: The colour scheme of hardware/layouts/colour.toml: red strong north (lowest readings), blue
+#: weak north, yellow weak south, green strong south (highest).
+PAWN_MAGNETS: tuple[PawnMagnet, ...] = (
+    PawnMagnet("red", "N", STRONG),
+    PawnMagnet("blue", "N", WEAK),
+    PawnMagnet("yellow", "S", WEAK),
+    PawnMagnet("green", "S", STRONG),
+)
+assert tuple(m.colour for m in PAWN_MAGNETS) == COLOURS
+
+#: Presence boards only need a magnet strong enough for the hall switch (DRV5032FA switches at
+#: 4.8 mT at most, either pole): the strong magnet gives far more, so any pole will do.
+PRESENCE_MAGNET = STRONG
+PRESENCE_SWITCH_MT = 4.8
+
+
+def expected_readings(
+    sensor: AnalogHallSensor = DRV5055A2,
+    distances: tuple[float, ...] = (
+        NOMINAL_DISTANCE_MM - DISTANCE_TOLERANCE_MM,
+        NOMINAL_DISTANCE_MM,
+        NOMINAL_DISTANCE_MM + DISTANCE_TOLERANCE_MM,
+    ),
+) -> dict[str, tuple[int, ...]]:
+    """Each colour's reading at each distance (and ``empty``: no magnet)."""
+    readings = {"empty": tuple(sensor.reading(0.0) for _ in distances)}
+    for pawn in PAWN_MAGNETS:
+        readings[pawn.colour] = tuple(sensor.reading(pawn.field_mT(d)) for d in distances)
+    return readings

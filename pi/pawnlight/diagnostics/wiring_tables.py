@@ -1,0 +1,197 @@
+"""hardware/wiring.md: the wiring data as tables to solder by, one row per wire or chip."""
+
+from __future__ import annotations
+
+from .chips import (
+    MUX_INPUT_PINS,
+    MUX_PINS,
+    SHIFT_REGISTER_INPUT_PINS,
+    SHIFT_REGISTER_PINS,
+)
+from .draw_board_maps import SQUARE_MM, hops
+from .pins import PICO_PIN, PICO_POWER
+from .wiring import BoardWiring, Wiring
+
+HEADER = """\
+# Wiring
+
+*Generated from [wiring.toml](wiring.toml) by `python -m pawnlight.diagnostics.hardware_docs`:
+edit the TOML and regenerate, never this file. tests/hardware/ checks the TOML against the
+layouts, the firmware configs and the daemon's pins, and that this file is up to date.*
+
+Drawings: [wiring-presence.svg](wiring-presence.svg), [wiring-colour.svg](wiring-colour.svg)
+(the block diagrams), [sensors-presence.svg](sensors-presence.svg),
+[sensors-colour.svg](sensors-colour.svg) (which chip input reads each place) and
+[leds.svg](leds.svg) (the LED chain). Parts: [bom.md](bom.md). How to build it:
+[docs/assembly.md](../docs/assembly.md).
+
+Pin numbers: chips as DIP packages (74HC165 DIP-16, CD74HC4067 DIP/SOIC-24; breakout boards
+print the mux inputs as C0..C15 and COMMON as SIG), the Pico by its physical pins (pin 1 is GP0,
+beside the USB socket), the Pi by its 40-pin header (pin 1 is 3.3 V, nearest the SD card).
+"""
+
+
+def _pi(wiring: Wiring) -> list[str]:
+    lines = [
+        "## Raspberry Pi",
+        "",
+        "The Pico plugs into one of the Pi's USB ports: that cable is the serial link and the "
+        "Pico's power. The controls go to the Pi's header (BCM numbers are the daemon's "
+        "defaults, `[pins]` in its config):",
+        "",
+        "| control | BCM | header pin | wire |",
+        "|---|---:|---:|---|",
+    ]
+    for pin in wiring.pi:
+        lines.append(f"| {pin.name.replace('_', ' ')} | {pin.bcm} | {pin.header} | {pin.to} |")
+    return [*lines, ""]
+
+
+def _leds(wiring: Wiring) -> list[str]:
+    lines = [
+        "## LED chain",
+        "",
+        f"* Data: {wiring.data_in}. A {wiring.capacitor_uf} µF capacitor across 5 V and GND at "
+        "LED 0.",
+        f"* 5 V and GND from the supply's terminal block to LEDs "
+        f"{', '.join(str(i) for i in wiring.power_injection)} (the chain's own wires carry "
+        "data and the current to the next few LEDs only).",
+        "* Order: the track clockwise from T0 (0..59); each colour's safety lane inward, its "
+        "HOME spots, back out over its START spots (13 per colour, 60..111); the slide "
+        "channels from T2 round the board (112..131).",
+        "",
+        f"Hops, where the next LED is not the neighbour (a separate 3-wire cable; lengths at "
+        f"{SQUARE_MM} mm squares, measure yours and add slack):",
+        "",
+        "| LED | from | to | squares | about |",
+        "|---:|---|---|---:|---:|",
+    ]
+    chain = wiring.led_chain
+    for index, distance in hops(wiring):
+        centimetres = distance * SQUARE_MM / 10
+        lines.append(
+            f"| {index - 1} → {index} | {chain[index - 1]} | {chain[index]} | "
+            f"{distance:.1f} | {centimetres:.0f} cm |"
+        )
+    return [*lines, ""]
+
+
+def _pico(board: BoardWiring) -> list[str]:
+    lines = [
+        "### Pico",
+        "",
+        "| GPIO | Pico pin | config field | to |",
+        "|---|---:|---|---|",
+    ]
+    for pin in sorted(board.pico, key=lambda p: p.gp):
+        lines.append(f"| GP{pin.gp} | {PICO_PIN[pin.gp]} | `{pin.signal}` | {pin.to} |")
+    for chip in board.chips:
+        if chip.enable is not None:
+            lines.append(
+                f"| GP{chip.enable} | {PICO_PIN[chip.enable]} | `colour.muxes` | "
+                f"/E (pin {MUX_PINS['/E']}) of {chip.ref} |"
+            )
+    adc: dict[int, list[str]] = {}
+    for chip in board.chips:
+        if chip.adc is not None:
+            adc.setdefault(chip.adc, []).append(chip.ref)
+    for gp, refs in sorted(adc.items()):
+        lines.append(
+            f"| GP{gp} | {PICO_PIN[gp]} | `colour.muxes` (ADC) | COMMON (pin "
+            f"{MUX_PINS['COMMON']}) of {', '.join(refs)} |"
+        )
+    if board.sensing == "presence":
+        lines += [
+            f"| 3V3_OUT | {PICO_POWER['3V3_OUT']} | | VCC of the hall switches, the 74HC165s "
+            "and the MFRC522 |",
+            f"| GND | {PICO_POWER['GND']} | | every ground (and the LED supply's GND) |",
+        ]
+    else:
+        lines += [
+            f"| 3V3_OUT | {PICO_POWER['3V3_OUT']} | | *in* from the 3.3 V buck converter, which "
+            "also feeds the sensors, the muxes and the MFRC522 |",
+            f"| 3V3_EN | {PICO_POWER['3V3_EN']} | | GND: switches the Pico's own regulator off, "
+            "so the ADC's reference and the sensors share one rail (ratiometric readings) |",
+            f"| AGND | {PICO_POWER['AGND']} | | the sensors' and muxes' ground |",
+            f"| GND | {PICO_POWER['GND']} | | every other ground (and the supply's GND) |",
+        ]
+    return [*lines, ""]
+
+
+def _chip_controls(board: BoardWiring) -> list[str]:
+    count = len(board.chips)
+    if board.sensing == "presence":
+        p = SHIFT_REGISTER_PINS
+        return [
+            "### 74HC165 chain",
+            "",
+            f"* /PL (pin {p['/PL']}) and CP (pin {p['CP']}) of all {count}: the Pico's load and "
+            "SCK pins (one bus each, daisy-chained chip to chip).",
+            f"* Q7 (pin {p['Q7']}) of U1 → the Pico's MISO; Q7 of U(k+1) → DS (pin {p['DS']}) "
+            f"of Uk; DS of U{count} → GND. /Q7 (pin {p['/Q7']}) unconnected.",
+            f"* /CE (pin {p['/CE']}) → GND; VCC (pin {p['VCC']}) → 3.3 V with a 100 nF "
+            f"capacitor to GND (pin {p['GND']}) at every chip.",
+            "* Hall switches: VCC → 3.3 V, GND → GND, OUT → the input below. The DRV5032FA "
+            "drives its output both ways, so no pull-up is needed (an open-drain switch "
+            "needs 10 kΩ to 3.3 V).",
+            "",
+        ]
+    p = MUX_PINS
+    return [
+        "### CD74HC4067 muxes",
+        "",
+        f"* S0 (pin {p['S0']}), S1 (pin {p['S1']}), S2 (pin {p['S2']}), S3 (pin {p['S3']}) "
+        f"of all {count}: the Pico's four select pins (mind that S3 comes before S2).",
+        f"* /E (pin {p['/E']}) of each mux: its own Pico pin; COMMON (pin {p['COMMON']}) to "
+        "its ADC pin (several muxes share one: only one is enabled at a time).",
+        f"* VCC (pin {p['VCC']}) → the 3.3 V rail with 100 nF to GND (pin {p['GND']}).",
+        "* Analog hall sensors: VCC → the 3.3 V rail (the buck converter), GND → AGND, OUT → "
+        "the input below, 100 nF across VCC and GND at each sensor.",
+        "",
+    ]
+
+
+def _inputs(board: BoardWiring) -> list[str]:
+    per_chip = board.inputs_per_chip
+    pins = SHIFT_REGISTER_INPUT_PINS if per_chip == 8 else MUX_INPUT_PINS
+    letter = "D" if per_chip == 8 else "I"
+    lines = [f"### Sensor inputs ({letter}n, chip pin in brackets)", ""]
+    for first in range(0, per_chip, 8):
+        columns = range(first, min(first + 8, per_chip))
+        lines.append(
+            "| chip | channels | " + " | ".join(f"{letter}{i} ({pins[i]})" for i in columns) + " |"
+        )
+        lines.append("|---|---|" + "---|" * len(columns))
+        for number, chip in enumerate(board.chips):
+            base = number * per_chip
+            lines.append(
+                f"| {chip.ref} | {base + first}-{base + columns[-1]} | "
+                + " | ".join(chip.inputs[i] for i in columns)
+                + " |"
+            )
+        lines.append("")
+    return lines
+
+
+def _board(board: BoardWiring) -> list[str]:
+    title = {
+        "presence": "Presence board (digital hall switches, 74HC165 chain)",
+        "colour": "Colour board (analog hall sensors, CD74HC4067 muxes)",
+    }[board.sensing]
+    return [
+        f"## {title}",
+        "",
+        f"Firmware config `firmware/configs/{board.config}`, layout `{board.layout}`, sensor "
+        f"{board.sensor}. Picture: [sensors-{board.sensing}.svg](sensors-{board.sensing}.svg).",
+        "",
+        *_pico(board),
+        *_chip_controls(board),
+        *_inputs(board),
+    ]
+
+
+def wiring_markdown(wiring: Wiring) -> str:
+    lines = [HEADER, *_pi(wiring), *_leds(wiring)]
+    for board in wiring.boards.values():
+        lines += _board(board)
+    return "\n".join(lines).rstrip("\n") + "\n"
