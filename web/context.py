@@ -5,7 +5,6 @@ stop flag.  Kept in ``app.extensions`` so two apps (tests make many) never share
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from flask import Flask, current_app
@@ -48,7 +47,6 @@ class Context:
     #: Set when the server stops: event streams end at their next wake-up.
     stopping: threading.Event = field(default_factory=threading.Event)
     streams: StreamSlots = field(default_factory=lambda: StreamSlots(32))
-    clock: Callable[[], float] | None = None
 
 
 def context() -> Context:

@@ -31,7 +31,6 @@ def live_context(state: Mapping[str, Any], board: bool = True) -> dict[str, Any]
         "history": view.history(state),
         "scores": view.scores(state),
         "result": view.result_text(state),
-        "doubling": view.doubling(state),
         "board": view.board_svg(state) if board else "",
         "version": state.get("version", ""),
     }

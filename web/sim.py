@@ -133,9 +133,7 @@ def sim_context() -> dict[str, Any]:
 
 @blueprint.get("/sim")
 def page():
-    return render_template(
-        "sim.html", **sim_context(), **owner_context(), card_names=CARDS, buttons=BUTTONS
-    )
+    return render_template("sim.html", **sim_context(), **owner_context(), card_names=CARDS)
 
 
 @blueprint.get("/partial/sim")
