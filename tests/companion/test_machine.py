@@ -99,6 +99,8 @@ def test_a_takeback_on_the_board_undoes_the_move():
     bench.show(bench.game.legal[0].after)  # R:start-T4, red draws again
     assert bench.companion.phase == "draw" and bench.game.turn == 0
     bench.show(initial("red", "blue"))
+    assert bench.companion.phase == "draw"  # not yet: a takeback is held a while
+    bench.advance(1.6)
     state = snapshot(bench.companion)
     assert state["history"] == [] and state["phase"] == "move" and state["card"] == "2"
     assert [e.kind for e in bench.recorded()] == ["draw", "move", "undo"]

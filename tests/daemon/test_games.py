@@ -17,10 +17,29 @@ from .test_owner_sim import wait_for
 HAND = 0.07  # seconds between a hand's touches: longer than sensor flicker (0.05 s)
 
 
+def check_leds(daemon, state: dict) -> None:
+    """The board lights every legal destination on the track (in the mover's colour, or
+    blinking when a pawn there would be bumped): wait until the firmware shows them."""
+    layout = daemon.layout
+    finals = set()
+    for choice in state["legal"]:
+        move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
+        finals |= {step.final for step in move.steps if step.final < 60}
+    wanted = [layout.led_of[square] for square in finals]
+    seen: set[int] = set()
+
+    def lit(leds) -> bool:
+        seen.update(i for i in wanted if any(leds[i]))
+        return seen >= set(wanted)
+
+    daemon.firmware.wait_for_leds(lit, timeout=5.0)
+
+
 def play_game(daemon, config: dict, seed: int, max_turns: int = 2000) -> dict:
     owner, board = daemon.owner, daemon.sim_board
     rng = random.Random(seed)
     deck = Deck(rng)
+    log: list = []
     wait_for(owner, lambda s: s["link"]["up"])
     owner.command("new_game", config)
     state = owner.state()
@@ -32,10 +51,14 @@ def play_game(daemon, config: dict, seed: int, max_turns: int = 2000) -> dict:
         if state["phase"] == "double":  # not used here
             raise AssertionError("unexpected double")
         events = len(state["turns"])
-        board.scan(deck.draw())
+        card = deck.draw()
+        log.append((state["turn"], state["phase"], card))
+        board.scan(card)
         state = wait_for(owner, lambda s, n=events: s["phase"] == "move" or len(s["turns"]) > n)
         if state["phase"] == "move":
+            check_leds(daemon, state)
             choice = rng.choice(state["legal"])
+            log.append((state["turn"], state["card"], choice["text"]))
             move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
             for action, square, colour in actions_for(move, rng):
                 if action == "lift":
@@ -44,9 +67,17 @@ def play_game(daemon, config: dict, seed: int, max_turns: int = 2000) -> dict:
                     board.place(square, colour)
                 # A hand takes a moment between touches; the board ignores shorter flicker.
                 time.sleep(HAND)
-            state = wait_for(
-                owner, lambda s, n=events: len(s["turns"]) > n or s["phase"] == "choose"
-            )
+            try:
+                state = wait_for(
+                    owner, lambda s, n=events: len(s["turns"]) > n or s["phase"] == "choose"
+                )
+            except AssertionError:
+                state = owner.state()
+                raise AssertionError(
+                    f"{choice['text']} by {state['turn']} not recognised: board "
+                    f"{board.board()}, corrections {state['corrections']}, "
+                    f"in progress {state['in_progress']}, log {log[-6:]}"
+                ) from None
             if state["phase"] == "choose":
                 owner.command("resolve", {"move": choice["text"]})
                 state = wait_for(owner, lambda s, n=events: len(s["turns"]) > n)
@@ -54,13 +85,20 @@ def play_game(daemon, config: dict, seed: int, max_turns: int = 2000) -> dict:
     raise AssertionError("the game did not end")
 
 
+GAMES = [
+    ("presence", {"players": ["red", "blue", "yellow"], "edition": "hasbro-2002"}),
+    ("colour", {"players": ["blue", "green"], "edition": "parker-1939", "variant": "quick"}),
+    ("colour", {"players": ["red", "yellow"], "edition": "parker-1939", "variant": "patience"}),
+    ("presence", {"players": ["green", "yellow"], "edition": "parker-1950", "variant": "points"}),
+    (
+        "colour",
+        {"players": ["red", "blue", "yellow", "green"], "edition": "hasbro-2002", "teams": True},
+    ),
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("layout", "config"),
-    [
-        ("presence", {"players": ["red", "blue", "yellow"], "edition": "hasbro-2002"}),
-    ],
-)
+@pytest.mark.parametrize(("layout", "config"), GAMES)
 def test_a_whole_game(tmp_path, layout, config):
     daemon = Daemon(Config(data=tmp_path, sim=True, layout=layout, settle=0.1))
     daemon.start(web=False)
@@ -68,9 +106,14 @@ def test_a_whole_game(tmp_path, layout, config):
         started = time.monotonic()
         state = play_game(daemon, config, seed=1)
         print(f"{len(state['turns'])} turns in {time.monotonic() - started:.1f} s")
-        assert state["result"]["winners"]
+        result = state["result"]
+        assert result["winners"] or result["patience"]
+        if config.get("variant") == "points":
+            assert state["scores"][result["winners"][0]] > 0
         with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
             game = journal.resume(state["game_id"])
+            summary = next(g for g in journal.games() if g.id == state["game_id"])
         assert [t.text for t in game.history] == state["history"]
+        assert summary.finished
     finally:
         daemon.stop()

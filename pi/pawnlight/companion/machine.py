@@ -60,6 +60,8 @@ from .signals import (
     Tick,
 )
 
+#: Seconds the board must stay at the previous position before a move is taken back.
+TAKEBACK_HOLD = 1.5
 #: Frames a second at most for LED animations (blinking, breathing, the celebration).
 ANIMATION_RATE = 25
 
@@ -121,6 +123,7 @@ class Companion:
         self.scanned_uid: str | None = None
         self.last_frame: tuple | None = None
         self.last_frame_at = 0.0
+        self.takeback_since: float | None = None
         self.now = 0.0
 
     # -- reading ------------------------------------------------------------------------------
@@ -323,7 +326,15 @@ class Companion:
             self.message = "The board fits more than one move: say which one on the page"
             return [Buzz("turn")]
         if isinstance(decision, Takeback) and self.phase in (DRAW, MOVE, CHOOSE):
-            return self._take_back()
+            # Half-way through a move the board can pass through the last position (a pawn
+            # bumped by the mover put back in START first): a takeback must be held longer.
+            if self.takeback_since is None:
+                self.takeback_since = self.now
+            if self.now - self.takeback_since >= TAKEBACK_HOLD:
+                self.takeback_since = None
+                return self._take_back()
+            return []
+        self.takeback_since = None
         if isinstance(decision, Mismatch) and self.phase == CHOOSE:
             # The board moved on from the ambiguous result: back to recognising.
             self.phase = MOVE
