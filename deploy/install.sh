@@ -27,8 +27,9 @@ python3 -m venv /opt/pawnlight/venv
 
 install -d -m 0755 /etc/pawnlight
 if [ ! -f /etc/pawnlight/pawnlight.toml ]; then
-    cat > /etc/pawnlight/pawnlight.toml <<'TOML'
+    cat > /etc/pawnlight/pawnlight.toml <<TOML
 # pawnlight settings: see docs/daemon.md
+public_url = "http://$(hostname).local:8080/"
 layout = "presence"
 card_reader = "board"
 brightness = 0.6

@@ -3,6 +3,7 @@
 See docs/daemon.md for every key. Example ``/etc/pawnlight/pawnlight.toml``::
 
     pin = "4711"
+    public_url = "http://pawnlight.local:8080/"
     layout = "presence"          # or "colour", or a path to a layout file
     serial = "/dev/ttyACM0"      # leave out to find the Pico by its USB id
     card_reader = "board"        # board, spi or keyboard
@@ -44,6 +45,8 @@ class Config:
     sim: bool = False
     http_host: str = "127.0.0.1"
     http_port: int = 8080
+    #: The address phones should open (shown as the QR code), e.g. http://pawnlight.local:8080/
+    public_url: str | None = None
     pin: str | None = None
     layout: str = "presence"
     serial: str | None = None
@@ -65,6 +68,7 @@ _TOP_KEYS = {
     "brightness": (int, float),
     "settle": (int, float),
     "data": str,
+    "public_url": str,
 }
 
 

@@ -149,7 +149,13 @@ class Daemon:
         from pawnlight.web.server import WebServer
 
         assert self.owner is not None
-        app = create_app(self.owner, pin=self.config.pin, sim=self.config.sim)
+        app = create_app(
+            self.owner,
+            pin=self.config.pin,
+            sim=self.config.sim,
+            secret_key=self._secret_key(),
+            public_url=self.config.public_url,
+        )
         self.server = WebServer(app, self.config.http_host, self.config.http_port)
         self.server.start()
         log.info(
@@ -159,6 +165,17 @@ class Daemon:
             self.server.port,
             "  simulator on /sim" if self.config.sim else "",
         )
+
+    def _secret_key(self) -> bytes:
+        """The session-cookie key, kept in the data folder so a restart keeps the owner in."""
+        path = self.config.data / "secret_key"
+        if path.exists() and len(path.read_bytes()) >= 32:
+            return path.read_bytes()
+        key = os.urandom(32)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(key)
+        return key
 
     # -- effects on devices -------------------------------------------------------------------
 
