@@ -97,6 +97,14 @@ class DaemonProcess:
     def state(self) -> dict[str, Any]:
         return self.request("GET", "/api/state")
 
+    def wait_for(self, condition, timeout: float = 10.0) -> None:
+        """Poll until ``condition()`` is true."""
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError("timed out waiting for the board")
+            time.sleep(0.01)
+
     def wait(self, predicate, timeout: float = 15.0) -> dict[str, Any]:
         """Poll the state until predicate holds (the page's polling fallback does the same)."""
         deadline = time.monotonic() + timeout
