@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__
+from .diagnostics.commands import register as register_diagnostics
 from .store.commands import register as register_games
 
 
@@ -98,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--config", help="a TOML config file (see docs/daemon.md)")
     run.set_defaults(handler=_run)
     register_games(commands)
+    register_diagnostics(commands)
     return parser
 
 

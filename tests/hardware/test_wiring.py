@@ -162,10 +162,10 @@ def test_an_led_out_of_order_is_named():
 
 
 def test_chip_inputs_name_the_pin_to_solder():
-    assert str(chip_input("presence", 37)) == "U5 D5 (pin 4)"
-    assert str(chip_input("presence", 0)) == "U1 D0 (pin 11)"
-    assert str(chip_input("colour", 37)) == "U3 I5 (pin 4)"
-    assert str(chip_input("colour", 111)) == "U7 I15 (pin 16)"
+    assert str(chip_input("presence", 37)) == "U5 D5, pin 4"
+    assert str(chip_input("presence", 0)) == "U1 D0, pin 11"
+    assert str(chip_input("colour", 37)) == "U3 I5, pin 4"
+    assert str(chip_input("colour", 111)) == "U7 I15, pin 16"
     assert chip_input("presence", 8).part == SHIFT_REGISTER
     assert chip_input("colour", 8).part == MUX
 

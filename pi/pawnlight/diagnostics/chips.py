@@ -70,7 +70,7 @@ class ChipInput:
         return pins[self.input]
 
     def __str__(self) -> str:
-        return f"{self.ref} {self.label} (pin {self.pin})"
+        return f"{self.ref} {self.label}, pin {self.pin}"
 
 
 def part_for(sensing: str) -> str:

@@ -1,0 +1,291 @@
+"""What the diagnostic commands do (their arguments are in commands.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pawnlight.board.cells import CELL_NAMES, CELLS, LEDS, parse_cell_name
+from pawnlight.store.location import data_dir
+
+from . import calibration, calibration_file, doctor, led_test, sensor_test
+from .connect import BoardSession, BoardUnavailable, choose_layout, open_board
+from .people import Console, PersonEye, PersonHand
+from .procedures import run_calibration, run_led_test, run_sensor_test
+from .sensing import Sensing
+from .simulated import PhysicalBoard, ScriptedEye, ScriptedHand, parse_faults
+from .stuck import StuckSensorDetector
+from .wiring import led_place_names
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def _err(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def _data(args: argparse.Namespace) -> Path:
+    return data_dir(args.data)
+
+
+def _open(args: argparse.Namespace) -> BoardSession:
+    kind = args.sim
+    if kind is not None and args.layout == "colour":
+        kind = "colour"
+    return open_board(serial=args.serial, sim=kind)
+
+
+def parse_ranges(text: str, parse: Callable[[str], int]) -> list[int]:
+    """``"T0..T14,red-S1"`` or ``"0..59,112"`` -> numbers (cells or LEDs), in the order given."""
+    result: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if ".." in part:
+            first, last = (parse(bound) for bound in part.split("..", 1))
+            if last < first:
+                raise ValueError(f"{part}: the range runs backwards")
+            result += list(range(first, last + 1))
+        else:
+            result.append(parse(part))
+    return result
+
+
+def _led_number(text: str) -> int:
+    number = int(text)
+    if not 0 <= number < LEDS:
+        raise ValueError(f"LED {number} is not 0..{LEDS - 1}")
+    return number
+
+
+def _sim_parts(session: BoardSession, args: argparse.Namespace, layout):
+    """The scripted person of a simulated board: its hand and its eye."""
+    sensor_faults, led_faults = parse_faults(args.fault if "fault" in args else [])
+    firmware = session.firmware
+    assert firmware is not None
+    board = PhysicalBoard(layout, sensor_faults)
+    hand = ScriptedHand(board, firmware.set_sensors, session.view, tolerance=session.tolerance)
+
+    def readback(frame: Sequence[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+        wanted = [tuple(colour) for colour in frame]
+        return firmware.wait_for_leds(lambda leds: leds == wanted)
+
+    return hand, ScriptedEye(layout, readback, led_faults)
+
+
+# -- doctor ---------------------------------------------------------------------------------------
+
+
+def doctor_command(args: argparse.Namespace) -> int:
+    once = args.once or args.json
+    data = _data(args)
+    if args.url:
+        if args.serial or args.sim:
+            return _err("--url asks the daemon: leave out --serial and --sim")
+        if args.leds:
+            return _err("the daemon drives the LEDs: for test patterns stop it and use --serial")
+        pin = args.pin or os.environ.get("PAWNLIGHT_PIN")
+        try:
+            report = doctor.report_from_daemon(args.url, pin)
+            spec = choose_layout(args.layout, "presence", data) if args.layout else None
+            layout = doctor.layout_for_report(report, spec)
+        except (doctor.DaemonUnavailable, BoardUnavailable, ValueError) as error:
+            return _err(str(error))
+        if once:
+            text = (
+                json.dumps(report, indent=1) if args.json else doctor.render_report(report, layout)
+            )
+            print(text)
+            return 0
+        return doctor.run_live(
+            lambda: doctor.report_from_daemon(args.url, pin), layout, sys.stdout, args.interval
+        )
+    try:
+        session = _open(args)
+    except BoardUnavailable as error:
+        return _err(str(error))
+    with session:
+        try:
+            layout = choose_layout(args.layout, session.info.kind, data)
+        except (BoardUnavailable, ValueError) as error:
+            return _err(str(error))
+        if once:
+            colour = sys.stdout.isatty() and not args.json
+            return doctor.run_once(session, layout, args.leds, sys.stdout, args.json, colour)
+        detector = StuckSensorDetector(
+            layout, quiet_for=doctor.LIVE_QUIET, activity=doctor.LIVE_ACTIVITY, ignore=()
+        )
+        return doctor.run_live(
+            lambda: doctor.report_from_session(session, layout, detector),
+            layout,
+            sys.stdout,
+            args.interval,
+            session.link.send_leds,
+            args.leds,
+        )
+
+
+# -- sensor test ----------------------------------------------------------------------------------
+
+
+def sensor_test_command(args: argparse.Namespace) -> int:
+    try:
+        cells = parse_ranges(args.cells, parse_cell_name) if args.cells else range(CELLS)
+        if args.fault and args.sim is None:
+            return _err("--fault builds faults into the simulated board: add --sim")
+        parse_faults(args.fault)
+    except ValueError as error:
+        return _err(str(error))
+    try:
+        session = _open(args)
+    except BoardUnavailable as error:
+        return _err(str(error))
+    with session:
+        try:
+            layout = choose_layout(args.layout, session.info.kind, _data(args))
+        except (BoardUnavailable, ValueError) as error:
+            return _err(str(error))
+        console = Console()
+        if session.firmware is not None:
+            hand, _eye = _sim_parts(session, args, layout)
+            progress = _quiet  # the scripted person needs no prompts
+        else:
+            console.say(
+                "Sensor test: put a pawn on each place as asked (its LED lights), then lift it."
+            )
+            hand = PersonHand(console, session.view, layout, session.link.send_leds)
+            progress = console.say
+        report = run_sensor_test(session.view, hand, layout, cells, progress)
+        session.link.send_leds([(0, 0, 0)] * LEDS)
+    sensing = Sensing(layout)
+    if args.json:
+        print(json.dumps(_findings_json(report.findings, sensor_test.describe, sensing), indent=1))
+    else:
+        print(f"\nTested {len(report.tested)} places.")
+        for line in sensor_test.summary(sensing, report) or ["every sensor works."]:
+            print(f"  {line}")
+    return 0 if report.ok else 1
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+def _findings_json(findings, describe, *context) -> list[dict[str, Any]]:
+    out = []
+    for finding in findings:
+        item = {"kind": type(finding).__name__}
+        for key, value in finding.__dict__.items():
+            # Cells by their names, as the layout files and the prompts call them.
+            item[key] = CELL_NAMES[value] if key in ("cell", "placed", "read", "also") else value
+        item["text"] = describe(*context, finding)
+        out.append(item)
+    return out
+
+
+# -- LED test -------------------------------------------------------------------------------------
+
+
+def led_test_command(args: argparse.Namespace) -> int:
+    try:
+        leds = parse_ranges(args.leds, _led_number) if args.leds else range(LEDS)
+        if args.fault and args.sim is None:
+            return _err("--fault builds faults into the simulated board: add --sim")
+        parse_faults(args.fault)
+    except ValueError as error:
+        return _err(str(error))
+    try:
+        session = _open(args)
+    except BoardUnavailable as error:
+        return _err(str(error))
+    with session:
+        try:
+            layout = choose_layout(args.layout, session.info.kind, _data(args))
+        except (BoardUnavailable, ValueError) as error:
+            return _err(str(error))
+        console = Console()
+        if session.firmware is not None:
+            _hand, eye = _sim_parts(session, args, layout)
+            progress = _quiet
+        else:
+            console.say("LED test: each LED lights alone in turn; say where you see it.")
+            eye = PersonEye(console, led_place_names(layout))
+            progress = console.say
+        report = run_led_test(session.link.send_leds, eye, layout, leds, progress=progress)
+    if args.json:
+        print(json.dumps(_findings_json(report.findings, led_test.describe), indent=1))
+    else:
+        print(f"\nTested {len(report.tested)} LEDs.")
+        for finding in report.findings or ():
+            print(f"  {led_test.describe(finding)}")
+        if report.ok:
+            print("  every LED lights in its place.")
+    return 0 if report.ok else 1
+
+
+# -- calibration ----------------------------------------------------------------------------------
+
+
+def calibrate_command(args: argparse.Namespace) -> int:
+    data = _data(args)
+    try:
+        session = _open(args) if args.sim is None else open_board(sim="colour")
+    except BoardUnavailable as error:
+        return _err(str(error))
+    with session:
+        try:
+            layout = choose_layout(args.layout, session.info.kind)  # uncalibrated bands
+        except (BoardUnavailable, ValueError) as error:
+            return _err(str(error))
+        if not layout.colour_sensing:
+            return _err("only colour boards are calibrated (this one senses presence)")
+        plan = calibration.full_plan() if args.full else calibration.quick_plan(args.rounds)
+        console = Console()
+        if session.firmware is not None:
+            hand, _eye = _sim_parts(session, args, layout)
+            progress = _quiet
+        else:
+            console.say(
+                f"Calibration: {len(plan)} steps. Have the pawns of every colour at hand; "
+                "put them exactly where asked, centred on their places."
+            )
+            hand = PersonHand(console, session.view, layout, session.link.send_leds)
+            progress = console.say
+        tolerance = args.tolerance if args.tolerance is not None else session.tolerance
+        result = run_calibration(session.view, hand, layout, plan, tolerance, progress)
+        session.link.send_leds([(0, 0, 0)] * LEDS)
+    print(_calibration_text(result))
+    if result.deltas is None or (result.problems and not args.force):
+        print("Not saved: fix the problems above and calibrate again (or --force).")
+        return 1
+    if args.dry_run:
+        print("Not saved (--dry-run).")
+        return 0 if result.ok else 1
+    path = calibration_file.save(result, data, layout.name, f"{len(plan)} steps")
+    print(f"Saved {path}. Restart the daemon to use it (sudo systemctl restart pawnlight).")
+    return 0 if result.ok else 1
+
+
+def _calibration_text(result: calibration.Calibration) -> str:
+    lines = ["Readings relative to each place's empty reading:"]
+    for spread in result.spreads:
+        lines.append(
+            f"  {calibration.class_name(spread.what):>6}: {spread.low:+7d} .. {spread.high:+7d}"
+            f"  (mean {spread.mean:+9.0f}, {spread.count} readings)"
+        )
+    if result.deltas is not None:
+        lines.append("Bands (relative):")
+        for what, band in zip(calibration.CLASSES, result.deltas, strict=True):
+            lines.append(f"  {calibration.class_name(what):>6}: {band.low:+7d} .. {band.high:+7d}")
+    for problem in result.problems:
+        lines.append(f"  problem: {problem.describe()}")
+    if result.ok:
+        lines.append("The colours are well apart.")
+    return "\n".join(lines)

@@ -1,0 +1,130 @@
+"""Opening a board for a diagnostic command: a serial port, the Pico found by USB id, or the
+simulated firmware; and choosing the layout that maps its channels to places.
+
+The daemon holds the serial port while it runs (opened exclusively), so these commands ask
+the person to stop it first, or - for ``doctor`` - to ask the daemon instead (``--url``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from pawnlight.board.layout import SHIPPED, Layout, load_layout
+from pawnlight.devices.board_link import BoardInfo
+from pawnlight.devices.serial_link import SerialBoardLink
+from pawnlight.devices.sim_firmware import SimulatedFirmware
+
+from .board_view import BoardView
+from .calibration_file import apply_saved_calibration
+
+CONNECT_TIMEOUT = 10.0
+
+
+class BoardUnavailable(RuntimeError):
+    """The board could not be reached; the message says what to try."""
+
+
+@dataclass
+class BoardSession:
+    """A connected board: its link, the view of what it reports, and (``--sim``) the firmware."""
+
+    link: SerialBoardLink
+    view: BoardView
+    info: BoardInfo
+    source: str
+    firmware: SimulatedFirmware | None = None
+
+    def close(self) -> None:
+        self.link.stop()
+        if self.firmware is not None:
+            self.firmware.stop()
+
+    def __enter__(self) -> BoardSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def tolerance(self) -> int:
+        """The firmware's analog tolerance, when known (the simulated firmware's config)."""
+        if self.firmware is None:
+            return default_tolerance(self.info.kind)
+        config = json.loads(Path(self.firmware.config_path).read_text(encoding="utf-8"))
+        return int(config.get("tolerance", 0))
+
+
+def default_tolerance(kind: str) -> int:
+    """The shipped firmware config's tolerance for a board kind (the Pico does not say)."""
+    from .wiring import load_firmware_config
+
+    if kind not in SHIPPED:
+        return 0
+    return int(load_firmware_config(f"{kind}.json")["tolerance"])
+
+
+def open_board(
+    serial: str | None = None,
+    sim: str | None = None,
+    timeout: float = CONNECT_TIMEOUT,
+) -> BoardSession:
+    """Connect; ``sim`` is a board kind ("presence", "colour") to start the simulated
+    firmware instead of opening a port."""
+    view = BoardView()
+    firmware = None
+    if sim is not None:
+        firmware = SimulatedFirmware(sim, card_reader=True).start()
+        port: str | None = firmware.port
+        source = f"simulated {sim} board (the firmware under MicroPython, on {port})"
+    else:
+        if serial is not None and not Path(serial).exists():
+            raise BoardUnavailable(f"cannot reach the board: there is no port {serial}")
+        port = serial
+        source = f"serial port {serial}" if serial else "the Pico found by its USB id"
+    link = SerialBoardLink(view, port)
+    link.start()
+    try:
+        info = link.wait_connected(timeout)
+        if view.wait_for(lambda values: True, timeout) is None:
+            raise TimeoutError("the board sent no sensor snapshot")
+    except Exception as error:
+        link.stop()
+        if firmware is not None:
+            firmware.stop()
+        raise BoardUnavailable(_advice(str(error), serial)) from None
+    return BoardSession(link, view, info, source, firmware)
+
+
+def _advice(problem: str, serial: str | None) -> str:
+    hints = [f"cannot reach the board: {problem}"]
+    if "lock" in problem or "busy" in problem or "exclusive" in problem.lower():
+        hints.append(
+            "the pawnlight daemon probably holds the port: stop it (sudo systemctl stop "
+            "pawnlight), or ask it instead: pawnlight doctor --url http://localhost:8080"
+        )
+    elif "no board found" in problem:
+        hints.append("is the Pico plugged in and flashed? (docs/assembly.md, 'Flashing the Pico')")
+    if serial is None:
+        hints.append("name the port with --serial /dev/ttyACM0, or try --sim")
+    return "\n".join(hints)
+
+
+def choose_layout(spec: str | None, kind: str, data: Path | None = None) -> Layout:
+    """The layout named by ``spec`` (presence, colour or a file), else the board's own kind;
+    a colour layout gets the saved calibration from ``data`` if there is one."""
+    if spec is None:
+        if kind not in SHIPPED:
+            raise BoardUnavailable(
+                f"the board says it is {kind!r}: its firmware has no valid config.json "
+                "(docs/assembly.md, 'Flashing the Pico'); or name a layout with --layout"
+            )
+        layout = Layout.named(kind)
+    elif spec in SHIPPED:
+        layout = Layout.named(spec)
+    else:
+        layout = load_layout(Path(spec))
+    if data is not None:
+        layout = apply_saved_calibration(layout, data)
+    return layout

@@ -1,0 +1,174 @@
+"""The person at the terminal: a hand that moves real pawns and an eye that looks at real LEDs.
+
+The hand says what to do, lights the place on the board so it is easy to find, and goes on by
+itself as soon as the board has seen the pawn arrive (or leave) and settle; when nothing
+happens - a dead sensor - the person presses Enter.  Putting several pawns down always ends
+with Enter, since the board cannot know when the last one is down.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from pawnlight.board.cells import CELL_NAMES, LEDS, parse_cell_name
+from pawnlight.board.layout import Layout
+from pawnlight.rules.board import COLOURS
+
+from .board_view import BoardView
+
+Colour = tuple[int, int, int]
+DARK: Colour = (0, 0, 0)
+HINT: Colour = (90, 90, 90)  # the place to put a pawn on, lit softly
+SETTLE = 0.4  # seconds the board must be still after a change
+PATIENCE = 120.0  # seconds to wait for a person before asking again
+
+
+class Console:
+    """Lines to the person, and the person's lines back, read on a thread of their own so the
+    board can answer first."""
+
+    def __init__(self, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
+        self._stdin = stdin
+        self._stdout = stdout
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._reader: threading.Thread | None = None
+
+    def say(self, text: str) -> None:
+        self._stdout.write(text + "\n")
+        self._stdout.flush()
+
+    def _read(self) -> None:
+        while True:
+            line = self._stdin.readline()
+            self._lines.put(line.rstrip("\n") if line else None)
+            if not line:
+                return
+
+    def _start(self) -> None:
+        if self._reader is None:
+            self._reader = threading.Thread(target=self._read, name="console", daemon=True)
+            self._reader.start()
+
+    def line(self, timeout: float) -> str | None:
+        """The person's next line, or None if none came within ``timeout`` seconds."""
+        self._start()
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if line is None:
+            raise EOFError("no more input")
+        return line
+
+    def drain(self) -> None:
+        """Forget lines typed ahead (an Enter meant for an earlier step)."""
+        while True:
+            try:
+                self._lines.get_nowait()
+            except queue.Empty:
+                return
+
+    def ask(self, prompt: str) -> str:
+        self._stdout.write(prompt)
+        self._stdout.flush()
+        while True:
+            line = self.line(PATIENCE)
+            if line is not None:
+                return line
+
+
+class PersonHand:
+    """Asks a person to move pawns on a real board."""
+
+    def __init__(
+        self,
+        console: Console,
+        view: BoardView,
+        layout: Layout,
+        show: Callable[[Sequence[Colour]], None] | None = None,
+    ) -> None:
+        self.console = console
+        self.view = view
+        self.layout = layout
+        self._show = show
+
+    def _light(self, cells: Sequence[int]) -> None:
+        if self._show is None:
+            return
+        frame = [DARK] * LEDS
+        for cell in cells:
+            frame[self.layout.led_of[cell]] = HINT
+        self._show(frame)
+
+    def _wait(self, by_itself: bool) -> None:
+        """Until Enter, or (``by_itself``) until the board changed and settled."""
+        self.console.drain()
+        start = self.view.version
+        while True:
+            if self.console.line(0.05) is not None:
+                return
+            if by_itself and self.view.version > start:
+                settled = self.view.wait_settled(SETTLE, timeout=10)
+                if settled is not None:
+                    return
+
+    def clear(self) -> None:
+        self._light([])
+        self.console.ask("Take every pawn off the board, then press Enter. ")
+        time.sleep(SETTLE)  # the last pawn's change has to reach the Pi
+
+    def place(self, cells: Sequence[int], colour: int | None = None) -> None:
+        self._light(cells)
+        what = "a pawn" if colour is None else f"a {COLOURS[colour]} pawn"
+        if len(cells) == 1:
+            self.console.say(
+                f"Put {what} on {CELL_NAMES[cells[0]]} (it is lit). Nothing happens? Press Enter."
+            )
+            self._wait(by_itself=True)
+        else:
+            names = ", ".join(CELL_NAMES[c] for c in cells)
+            pawns = "pawns" if colour is None else f"{COLOURS[colour]} pawns"
+            self.console.say(f"Put {pawns} on {names} (they are lit), then press Enter.")
+            self._wait(by_itself=False)
+            time.sleep(SETTLE)
+
+    def lift(self, cells: Sequence[int]) -> None:
+        self._light([])
+        if len(cells) == 1:
+            self.console.say("Lift it. Nothing happens? Press Enter.")
+            self._wait(by_itself=True)
+        else:
+            self.console.say("Lift them all, then press Enter.")
+            self._wait(by_itself=False)
+            time.sleep(SETTLE)
+
+
+class PersonEye:
+    """Asks a person where an LED lit."""
+
+    def __init__(self, console: Console, places: Sequence[str]) -> None:
+        self.console = console
+        self.places = places
+
+    def look(self, led: int, frame: Sequence[Colour]) -> frozenset[str]:
+        expected = self.places[led]
+        while True:
+            answer = self.console.ask(
+                f"LED {led} should light {expected}. Enter if it does, n if nothing lit, "
+                "or the place that lit (e.g. T12, red-S3, slide-T2): "
+            ).strip()
+            if not answer:
+                return frozenset({expected})
+            if answer.lower() in ("n", "no", "none"):
+                return frozenset()
+            if answer.lower().startswith("slide-t") and answer[7:].isdigit():
+                return frozenset({f"slide-T{int(answer[7:])}"})
+            try:
+                return frozenset({CELL_NAMES[parse_cell_name(answer)]})
+            except ValueError as error:
+                self.console.say(str(error))

@@ -1,0 +1,99 @@
+"""A simulated board with faults built in, on the in-process fake link or the real firmware.
+
+The faults (dead, stuck and swapped sensors; dead, swapped and cut-off LEDs) live in
+pawnlight.diagnostics.simulated; these helpers wire them to a board and say what the
+diagnostics must report for them, nothing more and nothing less.
+"""
+
+from __future__ import annotations
+
+import random
+from contextlib import contextmanager
+
+from pawnlight.board.cells import CELLS, LEDS
+from pawnlight.board.layout import Layout
+from pawnlight.devices.fake_link import FakeBoardLink
+from pawnlight.devices.serial_link import SerialBoardLink
+from pawnlight.devices.sim_firmware import SimulatedFirmware
+from pawnlight.diagnostics import led_test, sensor_test
+from pawnlight.diagnostics.board_view import BoardView
+from pawnlight.diagnostics.connect import default_tolerance
+from pawnlight.diagnostics.simulated import (
+    LedFaults,
+    PhysicalBoard,
+    ScriptedEye,
+    ScriptedHand,
+    SensorFaults,
+)
+from pawnlight.diagnostics.wiring import led_place_names
+
+WAIT = 10.0
+
+
+def random_sensor_faults(seed: int, count: int = 2) -> SensorFaults:
+    """``count`` dead, ``count`` stuck and ``count`` swapped pairs, on distinct cells."""
+    cells = random.Random(seed).sample(range(CELLS), 4 * count)
+    pairs = tuple((cells[i], cells[i + 1]) for i in range(2 * count, 4 * count, 2))
+    return SensorFaults(frozenset(cells[:count]), frozenset(cells[count : 2 * count]), pairs)
+
+
+def random_led_faults(seed: int) -> LedFaults:
+    """Two dead LEDs, two swapped pairs and a chain break, none touching another."""
+    rng = random.Random(seed)
+    chain_break = rng.randrange(60, LEDS - 5)
+    leds = rng.sample(range(chain_break - 1), 6)
+    return LedFaults(frozenset(leds[:2]), ((leds[2], leds[3]), (leds[4], leds[5])), chain_break)
+
+
+def expected_sensor_findings(layout: Layout, faults: SensorFaults) -> set:
+    stuck_value = layout.active if not layout.colour_sensing else 0
+    expected = {sensor_test.Dead(cell) for cell in faults.dead}
+    expected |= {sensor_test.Stuck(cell, stuck_value) for cell in faults.stuck}
+    for a, b in faults.swapped:
+        expected |= {sensor_test.Swapped(a, b), sensor_test.Swapped(b, a)}
+    return expected
+
+
+def expected_led_findings(layout: Layout, faults: LedFaults) -> set:
+    places = led_place_names(layout)
+    expected: set = {led_test.DeadLed(led, places[led]) for led in faults.dead}
+    for a, b in faults.swapped:
+        expected.add(led_test.MisplacedLed(a, places[a], places[b]))
+        expected.add(led_test.MisplacedLed(b, places[b], places[a]))
+    if faults.chain_break is not None:
+        expected.add(led_test.ChainBreak(faults.chain_break, places[faults.chain_break]))
+    return expected
+
+
+class FakeRig:
+    """A fake link (in process, synchronous) with a physical board and a scripted person."""
+
+    def __init__(self, layout: Layout, sensors=None, leds=None, seed=0):
+        self.layout = layout
+        self.view = BoardView()
+        self.board = PhysicalBoard(layout, sensors or SensorFaults(), seed=seed)
+        self.link = FakeBoardLink(self.view, kind=layout.sensing, initial=self.board.reading())
+        self.link.start()
+        self.hand = ScriptedHand(self.board, self.link.set_sensors, self.view)
+        self.eye = ScriptedEye(layout, lambda frame: list(self.link.leds), leds or LedFaults())
+
+
+@contextmanager
+def firmware_rig(layout: Layout, sensors=None, leds=None, seed=0):
+    """The real firmware under MicroPython, behind a pty, through the real serial driver."""
+    view = BoardView()
+    firmware = SimulatedFirmware(layout.sensing)
+    with firmware, SerialBoardLink(view, firmware.port) as link:
+        link.wait_connected(WAIT)
+        assert view.wait_for(lambda values: True, WAIT) is not None
+        board = PhysicalBoard(layout, sensors or SensorFaults(), seed=seed)
+        hand = ScriptedHand(
+            board, firmware.set_sensors, view, tolerance=default_tolerance(layout.sensing)
+        )
+
+        def readback(frame):
+            wanted = [tuple(colour) for colour in frame]
+            return firmware.wait_for_leds(lambda shown: shown == wanted, WAIT)
+
+        eye = ScriptedEye(layout, readback, leds or LedFaults())
+        yield view, link, hand, eye

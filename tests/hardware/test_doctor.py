@@ -1,0 +1,168 @@
+"""``pawnlight doctor``: one report from the simulated board, or from a daemon over HTTP."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
+
+import pytest
+
+from pawnlight.board.cells import CELLS, LEDS, parse_cell_name
+from pawnlight.board.layout import Layout
+from pawnlight.cli import main
+from pawnlight.diagnostics import doctor, terminal_board
+
+PRESENCE = Layout.named("presence")
+
+
+def test_doctor_once_on_the_simulated_board(capsys):
+    assert main(["doctor", "--sim", "--once"]) == 0
+    out = capsys.readouterr().out
+    assert "pawnlight doctor: simulated presence board" in out
+    assert "Link:      up" in out
+    assert "Firmware:  1.0.0 (protocol 1.0), presence board, 112 channels, 132 LEDs" in out
+    assert "crc failures 0" in out
+    assert "Sensors:   0 read a pawn" in out
+    assert out.count("·") >= CELLS  # the board drawn, every place empty
+
+
+def test_doctor_json_on_the_simulated_colour_board_with_leds_on(capsys):
+    assert main(["doctor", "--sim", "colour", "--json", "--leds", "all"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["board"]["kind"] == "colour"
+    assert report["link"]["connected"] is True
+    assert report["link"]["frames_out"] >= 1
+    assert len(report["sensors"]) == CELLS
+    assert report["last_uid"] is None and report["errors"] == [] and report["stuck"] == []
+
+
+def test_a_report_shows_pawns_stuck_sensors_and_counters_that_need_a_look():
+    values = [0] * CELLS
+    values[PRESENCE.channel_of[parse_cell_name("T12")]] = 1
+    report = {
+        "source": "test",
+        "link": {"connected": True, "crc_failures": 3},
+        "board": {"firmware": "1.0.0", "protocol": [1, 0], "kind": "presence"},
+        "sensors": values,
+        "last_uid": "04A1B2C3",
+        "errors": ["board error 7: watchdog reset"],
+        "stuck": [{"cell": "T12", "text": "T12 has read a pawn for 12 min"}],
+    }
+    text = doctor.render_report(report, PRESENCE)
+    assert "Link:      up" in text
+    assert "last UID 04A1B2C3" in text
+    assert "! crc failures 3: damaged frames from the board" in text
+    assert "board error 7: watchdog reset" in text
+    assert "1 read a pawn: T12" in text
+    assert "! stuck? T12 has read a pawn for 12 min" in text
+    assert "!●" in text  # marked on the board
+
+
+def test_the_board_drawing_puts_every_place_apart():
+    for square in (terminal_board.SQUARE, terminal_board.COLOUR_SQUARE):
+        taken: dict[tuple[int, int], int] = {}
+        for cell, (row, column) in enumerate(terminal_board.positions(square)):
+            for offset in range(terminal_board.WIDTH):
+                assert (row, column + offset) not in taken, cell
+                taken[(row, column + offset)] = cell
+
+
+def test_colour_readings_are_drawn_as_colour_and_hundreds():
+    colour = Layout.named("colour")
+    values = [32768] * CELLS
+    values[colour.channel_of[parse_cell_name("T3")]] = 21500
+    text = terminal_board.render(colour, values)
+    assert "B215" in text and "·327" in text
+
+
+def test_led_patterns():
+    assert doctor.pattern_frame("off", 5) == [(0, 0, 0)] * LEDS
+    chase = doctor.pattern_frame("chase", 10)
+    assert chase[10] == (255, 255, 255) and chase[9] == (60, 60, 60) and chase[11] == (0, 0, 0)
+    assert doctor.pattern_frame("chase", 0)[LEDS - 1] == (60, 60, 60)  # the tail wraps
+    assert set(doctor.pattern_frame("all", 0)) == {(255, 0, 0)}
+    assert set(doctor.pattern_frame("all", 8)) == {(0, 255, 0)}
+    with pytest.raises(ValueError):
+        doctor.pattern_frame("disco", 0)
+
+
+def test_the_live_view_redraws_until_ctrl_c_and_darkens_its_pattern():
+    calls = []
+    frames = []
+
+    def fetch():
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return {"source": "test", "link": {"connected": True}, "sensors": [0] * CELLS}
+
+    out = io.StringIO()
+    assert doctor.run_live(fetch, PRESENCE, out, 0, frames.append, "chase", colour=False) == 0
+    assert out.getvalue().count("pawnlight doctor: test") == 2
+    assert frames[-1] == [(0, 0, 0)] * LEDS
+    assert frames[0][0] == (255, 255, 255) and frames[1][1] == (255, 255, 255)
+
+
+class _Daemon(BaseHTTPRequestHandler):
+    """Answers GET /api/diagnostics like the web layer: the PIN in X-Pawnlight-Pin."""
+
+    diagnostics: ClassVar[dict] = {
+        "sim": False,
+        "layout": "presence",
+        "link": {"connected": True, "frames_in": 40, "reconnects": 2},
+        "board": {"firmware": "1.0.0", "protocol": [1, 0], "kind": "presence", "leds": 132},
+        "sensors": [0] * CELLS,
+        "last_uid": "04AABBCCDD",
+        "errors": [],
+        "game_id": 3,
+    }
+
+    def do_GET(self):
+        if self.path != "/api/diagnostics":
+            self.send_error(404)
+            return
+        if self.headers.get("X-Pawnlight-Pin") != "2468":
+            body = json.dumps({"error": "wrong PIN"}).encode()
+            self.send_response(403)
+        else:
+            body = json.dumps(self.diagnostics).encode()
+            self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def daemon_url():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Daemon)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_doctor_asks_a_running_daemon(daemon_url, capsys):
+    assert main(["doctor", "--url", daemon_url, "--pin", "2468", "--once"]) == 0
+    out = capsys.readouterr().out
+    assert f"pawnlight doctor: the daemon at {daemon_url}" in out
+    assert "last UID 04AABBCCDD" in out
+    assert "! reconnects 2" in out
+
+
+def test_doctor_says_when_the_pin_is_wrong(daemon_url, capsys, monkeypatch):
+    monkeypatch.delenv("PAWNLIGHT_PIN", raising=False)
+    assert main(["doctor", "--url", daemon_url, "--once"]) == 2
+    assert "give the owner's PIN" in capsys.readouterr().err
+
+
+def test_doctor_leaves_the_leds_to_a_running_daemon(capsys):
+    assert main(["doctor", "--url", "http://127.0.0.1:9", "--leds", "all"]) == 2
+    assert "the daemon drives the LEDs" in capsys.readouterr().err
