@@ -1,0 +1,42 @@
+"""Hints for people: the move pawnlight would play with the card in hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..rules.game import MOVE, Game
+from ..rules.moves import Move, legal_options
+from .base import Player
+from .heuristic import HeuristicPlayer
+from .view import view_of
+
+
+def hint(
+    game: Game,
+    card: str | None = None,
+    player: Player | None = None,
+    hand: Iterable[str] = (),
+    discards: Iterable[str] | None = None,
+) -> Move | None:
+    """The move suggested to the colour whose turn it is, for ``card``.
+
+    ``card`` defaults to the card drawn and waiting to be played (the game's ``move`` phase);
+    in the ``draw`` phase any card can be asked about ("what if I play my 7?").  The heuristic
+    player answers unless another ``player`` is given (a StrongPlayer gives better hints, more
+    slowly).  None when the card has no legal move, or when the best play is to decline an 11.
+    The game is not changed.
+    """
+    if game.over:
+        return None
+    if card is None:
+        if game.phase != MOVE or game.card is None:
+            raise ValueError("no card is waiting to be played: name the card to hint for")
+        card = game.card
+    if game.phase == MOVE and card == game.card and game.options is not None:
+        options = game.options
+    else:
+        options = legal_options(game.position, game.turn, card, game.edition, game.config.teams)
+    if not options.moves:
+        return None
+    view = view_of(game, hand=hand, discards=discards)
+    return (player or HeuristicPlayer()).choose(view, card, options)

@@ -1,0 +1,45 @@
+"""Players by name, as the command line and the companion's settings write them.
+
+A spec is a name with optional settings: ``random``, ``heuristic``, ``strong``,
+``strong:budget=400``, ``strong:budget=3000,width=5``.
+"""
+
+from __future__ import annotations
+
+from .base import Player
+from .heuristic import HeuristicPlayer
+from .random_player import RandomPlayer
+from .strong import StrongPlayer
+
+PLAYER_NAMES = ("random", "heuristic", "strong")
+_STRONG_SETTINGS = ("budget", "width", "depth")
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, int]]:
+    """``"strong:budget=400"`` -> ``("strong", {"budget": 400})``; ValueError naming the problem."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name not in PLAYER_NAMES:
+        raise ValueError(f"unknown player {name!r} (expected {', '.join(PLAYER_NAMES)})")
+    settings: dict[str, int] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        if name != "strong" or key not in _STRONG_SETTINGS or not equals:
+            raise ValueError(f"unknown setting {item!r} for the {name} player")
+        try:
+            settings[key] = int(value)
+        except ValueError:
+            raise ValueError(f"setting {key} needs a whole number, not {value!r}") from None
+        if settings[key] < 1:
+            raise ValueError(f"setting {key} must be at least 1")
+    return name, settings
+
+
+def make_player(spec: str, seed: int | str = 0) -> Player:
+    """A fresh player from its spec; ``seed`` feeds the players that use randomness."""
+    name, settings = parse_spec(spec)
+    if name == "random":
+        return RandomPlayer(seed)
+    if name == "heuristic":
+        return HeuristicPlayer()
+    return StrongPlayer(seed, **settings)
