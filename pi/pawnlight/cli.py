@@ -10,6 +10,7 @@ from typing import Any
 
 from . import __version__
 from .diagnostics.commands import register as register_diagnostics
+from .players.commands import register as register_players
 from .store.commands import register as register_games
 
 
@@ -99,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--config", help="a TOML config file (see docs/daemon.md)")
     run.set_defaults(handler=_run)
     register_games(commands)
+    register_players(commands)
     register_diagnostics(commands)
     return parser
 
