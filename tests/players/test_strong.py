@@ -1,0 +1,76 @@
+"""The strong player: deterministic under its seed, held to its budget, consistent in point play."""
+
+import random
+
+from pawnlight.players import StrongPlayer, view_of
+from pawnlight.players.base import card_options, distinct_moves
+from pawnlight.players.rollout import Rollouts, card_stream
+from pawnlight.rules import Deck, Game, GameConfig, text
+from pawnlight.rules.game import MOVE
+
+
+def moments(count: int, seed: int = 4, **config):
+    """(view, card, options) at decisions with a real choice, from a seeded random game."""
+    rng = random.Random(seed)
+    game = Game(GameConfig(**config))
+    deck = Deck(rng)
+    found = []
+    while not game.over and len(found) < count:
+        card = deck.draw()
+        options = game.draw(card)
+        if game.phase == MOVE:
+            if len(distinct_moves(options.moves)) >= 3:
+                found.append((view_of(game), card, options))
+            game.play(rng.choice(options.moves))
+    return found
+
+
+def test_the_same_seed_gives_the_same_move_whatever_was_asked_before():
+    points = moments(6)
+    first = [StrongPlayer(seed=5, budget=200).choose(*p) for p in points]
+    player = StrongPlayer(seed=5, budget=200)
+    backwards = [player.choose(*p) for p in reversed(points)]
+    assert first == list(reversed(backwards))
+
+
+def test_the_budget_bounds_the_simulated_turns(monkeypatch):
+    turns = []
+    original = Rollouts.play_out
+
+    def counting(self, position, colour, cards, depth, hands=None):
+        turns.append(depth)
+        return original(self, position, colour, cards, depth, hands)
+
+    monkeypatch.setattr(Rollouts, "play_out", counting)
+    view, card, options = moments(1)[0]
+    StrongPlayer(budget=300, width=3).choose(view, card, options)
+    assert 0 < sum(turns) <= 300 + 2 * 3 * max(turns)  # at least two futures per candidate
+
+
+def test_card_streams_deal_the_unseen_cards_first():
+    unseen = {"1": 2, "sorry": 1}
+    stream = card_stream(unseen, random.Random(1), extra_one=False)
+    first = sorted(next(stream) for _ in range(3))
+    assert first == ["1", "1", "sorry"]
+    assert len([next(stream) for _ in range(44)]) == 44  # then whole packs
+
+
+def test_point_play_plays_the_move_it_planned_with_the_card():
+    rng = random.Random(2)
+    game = Game(GameConfig(edition="parker-1950", variant="points"))
+    deck = Deck(rng)
+    player = StrongPlayer(seed=1, budget=100)
+    for _ in range(30):  # some turns in, so that there is something to choose
+        options = game.draw(deck.draw())
+        if game.phase == MOVE:
+            game.play(rng.choice(options.moves))
+    hand = ("7", "11", "4", "sorry", "1")
+    view = view_of(game, hand=hand)
+    card = player.choose_card(view)
+    planned = player._planned[1]
+    game.draw(card)
+    rest = list(hand)
+    rest.remove(card)
+    move = player.choose(view_of(game, hand=rest), card, game.options)
+    assert move is planned or move == planned
+    assert move is None or text(move) in {text(m) for m in card_options(view, card).moves}

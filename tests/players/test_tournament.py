@@ -1,0 +1,103 @@
+"""Seeded tournaments: reproducible, seats rotate, Wilson intervals, the heuristic is strong."""
+
+import pytest
+
+from pawnlight.players.confidence import wilson_interval
+from pawnlight.players.registry import make_player, parse_spec
+from pawnlight.players.tournament import (
+    TournamentSettings,
+    format_result,
+    plans,
+    run_tournament,
+    seating,
+)
+
+
+def test_wilson_interval_matches_known_values():
+    low, high = wilson_interval(70, 100)
+    assert low == pytest.approx(0.6041, abs=1e-4) and high == pytest.approx(0.7810, abs=1e-4)
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(10, 10)[1] == pytest.approx(1.0)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson_interval(5, 4)
+
+
+def test_seats_rotate_so_every_entrant_leads_equally_often():
+    assert seating(4, 0) == (0, 1, 2, 3)
+    assert seating(4, 1) == (3, 0, 1, 2)  # entrant 0 moved to seat 1
+    leads = [seating(3, g)[0] for g in range(9)]
+    assert sorted(leads) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    settings = TournamentSettings(("heuristic", "random", "random", "random"), games=8, seed=3)
+    game_plans = plans(settings)
+    # One deal per rotation: the four games of a rotation get the same cards.
+    assert len({p.deck_seed for p in game_plans}) == 2
+    assert [p.seats.index(0) for p in game_plans] == [0, 1, 2, 3, 0, 1, 2, 3]
+
+
+def test_the_same_seed_gives_the_same_results_on_any_number_of_processes():
+    settings = TournamentSettings(("heuristic", "random", "strong:budget=30"), games=6, seed=9)
+    one = run_tournament(settings, jobs=1)
+    again = run_tournament(settings, jobs=2)
+    assert one.outcomes == again.outcomes
+    assert format_result(one) == format_result(again)
+    other = run_tournament(TournamentSettings(settings.entrants, games=6, seed=10))
+    assert other.outcomes != one.outcomes
+
+
+def test_standings_add_up():
+    settings = TournamentSettings(("heuristic", "random", "random", "random"), games=8, seed=2)
+    result = run_tournament(settings)
+    standings = {s.spec: s for s in result.standings}
+    assert standings["heuristic"].games == 8 and standings["random"].games == 24
+    assert standings["random"].seats == 3
+    assert sum(s.wins for s in standings.values()) == 8 == sum(result.seat_wins)
+    assert sum(standings["heuristic"].seat_games) == 8
+
+
+def test_partnership_tournaments_count_both_partners():
+    settings = TournamentSettings(
+        ("heuristic", "random", "heuristic", "random"), games=4, seed=1, teams=True
+    )
+    result = run_tournament(settings)
+    assert all(len(o.winners) == 2 for o in result.outcomes)
+    # Entrants 0 and 2 are always partners, so their wins come together.
+    assert all((0 in o.winners) == (2 in o.winners) for o in result.outcomes)
+
+
+def test_point_play_tournaments_report_points():
+    settings = TournamentSettings(
+        ("heuristic", "random"), games=4, seed=1, edition="parker-1950", variant="points"
+    )
+    result = run_tournament(settings)
+    assert all(len(o.points) == 2 for o in result.outcomes)
+    assert "points/game" in format_result(result)
+
+
+def test_the_heuristic_beats_three_random_players_by_a_wide_margin():
+    """A fact about seed 1 and 200 games, not a measurement: docs/players.md has the figures."""
+    settings = TournamentSettings(("heuristic", "random", "random", "random"), games=200, seed=1)
+    heuristic = run_tournament(settings, jobs=2).standings[0]
+    assert heuristic.spec == "heuristic"
+    assert heuristic.interval[0] > 0.6
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["wizard", "strong:budget=0", "strong:speed=3", "heuristic:budget=3", "strong:budget=lots"],
+)
+def test_bad_player_specs_are_refused_with_a_reason(bad):
+    with pytest.raises(ValueError, match=r"player|setting"):
+        parse_spec(bad)
+
+
+def test_player_specs():
+    assert parse_spec(" Strong:budget=400, width=3") == ("strong", {"budget": 400, "width": 3})
+    assert make_player("strong:budget=7").budget == 7
+
+
+def test_patience_has_no_tournament():
+    with pytest.raises(ValueError, match="Patience"):
+        TournamentSettings(
+            ("heuristic", "random"), 2, edition="parker-1939", variant="patience"
+        ).check()
