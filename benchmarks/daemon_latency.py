@@ -28,14 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from daemon.hands import actions_for
+from daemon.hands import make_move
 from pawnlight.config import Config
 from pawnlight.daemon import Daemon
 from pawnlight.devices.events import CardRead, SensorChanged
 from pawnlight.rules import Deck, Position
 from pawnlight.rules.notation import parse
-
-HAND = 0.07
 
 
 class Probe:
@@ -147,12 +145,7 @@ def main() -> None:
                     reader_to_leds.append(lit - laid)
                     choice = rng.choice(state["legal"])
                     move = parse(choice["text"], Position.from_json(state["pawns"]), False)
-                    for action, square, colour in actions_for(move, rng):
-                        if action == "lift":
-                            board.lift(square)
-                        else:
-                            board.place(square, colour)
-                        time.sleep(HAND)
+                    make_move(board, move, rng)
                     state = wait_state(
                         owner, lambda s, n=turns: len(s["turns"]) > n or s["phase"] == "choose"
                     )

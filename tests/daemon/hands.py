@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 from pawnlight.rules.board import COLOURS, HOME, START, TRACK_SQUARES
 from pawnlight.rules.moves import Move
@@ -39,3 +40,18 @@ def actions_for(move: Move, rng: random.Random) -> list[tuple[str, str, str | No
         else:
             actions += mover + bumps + land  # the mover is picked up first
     return actions
+
+
+#: Seconds between a hand's touches: longer than the sensor flicker the board ignores (0.05 s).
+HAND = 0.07
+
+
+def make_move(board, move: Move, rng: random.Random, pause: float = HAND) -> None:
+    """Carry out ``move`` on a simulated board (SimulatedBoard, or the HTTP simulator), a
+    hand's pace between touches."""
+    for action, square, colour in actions_for(move, rng):
+        if action == "lift":
+            board.lift(square)
+        else:
+            board.place(square, colour)
+        time.sleep(pause)

@@ -11,10 +11,8 @@ from pawnlight.rules import Deck, Position
 from pawnlight.rules.notation import parse
 from pawnlight.store.journal import Journal
 
-from .hands import actions_for
+from .hands import make_move
 from .test_owner_sim import wait_for
-
-HAND = 0.07  # seconds between a hand's touches: longer than sensor flicker (0.05 s)
 
 
 def check_leds(daemon, state: dict) -> None:
@@ -60,13 +58,7 @@ def play_game(daemon, config: dict, seed: int, max_turns: int = 2000) -> dict:
             choice = rng.choice(state["legal"])
             log.append((state["turn"], state["card"], choice["text"]))
             move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
-            for action, square, colour in actions_for(move, rng):
-                if action == "lift":
-                    board.lift(square)
-                else:
-                    board.place(square, colour)
-                # A hand takes a moment between touches; the board ignores shorter flicker.
-                time.sleep(HAND)
+            make_move(board, move, rng)
             try:
                 state = wait_for(
                     owner, lambda s, n=events: len(s["turns"]) > n or s["phase"] == "choose"

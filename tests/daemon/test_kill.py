@@ -9,10 +9,8 @@ from pawnlight.rules import Deck, Position
 from pawnlight.rules.notation import parse
 from pawnlight.store.journal import check_file
 
-from .hands import actions_for
+from .hands import HAND, actions_for
 from .process import DaemonProcess
-
-HAND = 0.07
 
 
 def play_turn(daemon: DaemonProcess, deck: Deck, rng: random.Random, stop_after_touches=None):
