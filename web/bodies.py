@@ -111,6 +111,20 @@ def mapping(value: Any, name: str) -> dict[str, Any]:
     return value
 
 
+def seats(value: Any, name: str) -> dict[str, str]:
+    """Computer seats: ``{"blue": "heuristic"}``, colours to player specs."""
+    from pawnlight.rules.board import COLOURS
+
+    if not isinstance(value, dict):
+        raise ApiError(f'{name} must map colours to players, e.g. {{"blue": "heuristic"}}')
+    for colour, spec in value.items():
+        if colour not in COLOURS:
+            raise ApiError(f"{name}: unknown colour {colour!r}")
+        if not isinstance(spec, str) or len(spec) > 60:
+            raise ApiError(f"{name}.{colour} must name a player: random, heuristic or strong")
+    return dict(value)
+
+
 def true_only(value: Any, name: str) -> bool:
     if value is not True:
         raise ApiError(f"{name} can only be true")

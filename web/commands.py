@@ -43,6 +43,7 @@ def new_game():
             "variant": bodies.one_of(VARIANTS),
             "draw_leader": bodies.boolean,
             "extra_one": bodies.boolean,
+            "computer": bodies.seats,
         }
     )
     players = data.get("players")
@@ -65,6 +66,13 @@ def resolve():
     if len(data) != 1:
         raise ApiError('say which move was made: {"move": "T7-T14"}, or {"none": true}')
     return run("resolve", data)
+
+
+@blueprint.post("/api/hint")
+@owner_only()
+def show_hint():
+    bodies.body({})
+    return run("hint", {})
 
 
 @blueprint.post("/api/forfeit")

@@ -166,6 +166,9 @@ def owner_actions(state: Mapping[str, Any]) -> list[Action]:
         actions.append(Action("undo", "Undo the last action"))
     if state.get("forfeit_allowed"):
         actions.append(Action("forfeit", f"Decline the {card_label(state.get('card'))}"))
+    computer = state.get("computer") or {}
+    if phase == "move" and not state.get("guided") and state.get("turn") not in computer:
+        actions.append(Action("hint", "Show a hint on the board"))
     if phase == "over":
         actions.append(Action("next-game", "Next game", primary=True))
     if phase == "enrol":

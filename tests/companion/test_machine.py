@@ -250,3 +250,33 @@ def test_whole_games_of_every_variant_end_with_a_finished_record(layout, config)
 
     replayed = Game.replay(bench.game.config, bench.recorded())
     assert replayed.history == bench.game.history
+
+
+def test_a_computer_seat_chooses_and_a_person_makes_its_move():
+    bench = started(players=("red", "blue"), computer={"blue": "heuristic"})
+    bench.scan("5")  # red cannot move: forfeited
+    bench.scan("1")  # blue's card: the computer chooses
+    state = snapshot(bench.companion)
+    assert state["computer"] == {"blue": "heuristic"}
+    assert state["guided"]["text"] == "B:start-T19" and "computer" in state["guided"]["by"]
+    # A person makes the lit move for the computer.
+    bench.play(bench.game.legal[0])
+    assert bench.game.history[-1].text == "B:start-T19"
+
+
+def test_computer_seats_must_be_players_and_known_players():
+    bench = Bench()
+    with pytest.raises(CommandError, match="green is not playing"):
+        bench.command("new_game", players=["red", "blue"], computer={"green": "heuristic"})
+    with pytest.raises(CommandError, match="unknown player"):
+        bench.command("new_game", players=["red", "blue"], computer={"blue": "genius"})
+
+
+def test_a_hint_lights_one_move_and_the_player_may_still_choose():
+    bench = started()
+    bench.scan("1")
+    reply = bench.command("hint")
+    assert reply["hint"] == "R:start-T4"
+    assert snapshot(bench.companion)["guided"] == {"text": "R:start-T4", "by": "hint"}
+    bench.play(bench.game.legal[0])
+    assert snapshot(bench.companion)["guided"] is None

@@ -23,6 +23,7 @@ POST_ROUTES = [
     "/api/enrol/cancel",
     "/api/settings",
     "/api/next-game",
+    "/api/hint",
 ]
 
 
@@ -326,3 +327,20 @@ def test_pages_get_html_errors_and_security_headers(client):
 def test_a_short_pin_is_refused_at_start(service):
     with pytest.raises(ValueError, match="at least 4"):
         create_app(service, pin="12")
+
+
+def test_computer_seats_and_a_hint(client, service):
+    response = client.post(
+        "/api/game",
+        json={"players": ["red", "blue"], "computer": {"blue": "heuristic"}},
+        headers=OWNER,
+    )
+    assert response.status_code == 200, response.json
+    assert client.get("/api/state").json["computer"] == {"blue": "heuristic"}
+    error = error_of(
+        client.post("/api/game", json={"players": ["red"], "computer": "blue"}, headers=OWNER),
+        400,
+    )
+    assert "computer" in error or "players" in error
+    error = error_of(client.post("/api/hint", json={}, headers=OWNER), 409)
+    assert "hint" in error

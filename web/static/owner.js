@@ -115,6 +115,13 @@
         draw_leader: document.getElementById("draw-leader").checked
       };
       if (!extraOne.hidden) body.extra_one = document.getElementById("extra-one").checked;
+      var computer = {};
+      gameForm.querySelectorAll('select[name="computer"]').forEach(function (select) {
+        if (select.value && colours.indexOf(select.dataset.colour) >= 0) {
+          computer[select.dataset.colour] = select.value;
+        }
+      });
+      if (Object.keys(computer).length) body.computer = computer;
       act("/api/game", body, "New game started: set up the board as lit.");
     });
   }

@@ -28,6 +28,8 @@ def frame_for(companion: Companion, at: float) -> Frame:
     if companion.phase == SETUP:
         return leds.position_frame(layout, game.position)
     moves = game.legal if companion.phase in (MOVE, CHOOSE) else ()
+    if companion.guided is not None and companion.phase == MOVE:
+        moves = (companion.guided,)  # the computer's move, or a hint: only that one lit
     return leds.frame(layout, game.turn, moves, decision, at)
 
 

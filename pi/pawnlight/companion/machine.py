@@ -124,6 +124,11 @@ class Companion:
         self.last_frame: tuple | None = None
         self.last_frame_at = 0.0
         self.takeback_since: float | None = None
+        #: Colours played by the computer: colour -> (spec, Player).
+        self.computer: dict[int, tuple[str, Any]] = {}
+        #: The one move lit for a person to make: the computer's choice, or a hint.
+        self.guided: Move | None = None
+        self.guided_by = ""
         self.now = 0.0
 
     # -- reading ------------------------------------------------------------------------------
@@ -204,6 +209,8 @@ class Companion:
         options = game.draw(card)
         self.deck.played_card(uid)
         effects: list[Effect] = [RecordEvent(game.events[-1])]
+        if game.phase == MOVE and game.turn in self.computer:
+            return effects + self._computer_move(card, options)
         if game.phase == MOVE:
             self.phase = MOVE
             self.message = f"{colour} plays the {card}: make the move lit on the board"
@@ -215,6 +222,25 @@ class Companion:
             )
             effects += self._after_turn()
         return effects
+
+    def _computer_move(self, card: str, options) -> list[Effect]:
+        """A computer seat chooses; a person then makes exactly that move on the board."""
+        from ..players import view_of
+
+        game = self.game
+        assert game is not None
+        colour = COLOURS[game.turn]
+        spec, player = self.computer[game.turn]
+        move = player.choose(view_of(game), card, options)
+        if move is None:  # it declines an 11 that cannot go forward
+            game.forfeit()
+            self.message = f"{colour} (computer) declines the {card}"
+            return [RecordEvent(game.events[-1]), *self._after_turn()]
+        self.phase = MOVE
+        self.guided, self.guided_by = move, f"{colour} (computer, {spec})"
+        self.message = f"{self.guided_by} plays {text(move)}: please make the move lit for it"
+        self._watch([move])
+        return [Buzz("turn")]
 
     def _enrol_card(self, uid: str) -> list[Effect]:
         assert self.enrolment is not None
@@ -355,6 +381,7 @@ class Companion:
             self.warning = str(error)
             return [Buzz("illegal")]
         self.choices = ()
+        self.guided = None
         self.message = f"{colour}: {text(move)}"
         effects: list[Effect] = [RecordEvent(game.events[-1]), Buzz("confirm")]
         return effects + self._after_turn()
@@ -362,6 +389,7 @@ class Companion:
     def _after_turn(self) -> list[Effect]:
         game = self.game
         assert game is not None
+        self.guided = None
         if game.over:
             self.phase = OVER_PHASE
             self.recogniser = None
@@ -438,6 +466,8 @@ class Companion:
 
     def _cmd_new_game(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         config = args.get("config") or _config_from(args)
+        if "config" not in args:
+            self.computer = _computer_seats(args.get("computer", {}), config)
         if self.phase == ENROL:
             raise CommandError("finish or cancel the pack enrolment first")
         effects: list[Effect] = []
@@ -496,6 +526,20 @@ class Companion:
             offered = ", ".join(text(m) for m in self.choices)
             raise CommandError(f"{wanted} is not one of the moves offered ({offered})", 400)
         return {"ok": True, "played": text(chosen)}, self._play(chosen)
+
+    def _cmd_hint(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
+        """Light the move pawnlight suggests for the card waiting to be played."""
+        from ..players import hint
+
+        game = self.game
+        if game is None or self.phase != MOVE or game.turn in self.computer:
+            raise CommandError("a hint is for a person with a card to play")
+        move = hint(game)
+        if move is None:
+            return {"ok": True, "hint": None}, []
+        self.guided, self.guided_by = move, "hint"
+        self.message = f"Hint for {COLOURS[game.turn]}: {text(move)}"
+        return {"ok": True, "hint": text(move)}, []
 
     def _cmd_forfeit(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
@@ -616,6 +660,26 @@ def _config_from(args: Mapping[str, Any]) -> GameConfig:
     except (GameError, ValueError) as error:
         raise CommandError(str(error), 400) from None
     return config
+
+
+def _computer_seats(seats: object, config: GameConfig) -> dict[int, tuple[str, Any]]:
+    """``{"blue": "heuristic", "green": "strong"}`` -> players for those colours."""
+    from ..players import make_player
+
+    if not isinstance(seats, Mapping):
+        raise CommandError('computer must map colours to players: {"blue": "heuristic"}', 400)
+    chosen: dict[int, tuple[str, Any]] = {}
+    for name, spec in seats.items():
+        try:
+            colour = parse_colour(name)
+            if COLOURS[colour] not in config.players:
+                raise ValueError(f"{name} is not playing")
+            if not isinstance(spec, str):
+                raise ValueError(f"say which player for {name}: random, heuristic or strong")
+            chosen[colour] = (spec, make_player(spec, seed=colour))
+        except ValueError as error:
+            raise CommandError(str(error), 400) from None
+    return chosen
 
 
 def _event_text(event) -> str:

@@ -57,7 +57,11 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         "match": None,
         "enrol": None,
         "leader": None,
+        "computer": {COLOURS[c]: spec for c, (spec, _) in companion.computer.items()},
+        "guided": None,
     }
+    if companion.guided is not None:
+        state["guided"] = {"text": text(companion.guided), "by": companion.guided_by}
     if companion.enrolment is not None:
         state["enrol"] = {
             "prompt": companion.enrolment.prompt(),
