@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pawnlight.board.cells import CELL_NAMES, CELLS, EMPTY
+from pawnlight.board.geometry import CELL_CENTRES, GRID
 from pawnlight.board.layout import Band, ColourBands, Layout
 from pawnlight.rules.board import COLOURS
 
@@ -267,31 +269,39 @@ class Step:
 
 
 PAWNS_PER_COLOUR = 4
-_STRIDE = 37  # coprime with 112: walks the cells in an order that jumps round the board
 
 
-def _spread_order() -> list[int]:
-    return [(i * _STRIDE) % CELLS for i in range(CELLS)]
+def _round_the_board() -> list[int]:
+    """Every cell, in the order of its direction from the board's centre."""
+    middle = GRID / 2
+    return sorted(
+        range(CELLS),
+        key=lambda cell: (
+            math.atan2(CELL_CENTRES[cell][1] - middle, CELL_CENTRES[cell][0] - middle),
+            cell,
+        ),
+    )
+
+
+def _quarter_turns(cells: Sequence[int]) -> list[tuple[int, ...]]:
+    """Groups of four cells a quarter turn apart, from cells in order round the board."""
+    quarter = len(cells) // PAWNS_PER_COLOUR
+    return [tuple(cells[j + k * quarter] for k in range(PAWNS_PER_COLOUR)) for j in range(quarter)]
 
 
 def quick_plan(rounds: int = 2) -> list[Step]:
-    """Each colour's four pawns on ``rounds`` sets of four cells spread over the board."""
-    order = _spread_order()
-    steps = []
-    for round_ in range(rounds):
-        for colour in range(len(COLOURS)):
-            first = (round_ * len(COLOURS) + colour) * PAWNS_PER_COLOUR % CELLS
-            cells = tuple(order[(first + i) % CELLS] for i in range(PAWNS_PER_COLOUR))
-            steps.append(Step(colour, cells))
-    return steps
+    """``rounds`` steps per colour, each with four pawns a quarter turn apart, every pawn on
+    a different place, the places spread evenly round the board."""
+    order = _round_the_board()
+    count = rounds * len(COLOURS) * PAWNS_PER_COLOUR
+    if not 0 < count <= CELLS:
+        raise ValueError(f"{rounds} rounds need {count} places; a board has {CELLS}")
+    picked = [order[(k * CELLS) // count] for k in range(count)]
+    groups = _quarter_turns(picked)
+    return [Step(number % len(COLOURS), cells) for number, cells in enumerate(groups)]
 
 
 def full_plan() -> list[Step]:
-    """Every colour on every cell: 28 steps of four pawns per colour."""
-    order = _spread_order()
-    steps = []
-    for colour in range(len(COLOURS)):
-        shifted = order[colour * 7 :] + order[: colour * 7]
-        for first in range(0, CELLS, PAWNS_PER_COLOUR):
-            steps.append(Step(colour, tuple(shifted[first : first + PAWNS_PER_COLOUR])))
-    return steps
+    """Every colour on every place: 28 steps of four pawns a quarter turn apart, per colour."""
+    groups = _quarter_turns(_round_the_board())
+    return [Step(colour, cells) for colour in range(len(COLOURS)) for cells in groups]

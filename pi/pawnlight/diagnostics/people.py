@@ -66,11 +66,15 @@ class Console:
         return line
 
     def drain(self) -> None:
-        """Forget lines typed ahead (an Enter meant for an earlier step)."""
+        """Forget lines typed ahead (an Enter meant for an earlier step), but not the end of
+        the input."""
         while True:
             try:
-                self._lines.get_nowait()
+                line = self._lines.get_nowait()
             except queue.Empty:
+                return
+            if line is None:
+                self._lines.put(None)
                 return
 
     def ask(self, prompt: str) -> str:
@@ -105,10 +109,14 @@ class PersonHand:
             frame[self.layout.led_of[cell]] = HINT
         self._show(frame)
 
-    def _wait(self, by_itself: bool) -> None:
-        """Until Enter, or (``by_itself``) until the board changed and settled."""
+    def _ready(self) -> int:
+        """Before a prompt: forget keys pressed ahead, note the board's version."""
         self.console.drain()
-        start = self.view.version
+        return self.view.version
+
+    def _wait(self, by_itself: bool, start: int) -> None:
+        """Until Enter, or (``by_itself``) until the board changed after ``start`` and
+        settled."""
         while True:
             if self.console.line(0.05) is not None:
                 return
@@ -119,32 +127,35 @@ class PersonHand:
 
     def clear(self) -> None:
         self._light([])
+        self.console.drain()
         self.console.ask("Take every pawn off the board, then press Enter. ")
         time.sleep(SETTLE)  # the last pawn's change has to reach the Pi
 
     def place(self, cells: Sequence[int], colour: int | None = None) -> None:
         self._light(cells)
+        start = self._ready()
         what = "a pawn" if colour is None else f"a {COLOURS[colour]} pawn"
         if len(cells) == 1:
             self.console.say(
                 f"Put {what} on {CELL_NAMES[cells[0]]} (it is lit). Nothing happens? Press Enter."
             )
-            self._wait(by_itself=True)
+            self._wait(True, start)
         else:
             names = ", ".join(CELL_NAMES[c] for c in cells)
             pawns = "pawns" if colour is None else f"{COLOURS[colour]} pawns"
             self.console.say(f"Put {pawns} on {names} (they are lit), then press Enter.")
-            self._wait(by_itself=False)
-            time.sleep(SETTLE)
+            self._wait(False, start)
+            time.sleep(SETTLE)  # the last pawn's change has to reach the Pi
 
     def lift(self, cells: Sequence[int]) -> None:
         self._light([])
+        start = self._ready()
         if len(cells) == 1:
             self.console.say("Lift it. Nothing happens? Press Enter.")
-            self._wait(by_itself=True)
+            self._wait(True, start)
         else:
             self.console.say("Lift them all, then press Enter.")
-            self._wait(by_itself=False)
+            self._wait(False, start)
             time.sleep(SETTLE)
 
 
