@@ -81,3 +81,19 @@ def test_colour_noise_neither_hides_nor_fakes_a_stuck_sensor():
         detector.observe(values, at)
         at += 1.0
     assert [s.cell for s in detector.suspects(at)] == [T5]
+
+
+def test_a_games_pawns_are_its_expected_pawns_and_suspects_serialise():
+    from pawnlight.diagnostics.stuck import pawn_cells
+    from pawnlight.rules.position import Position
+
+    position = Position.from_json({"red": ["T5", "S2", "start", "home"]})
+    cells = pawn_cells(position)
+    assert {T5, parse_cell_name("red-S2")} <= cells
+    detector = StuckSensorDetector(PRESENCE, quiet_for=60, activity=10)
+    detector.observe(reading(T5, T9), 0.0)
+    at = busy(detector, 1.0, 70, T5, T9)
+    (suspect,) = detector.suspects(at, cells)
+    report = suspect.as_json(detector.sensing, at)
+    assert report["cell"] == "T9" and report["minutes"] == 1.2 and report["value"] == 1
+    assert report["text"].startswith("T9 (channel 9, U2 D1, pin 12) has read a pawn")

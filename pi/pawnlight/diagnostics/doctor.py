@@ -66,18 +66,7 @@ def report_from_session(
     stuck: list[dict[str, Any]] = []
     if detector is not None and values is not None:
         detector.observe(values, at)
-        sensing = detector.sensing
-        for suspect in detector.suspects(at):
-            stuck.append(
-                {
-                    "cell": CELL_NAMES[suspect.cell],
-                    "channel": suspect.channel,
-                    "value": suspect.value,
-                    "minutes": round((at - suspect.since) / 60, 1),
-                    "changes_elsewhere": suspect.changes_elsewhere,
-                    "text": suspect.describe(sensing, at),
-                }
-            )
+        stuck = [s.as_json(detector.sensing, at) for s in detector.suspects(at)]
     return {
         "source": session.source,
         "layout": layout.name,

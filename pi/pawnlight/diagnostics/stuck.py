@@ -7,7 +7,7 @@ detector is pure: feed it every reading with its time, ask it at any time.
 
     detector = StuckSensorDetector(layout)            # 10 min and 30 changes elsewhere
     detector.observe(values, at)                      # every reading (all 112 values)
-    detector.suspects(at, expected_pawns=cells)       # -> (StuckSensor, ...)
+    detector.suspects(at, pawn_cells(game.position))  # -> (StuckSensor, ...)
 
 ``expected_pawns`` are the cells where the game has a pawn: those are never suspects.  START
 and HOME spots are left out by default: pawns wait there for whole games, and the game does
@@ -18,14 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from pawnlight.board.cells import CELLS, START_BASE
+from pawnlight.board.cells import CELL_NAMES, CELLS, EMPTY, START_BASE
 from pawnlight.board.layout import Layout
+from pawnlight.board.snapshot import true_occupancy
+from pawnlight.rules.position import Position
 
 from .sensing import Sensing
 
 #: START and HOME spots: pawns rest there for good.
 AREA_CELLS = frozenset(range(START_BASE, CELLS))
+
+
+def pawn_cells(position: Position) -> frozenset[int]:
+    """The cells where a game position has a pawn: the ``expected_pawns`` of a game."""
+    return frozenset(cell for cell, what in enumerate(true_occupancy(position)) if what != EMPTY)
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,17 @@ class StuckSensor:
     value: int  # what it keeps reading
     since: float  # when it last changed (or when watching began)
     changes_elsewhere: int  # changes of other channels since then
+
+    def as_json(self, sensing: Sensing, at: float) -> dict[str, Any]:
+        """For the diagnostics page and ``GET /api/diagnostics``."""
+        return {
+            "cell": CELL_NAMES[self.cell],
+            "channel": self.channel,
+            "value": self.value,
+            "minutes": round((at - self.since) / 60, 1),
+            "changes_elsewhere": self.changes_elsewhere,
+            "text": self.describe(sensing, at),
+        }
 
     def describe(self, sensing: Sensing, at: float) -> str:
         minutes = (at - self.since) / 60
