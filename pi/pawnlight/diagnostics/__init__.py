@@ -1,11 +1,27 @@
 """Building and keeping a pawnlight board healthy: wiring checks, tests, calibration, doctor.
 
-* :mod:`.wiring`, :mod:`.chips`, :mod:`.pins` - hardware/wiring.toml and what it must agree with;
-* :mod:`.hardware_docs` - generates hardware/wiring.md, the SVG drawings and the power budget;
-* :mod:`.sensor_test`, :mod:`.led_test` - find dead, stuck and swapped sensors and LEDs;
-* :mod:`.calibration`, :mod:`.calibration_file` - colour boards' reading bands, measured;
-* :mod:`.stuck` - a sensor that reads a pawn for too long while the others change;
-* :mod:`.doctor` - ``pawnlight doctor``: link, firmware, live sensors, LED patterns, counters.
+The hardware, as data (needs a checkout: hardware/ is not shipped):
 
-See docs/diagnostics.md, docs/calibration.md and docs/assembly.md.
+* :mod:`.wiring`, :mod:`.chips`, :mod:`.pins` - hardware/wiring.toml and what it must agree with;
+* :mod:`.hardware_docs` - regenerates hardware/wiring.md, the SVG drawings (:mod:`.draw_wiring`,
+  :mod:`.draw_board_maps`), the power budget (:mod:`.power`) and the magnet table
+  (:mod:`.magnets`) in hardware/bom.md.
+
+The board's health (pure logic first, then what drives it):
+
+* :mod:`.sensing` - what a raw reading means: a pawn, a real change;
+* :mod:`.sensor_test`, :mod:`.led_test` - dead, stuck and swapped sensors; dead, misplaced LEDs
+  and chain breaks;
+* :mod:`.calibration`, :mod:`.calibration_file` - colour boards' reading bands, measured, saved
+  and applied to a layout;
+* :mod:`.stuck` - a sensor that reads a pawn for too long while the others change (also for
+  the daemon, during play);
+* :mod:`.procedures` - runs the tests and the calibration with a hand and an eye: a person
+  (:mod:`.people`) or the simulated world with its faults (:mod:`.simulated`);
+* :mod:`.board_view`, :mod:`.connect` - a board link's latest news; opening a board;
+* :mod:`.doctor`, :mod:`.terminal_board` - the doctor's report, the sensors drawn as the board;
+* :mod:`.commands`, :mod:`.command_runs` - ``pawnlight doctor``, ``sensor-test``, ``led-test``,
+  ``calibrate``.
+
+See docs/assembly.md, docs/diagnostics.md and docs/calibration.md.
 """

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pawnlight.board.cells import CELL_NAMES, CELLS, LEDS, parse_cell_name
+from pawnlight.board.layout import Layout
 from pawnlight.store.location import data_dir
 
 from . import calibration, calibration_file, doctor, led_test, sensor_test
@@ -65,7 +66,9 @@ def _led_number(text: str) -> int:
     return number
 
 
-def _sim_parts(session: BoardSession, args: argparse.Namespace, layout):
+def _sim_parts(
+    session: BoardSession, args: argparse.Namespace, layout: Layout
+) -> tuple[ScriptedHand, ScriptedEye]:
     """The scripted person of a simulated board: its hand and its eye."""
     sensor_faults, led_faults = parse_faults(args.fault if "fault" in args else [])
     firmware = session.firmware

@@ -18,6 +18,7 @@ from pawnlight.devices.sim_firmware import SimulatedFirmware
 
 from .board_view import BoardView
 from .calibration_file import apply_saved_calibration
+from .wiring import load_firmware_config
 
 CONNECT_TIMEOUT = 10.0
 
@@ -58,8 +59,6 @@ class BoardSession:
 
 def default_tolerance(kind: str) -> int:
     """The shipped firmware config's tolerance for a board kind (the Pico does not say)."""
-    from .wiring import load_firmware_config
-
     if kind not in SHIPPED:
         return 0
     return int(load_firmware_config(f"{kind}.json")["tolerance"])
