@@ -166,3 +166,11 @@ def test_doctor_says_when_the_pin_is_wrong(daemon_url, capsys, monkeypatch):
 def test_doctor_leaves_the_leds_to_a_running_daemon(capsys):
     assert main(["doctor", "--url", "http://127.0.0.1:9", "--leds", "all"]) == 2
     assert "the daemon drives the LEDs" in capsys.readouterr().err
+
+
+def test_the_live_view_of_a_daemon_survives_its_restart():
+    report = doctor.report_or_outage("http://127.0.0.1:9", None)
+    text = doctor.render_report(report, PRESENCE)
+    assert "Link:      DOWN (the daemon does not answer)" in text
+    assert "cannot reach the daemon" in text
+    assert "Sensors:   no reading yet" in text

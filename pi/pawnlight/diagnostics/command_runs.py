@@ -108,7 +108,7 @@ def doctor_command(args: argparse.Namespace) -> int:
             print(text)
             return 0
         return doctor.run_live(
-            lambda: doctor.report_from_daemon(args.url, pin), layout, sys.stdout, args.interval
+            lambda: doctor.report_or_outage(args.url, pin), layout, sys.stdout, args.interval
         )
     try:
         session = _open(args)

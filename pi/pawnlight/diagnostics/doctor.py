@@ -105,6 +105,20 @@ def report_from_daemon(url: str, pin: str | None, timeout: float = 5.0) -> dict[
     return data
 
 
+def report_or_outage(url: str, pin: str | None) -> dict[str, Any]:
+    """The daemon's report, or one that says why there is none (the live view keeps going
+    while the daemon restarts)."""
+    try:
+        return report_from_daemon(url, pin)
+    except DaemonUnavailable as error:
+        return {
+            "source": f"the daemon at {url}",
+            "link_state": {"up": False, "detail": "the daemon does not answer"},
+            "errors": [str(error)],
+            "sensors": None,
+        }
+
+
 def layout_for_report(report: dict[str, Any], spec: Layout | None) -> Layout:
     """The layout to draw a daemon's report with: the one given, else the daemon's."""
     if spec is not None:
