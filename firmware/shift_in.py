@@ -6,7 +6,7 @@
 # Chip 0's D7 comes out first, so with MSB-first SPI byte k holds chip k and its bit b holds
 # input Db: channel = 8 * chip + input, the numbering docs/firmware.md documents.
 #
-# Hall switches such as the A3144 pull their output low when a magnet is near, so with
+# Hall switches such as the DRV5032FA pull their output low when a magnet is near, so with
 # active_low the bits are inverted: value 1 always means "pawn present".
 
 

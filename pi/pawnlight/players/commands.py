@@ -21,7 +21,7 @@ def register(subparsers: Any) -> None:
     """Add the ``tournament`` and ``simulate`` commands to ``pawnlight``'s subparsers."""
     tournament = subparsers.add_parser(
         "tournament",
-        help="seeded games between computer players: win rates with 95% intervals",
+        help="seeded games between computer players: win rates with 95%% intervals",
         description="Play seeded games between computer players (seats rotate) and report "
         "each player's win rate with its 95%% Wilson interval.",
     )
