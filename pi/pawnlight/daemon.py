@@ -21,6 +21,7 @@ from .companion.lights import frame_for
 from .companion.machine import Companion, Settings
 from .config import Config
 from .devices.controls import Controls
+from .diagnostics.calibration_file import CalibrationFileError, apply_saved_calibration
 from .owner import Owner
 from .store.location import JOURNAL_FILE
 
@@ -38,7 +39,13 @@ class Daemon:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.layout = _layout(config.layout)
+        layout = _layout(config.layout)
+        try:
+            # A colour board's measured reading bands (pawnlight calibrate); none: unchanged.
+            layout = apply_saved_calibration(layout, config.data)
+        except CalibrationFileError as error:
+            log.error("%s: playing with the layout's own bands", error)
+        self.layout = layout
         self.firmware = None  # the simulated firmware, with --sim
         self.link = None
         self.controls: Controls | None = None
@@ -209,7 +216,12 @@ class Daemon:
         pin.drive_high()
 
     def _diagnostics(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"sim": self.config.sim, "layout": self.layout.name}
+        info: dict[str, Any] = {
+            "sim": self.config.sim,
+            "layout": self.layout.name,
+            "calibrated": self.layout.colour_sensing
+            and (self.config.data / "calibration.toml").exists(),
+        }
         if self.link is not None:
             info["link"] = dataclasses.asdict(self.link.stats())
             board = self.link.board

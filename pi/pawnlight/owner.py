@@ -41,6 +41,7 @@ from .companion.signals import (
 from .companion.state import snapshot
 from .devices.controls import ButtonPressed
 from .devices.events import CardRead, FirmwareError, LinkState, SensorChanged, SensorSnapshot
+from .diagnostics.stuck import StuckSensorDetector, pawn_cells
 from .rules.game import Game
 from .store.errors import StoreError
 from .store.journal import Journal
@@ -120,6 +121,10 @@ class Owner:
         self._thread: threading.Thread | None = None
         self.last_uid: str | None = None
         self.errors: list[str] = []
+        # Sensors that read a pawn for a long time while the rest of the board changes.
+        self._stuck_detector = StuckSensorDetector(companion.layout)
+        self._stuck: list[dict[str, Any]] = []
+        self._stuck_checked = 0.0
         self._publish()
 
     # -- from other threads -------------------------------------------------------------------
@@ -165,6 +170,7 @@ class Owner:
             sensors=list(self._values),
             last_uid=self.last_uid,
             errors=list(self.errors[-20:]),
+            stuck=list(self._stuck),
             game_id=self.game_id,
         )
         return info
@@ -246,11 +252,15 @@ class Owner:
         if isinstance(item, SensorSnapshot):
             self._values = list(item.values)
             self._have_reading = True
+            self._stuck_detector.observe(self._values, item.at)
             return Reading(tuple(self._values), item.at)
         if isinstance(item, SensorChanged):
             if 0 <= item.channel < len(self._values):
                 self._values[item.channel] = item.value
-            return Reading(tuple(self._values), item.at) if self._have_reading else None
+            if not self._have_reading:
+                return None
+            self._stuck_detector.observe(self._values, item.at)
+            return Reading(tuple(self._values), item.at)
         if isinstance(item, CardRead):
             self.last_uid = item.uid
             return CardScanned(item.uid, item.at)
@@ -261,9 +271,24 @@ class Owner:
         if isinstance(item, FirmwareError):
             self.errors.append(f"board error {item.code}: {item.message}")
             return None
-        if isinstance(item, Tick | Reading | CardScanned | Pressed | LinkChanged):
+        if isinstance(item, Tick):
+            self._check_stuck(item.at)
+            return item
+        if isinstance(item, Reading | CardScanned | Pressed | LinkChanged):
             return item
         raise TypeError(f"the owner does not know {type(item).__name__}")
+
+    def _check_stuck(self, at: float) -> None:
+        if at - self._stuck_checked < 1.0:  # once a second is plenty
+            return
+        self._stuck_checked = at
+        game = self.companion.game
+        detector = self._stuck_detector
+        suspects = detector.suspects(at, pawn_cells(game.position)) if game else ()
+        self._stuck = [s.as_json(detector.sensing, at) for s in suspects]
+        warning = f"a sensor may be stuck: {self._stuck[0]['text']}" if self._stuck else None
+        if warning and not self.companion.warning:
+            self.companion.warning = warning
 
     def _execute(self, effects: list[Effect]) -> None:
         for effect in effects:

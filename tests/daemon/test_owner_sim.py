@@ -53,3 +53,7 @@ def test_a_game_starts_and_a_move_is_recorded_through_the_simulated_hardware(dae
     # The LEDs show blue's turn on the simulated board (its START spots breathe blue).
     leds = daemon.sim_board.leds()
     assert set(leds) >= {"T4", "S1:red", "start:blue:1", "slide:T2"}
+    # The owner's diagnostics: link counters, the raw sensors, stuck-sensor warnings.
+    info = owner.diagnostics()
+    assert info["link"]["crc_failures"] == 0 and len(info["sensors"]) == 112
+    assert info["stuck"] == [] and info["calibrated"] is False  # no calibration saved
