@@ -87,3 +87,22 @@ def status():
 @blueprint.get("/partial/live")
 def live():
     return render_template("_live.html", **live_context(context().service.state()))
+
+
+@blueprint.get("/diagnostics")
+def diagnostics():
+    """The owner's look at the board's health: the link, its counters, every sensor's raw
+    value, stuck sensors, the last card tag, errors. Refreshes itself every two seconds."""
+    info = context().service.diagnostics() if is_owner() else None
+    return render_template(
+        "diagnostics.html",
+        info=info,
+        owner=info is not None,
+        counters=_nonzero_counters(info),
+        **owner_context(),
+    )
+
+
+def _nonzero_counters(info: Mapping[str, Any] | None) -> list[tuple[str, Any]]:
+    link = (info or {}).get("link") or {}
+    return [(name.replace("_", " "), value) for name, value in link.items() if value]

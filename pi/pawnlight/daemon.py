@@ -202,11 +202,19 @@ class Daemon:
             self.controls.status(state)
 
     def _present_card(self, uid: str) -> None:
-        firmware = self.firmware
-        assert firmware is not None
-        firmware.present_card(uid)
-        firmware.wait_reader_polls(2)  # the reader has seen it ...
-        firmware.remove_card()  # ... and the card is taken away again, as a hand does
+        """Hold a card to the simulated reader until the Pi has its tag, then take it away, as
+        a hand does; a read the reader missed is tried again, as a person would."""
+        firmware, owner = self.firmware, self.owner
+        assert firmware is not None and owner is not None
+        for _ in range(3):
+            seen = owner.card_reads
+            firmware.present_card(uid)
+            arrived = owner.wait_for_card(seen, timeout=2.0)
+            firmware.remove_card()
+            if arrived:
+                return
+            firmware.wait_reader_polls(4)  # let the reader see it gone before trying again
+        log.warning("the simulated reader did not read card %s", uid)
 
     def _press(self, button: str) -> None:
         if self.controls is None or button not in self.controls.buttons:

@@ -120,6 +120,8 @@ class Owner:
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self.last_uid: str | None = None
+        self.card_reads = 0  # CardRead events received, for the simulator to wait on
+        self._card_read = threading.Condition()
         self.errors: list[str] = []
         # Sensors that read a pawn for a long time while the rest of the board changes.
         self._stuck_detector = StuckSensorDetector(companion.layout)
@@ -155,6 +157,11 @@ class Owner:
             return reply.result(timeout=timeout)
         except TimeoutError:
             raise CommandRefused("the board did not answer in time", 503) from None
+
+    def wait_for_card(self, reads_before: int, timeout: float) -> bool:
+        """Wait until a card read beyond ``reads_before`` has reached the owner."""
+        with self._card_read:
+            return self._card_read.wait_for(lambda: self.card_reads > reads_before, timeout)
 
     def games(self) -> list[dict[str, Any]]:
         with Journal.open(self.journal_path, readonly=True) as journal:
@@ -263,6 +270,9 @@ class Owner:
             return Reading(tuple(self._values), item.at)
         if isinstance(item, CardRead):
             self.last_uid = item.uid
+            with self._card_read:
+                self.card_reads += 1
+                self._card_read.notify_all()
             return CardScanned(item.uid, item.at)
         if isinstance(item, ButtonPressed):
             return Pressed(item.name, item.at)

@@ -161,10 +161,18 @@ class FakeService:
     def diagnostics(self) -> dict[str, Any]:
         with self.lock:
             c = self.companion
+            # The shape of Owner.diagnostics() on the simulated board.
             return {
-                "link": {"up": c.link_up, "detail": c.link_detail, "firmware": c.firmware},
-                "sensors": list(c.reading or ()),
+                "sim": True,
+                "layout": c.layout.name,
+                "calibrated": False,
+                "link": {"connected": c.link_up, "crc_failures": 0, "reconnects": 1},
+                "board": None,
+                "sensors": list(c.reading or [0] * 112),
                 "last_uid": c.scanned_uid,
+                "errors": [],
+                "stuck": [],
+                "game_id": None,
             }
 
     # -- driving it from tests ----------------------------------------------------------------

@@ -105,7 +105,7 @@ def test_the_qr_code_shows_the_pages_address(client, service):
 def test_diagnostics_are_for_the_owner(client):
     assert "PIN" in error_of(client.get("/api/diagnostics"), 403)
     response = client.get("/api/diagnostics", headers=OWNER)
-    assert response.status_code == 200 and response.json["link"]["up"] is True
+    assert response.status_code == 200 and response.json["link"]["connected"] is True
 
 
 # -- owner commands -------------------------------------------------------------------------------

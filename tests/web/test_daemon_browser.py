@@ -93,7 +93,14 @@ def test_a_game_in_the_browser_on_the_simulated_board(browser, daemon):
             state = daemon.state()
             turns = len(state["turns"])
             player.locator(f'button[data-card="{card}"]').click()
-            state = daemon.wait(lambda s, n=turns: s["phase"] == "move" or len(s["turns"]) > n)
+            try:
+                state = daemon.wait(
+                    lambda s, n=turns: s["phase"] == "move" or len(s["turns"]) > n
+                )
+            except AssertionError as error:
+                feedback = player.locator("#sim-feedback").text_content()
+                log = (daemon.data / "daemon.log").read_text(errors="replace")[-2000:]
+                raise AssertionError(f"{error}; card {card}; page said {feedback!r}; {log}")
             if state["phase"] == "move":
                 choice = state["legal"][0]
                 move = parse(choice["text"], Position.from_json(state["pawns"]), False)
