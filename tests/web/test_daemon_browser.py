@@ -100,7 +100,8 @@ def test_a_game_in_the_browser_on_the_simulated_board(browser, daemon):
             except AssertionError as error:
                 feedback = player.locator("#sim-feedback").text_content()
                 log = (daemon.data / "daemon.log").read_text(errors="replace")[-2000:]
-                raise AssertionError(f"{error}; card {card}; page said {feedback!r}; {log}")
+                message = f"{error}; card {card}; page said {feedback!r}; {log}"
+                raise AssertionError(message) from None
             if state["phase"] == "move":
                 choice = state["legal"][0]
                 move = parse(choice["text"], Position.from_json(state["pawns"]), False)
