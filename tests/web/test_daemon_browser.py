@@ -94,9 +94,7 @@ def test_a_game_in_the_browser_on_the_simulated_board(browser, daemon):
             turns = len(state["turns"])
             player.locator(f'button[data-card="{card}"]').click()
             try:
-                state = daemon.wait(
-                    lambda s, n=turns: s["phase"] == "move" or len(s["turns"]) > n
-                )
+                state = daemon.wait(lambda s, n=turns: s["phase"] == "move" or len(s["turns"]) > n)
             except AssertionError as error:
                 feedback = player.locator("#sim-feedback").text_content()
                 log = (daemon.data / "daemon.log").read_text(errors="replace")[-2000:]
