@@ -59,6 +59,9 @@ class Rollouts:
             for colour in view.active
         }
         self._greedy_memo: dict[tuple[Position, int, str], tuple[Move | None, bool]] = {}
+        #: Evaluations so far: move generations and positions scored (what the budget counts;
+        #: each costs about the same, some tens of microseconds on the development machine).
+        self.evaluations = 0
 
     def next_colour(self, colour: int, again: bool) -> int:
         if again:
@@ -90,11 +93,14 @@ class Rollouts:
             return known
         options = legal_options(position, colour, card, self.edition, self.teams)
         moves = options.moves
+        self.evaluations += 1
         if len(moves) <= 1:
             known = (moves[0] if moves else None), options.again
         else:
             score = self.policy[colour].score
-            known = max(distinct_moves(moves), key=lambda m: score(m.after)), options.again
+            distinct = distinct_moves(moves)
+            self.evaluations += len(distinct)
+            known = max(distinct, key=lambda m: score(m.after)), options.again
         self._greedy_memo[key] = known
         return known
 
@@ -106,9 +112,12 @@ class Rollouts:
         score = self.policy[colour].score
         for card in dict.fromkeys(hand):
             options = legal_options(position, colour, card, self.edition, self.teams)
+            self.evaluations += 1
             if not options.moves:
                 continue
-            move = max(distinct_moves(options.moves), key=lambda m: score(m.after))
+            distinct = distinct_moves(options.moves)
+            self.evaluations += len(distinct)
+            move = max(distinct, key=lambda m: score(m.after))
             value = score(move.after) + hand_bonus(card)
             if best is None or value > best[0]:
                 best = (value, card, move, options.again)
@@ -139,6 +148,7 @@ class Rollouts:
                 if ended is not None:
                     return ended
             colour = self.next_colour(colour, again)
+        self.evaluations += 1
         return self.root.score(position)
 
     def deal(self, cards: Iterator[str], own: Sequence[str]) -> dict[int, list[str]]:

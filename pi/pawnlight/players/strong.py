@@ -28,6 +28,8 @@ from .view import HAND_SIZE, GameView
 DEFAULT_BUDGET = 1200
 #: Candidates kept from the heuristic's ranking: the rest are rarely better and cost as much.
 DEFAULT_WIDTH = 4
+#: Sampled futures per decision however small the budget: one alone would be a coin toss.
+MIN_FUTURES = 2
 
 
 @dataclass(frozen=True)
@@ -121,10 +123,12 @@ class StrongPlayer(Player):
             return candidates[0]
         candidates = candidates[: self.width]
         depth = self.depth or len(view.active) + 1
-        worlds = max(2, self.budget // (len(candidates) * depth))
         rng = random.Random(f"{self.seed}:{view.turn_number}:{view.colour}:{card}:{view.hand}")
         totals = [0.0] * len(candidates)
-        for _ in range(worlds):
+        worlds = 0
+        # Whole futures until the budget is spent, so every candidate meets the same ones.
+        while worlds < MIN_FUTURES or rollouts.evaluations < self.budget:
+            worlds += 1
             # One sampled future, replayed identically for every candidate.
             future = card_stream(view.unseen, rng, view.extra_one)
             dealt = [next(future) for _ in range(_cards_needed(view, depth))]
