@@ -234,17 +234,28 @@ def test_whole_games_of_every_variant_end_with_a_finished_record(layout, config)
     bench = Bench(layout)
     bench.command("new_game", **config)
     bench.show(bench.game.position)
+    played = []
     for _ in range(5000):
         if bench.companion.phase == "over":
             break
         bench.scan(deck.draw())
         if bench.companion.phase == "move":
-            bench.play(rng.choice(bench.game.legal))
+            assert snapshot(bench.companion)["statistics"] is None  # only once it is over
+            played.append(rng.choice(bench.game.legal))
+            bench.play(played[-1])
     assert bench.companion.phase == "over"
     assert any(isinstance(e, FinishRecord) for e in bench.effects)
     state = snapshot(bench.companion)
     assert state["result"]["winners"] or state["result"]["patience"]
     assert len(state["history"]) == len(bench.game.history)
+    # The end-of-game figures agree with the moves the players made on the board.
+    figures = state["statistics"]
+    assert figures["turns"] == len(bench.game.history)
+    assert figures["bumps"] == sum(len(move.bumped) for move in played)
+    assert figures["slides"] == sum(len(move.slides) for move in played)
+    assert figures["forfeits"] == len(bench.game.history) - len(played)
+    assert sum(c["turns"] for c in figures["colours"].values()) == figures["turns"]
+    assert set(figures["colours"]) == set(state["players"])
     # What was recorded replays to the same game.
     from pawnlight.rules import Game
 

@@ -87,6 +87,49 @@ def test_scores_and_match_totals_in_point_play(client, service):
     assert 'id="result" class="result">red won<' in html
 
 
+def test_a_finished_game_shows_its_figures(client, service):
+    assert 'id="statistics"' not in page(client)
+    service.patch(
+        phase="over",
+        players=["red", "blue"],
+        result={"winners": ["blue"], "double_game": False, "patience": None, "reason": ""},
+        statistics={
+            "turns": 83,
+            "bumps": 7,
+            "swept": 2,
+            "slides": 4,
+            "switches": 1,
+            "sorries": 3,
+            "forfeits": 12,
+            "forfeits_by_card": {"sorry": 2, "10": 1},
+            "colours": {
+                "red": {
+                    "turns": 42,
+                    "forfeits": 7,
+                    "bumps_made": 2,
+                    "bumped": 5,
+                    "slides": 1,
+                    "pawns_home": 2,
+                },
+                "blue": {
+                    "turns": 41,
+                    "forfeits": 5,
+                    "bumps_made": 5,
+                    "bumped": 2,
+                    "slides": 3,
+                    "pawns_home": 4,
+                },
+            },
+        },
+    )
+    html = page(client)
+    assert "83 turns · 7 pawns sent back to start (2 swept off slides) · 4 slides" in html
+    assert "1 switch · 3 Sorry! cards · 12 turns without a move" in html
+    row = re.search(r'id="statistics".*?<tr data-colour="blue">(.*?)</tr>', html, re.S).group(1)
+    assert re.findall(r"<td>(\d+)</td>", row) == ["41", "5", "5", "2", "3", "4"]
+    assert "Cards that could not move: Sorry! ×2, 10 ×1." in html
+
+
 def test_the_owner_sees_the_buttons_for_this_moment(client, service):
     service.start(("red", "blue"))
     service.scan("1")

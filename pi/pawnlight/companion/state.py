@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..board.recognise import InProgress, Mismatch
+from ..players.game_stats import GameStatistics, game_statistics
 from ..rules.board import COLOURS
+from ..rules.game import Game
 from ..rules.notation import text
 from .machine import CHOOSE, Companion
 
@@ -47,6 +49,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         "turns": [],
         "scores": None,
         "result": None,
+        "statistics": None,
         "doubled": 0,
         "waiting_for": [],
         "corrections": [],
@@ -117,6 +120,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         }
         if result.scores is not None:
             state["scores"] = {COLOURS[c]: p for c, p in result.scores.items()}
+        state["statistics"] = _finished_statistics(game)
     if match is not None and (len(match.games) > 1 or game.config.variant == "points"):
         state["match"] = {
             "game": len(match.games),
@@ -127,3 +131,43 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         state["choices"] = _moves(companion.choices)
         state["choice_unchanged"] = companion.choice_unchanged
     return state
+
+
+# The last finished game's figures: snapshots are rebuilt after every input, the game is not.
+# Holding the game itself (not its id) means a new game can never be mistaken for it.
+_last_statistics: tuple[Game, int, dict[str, Any]] | None = None
+
+
+def _finished_statistics(game: Game) -> dict[str, Any]:
+    """The game in numbers, for the status page's end-of-game panel."""
+    global _last_statistics
+    turns = len(game.history)
+    cached = _last_statistics
+    if cached is None or cached[0] is not game or cached[1] != turns:
+        cached = _last_statistics = (game, turns, statistics_json(game_statistics(game)))
+    return cached[2]
+    return _last_statistics[2]
+
+
+def statistics_json(stats: GameStatistics) -> dict[str, Any]:
+    return {
+        "turns": stats.turns,
+        "bumps": stats.bumps,
+        "swept": stats.swept,
+        "slides": stats.slides,
+        "switches": stats.switches,
+        "sorries": stats.sorries,
+        "forfeits": stats.forfeit_total,
+        "forfeits_by_card": {card: n for card, n in stats.forfeits.items() if n},
+        "colours": {
+            COLOURS[colour]: {
+                "turns": c.turns,
+                "forfeits": c.forfeits,
+                "bumps_made": c.bumps_made,
+                "bumped": c.bumped,
+                "slides": c.slides,
+                "pawns_home": c.pawns_home,
+            }
+            for colour, c in stats.colours.items()
+        },
+    }

@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
         "tournament",
         help="seeded games between computer players: win rates with 95%% intervals",
         description="Play seeded games between computer players (seats rotate) and report "
-        "each player's win rate with its 95%% Wilson interval.",
+        "each player's win rate with its 95% Wilson interval.",
     )
     tournament.add_argument(
         "--players",
