@@ -232,9 +232,10 @@ class Owner:
         if game_id is None:
             return
         game: Game = self._journal.resume(game_id)
+        computer = self._journal.load(game_id).meta.get("computer")
         self.game_id = game_id
         log.info("resuming game %s at turn %s", game_id, len(game.history))
-        self._execute(self.companion.resume(game))
+        self._execute(self.companion.resume(game, computer if isinstance(computer, dict) else None))
 
     def _handle(self, item: object) -> None:
         companion = self.companion
@@ -319,7 +320,8 @@ class Owner:
                 self.companion.deck.save()
 
     def _new_record(self, journal: Journal, effect: StartRecord) -> None:
-        self.game_id = journal.new_game(effect.config, seed=effect.seed)
+        meta = {"computer": dict(effect.computer)} if effect.computer else None
+        self.game_id = journal.new_game(effect.config, seed=effect.seed, meta=meta)
 
     def _record(self, write: Callable[[Journal], object]) -> None:
         if self._journal is None:

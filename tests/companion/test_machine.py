@@ -283,6 +283,21 @@ def test_computer_seats_must_be_players_and_known_players():
         bench.command("new_game", players=["red", "blue"], computer={"blue": "genius"})
 
 
+def test_computer_seats_go_into_the_record_and_come_back_on_resume():
+    bench = started(players=("red", "blue"), computer={"blue": "heuristic"})
+    start = next(e for e in bench.effects if isinstance(e, StartRecord))
+    assert start.computer == (("blue", "heuristic"),)
+    game = bench.game
+    resumed = Bench()
+    resumed.effects += resumed.companion.resume(game, {"blue": "heuristic"})
+    assert snapshot(resumed.companion)["computer"] == {"blue": "heuristic"}
+    # A header that no longer fits the game (hand-edited, damaged) leaves people in every seat.
+    damaged = Bench()
+    damaged.effects += damaged.companion.resume(game, {"green": "heuristic"})
+    state = snapshot(damaged.companion)
+    assert state["computer"] == {} and "green is not playing" in state["warning"]
+
+
 def test_a_hint_lights_one_move_and_the_player_may_still_choose():
     bench = started()
     bench.scan("1")

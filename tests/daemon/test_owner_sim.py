@@ -57,3 +57,24 @@ def test_a_game_starts_and_a_move_is_recorded_through_the_simulated_hardware(dae
     info = owner.diagnostics()
     assert info["link"]["crc_failures"] == 0 and len(info["sensors"]) == 112
     assert info["stuck"] == [] and info["calibrated"] is False  # no calibration saved
+
+
+def test_computer_seats_are_recorded_and_come_back_after_a_restart(tmp_path):
+    first = Daemon(Config(data=tmp_path, sim=True, layout="colour", http_port=0))
+    first.start(web=False)
+    try:
+        owner = first.owner
+        owner.command("new_game", {"players": ["red", "blue"], "computer": {"blue": "heuristic"}})
+        state = wait_for(owner, lambda s: s["phase"] == "setup")
+        game_id = state["game_id"]
+    finally:
+        first.stop()
+    with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
+        assert journal.load(game_id).meta == {"computer": {"blue": "heuristic"}}
+    second = Daemon(Config(data=tmp_path, sim=True, layout="colour", http_port=0))
+    second.start(web=False)
+    try:
+        state = wait_for(second.owner, lambda s: s.get("game_id") == game_id)
+        assert state["computer"] == {"blue": "heuristic"}
+    finally:
+        second.stop()

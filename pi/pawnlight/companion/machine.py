@@ -460,7 +460,8 @@ class Companion:
         self.warning = None
         self.message = "Set up the board as lit, then play: " + self._phase_message()
         self._watch((), guide_only=True)
-        effects: list[Effect] = [StartRecord(game.config)]
+        computer = tuple((COLOURS[c], spec) for c, (spec, _) in sorted(self.computer.items()))
+        effects: list[Effect] = [StartRecord(game.config, computer=computer)]
         effects += self._decided()
         return effects
 
@@ -618,8 +619,18 @@ class Companion:
 
     # -- resume -------------------------------------------------------------------------------
 
-    def resume(self, game: Game) -> list[Effect]:
-        """Carry on with a game reloaded from the journal: first the board must match it."""
+    def resume(self, game: Game, computer: Mapping[str, str] | None = None) -> list[Effect]:
+        """Carry on with a game reloaded from the journal: first the board must match it.
+
+        ``computer`` is the record's colours played by the computer ({"blue": "heuristic"}); a
+        seat that no longer makes sense (a damaged header) is dropped with a warning rather than
+        stopping the game.
+        """
+        try:
+            self.computer = _computer_seats(computer or {}, game.config)
+        except CommandError as error:
+            self.computer = {}
+            self.warning = f"the computer seats were not restored: {error}"
         self.match = Match(game.config, first=game)
         self.phase = SETUP
         self.message = "Game resumed. Set the board as lit, then play on: " + self._phase_message()

@@ -79,6 +79,9 @@ class StartRecord:
 
     config: GameConfig
     seed: int | None = None
+    #: Colours the computer plays with their player specs, (("blue", "heuristic"),): kept in the
+    #: record's header so a resumed game still has them.
+    computer: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

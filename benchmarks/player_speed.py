@@ -1,0 +1,73 @@
+"""How long does a computer player think? Seconds per decision, over real game positions.
+
+Collects the decisions of a few seeded 4-player games (every turn that had more than one legal
+move), then times each player on exactly those decisions and prints the median, the 90th
+percentile and the slowest, with decisions per second.  The strong player's work is a fixed
+number of simulated turns (its ``budget``), so on a Raspberry Pi the same moves come out, only
+later: multiply by the Pi's slowdown (docs/players.md).
+
+    .venv/bin/python benchmarks/player_speed.py [--games N] [--players heuristic,strong,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+
+from pawnlight.players import HeuristicPlayer, make_player, play_game
+from pawnlight.players.base import distinct_moves
+from pawnlight.rules import GameConfig
+
+
+class Recorder(HeuristicPlayer):
+    """Plays as the heuristic and keeps every decision that had more than one move."""
+
+    def __init__(self, found: list) -> None:
+        super().__init__()
+        self.found = found
+
+    def choose(self, view, card, options):
+        if len(distinct_moves(options.moves)) > 1:
+            self.found.append((view, card, options))
+        return super().choose(view, card, options)
+
+
+def decisions(games: int, edition: str) -> list:
+    """(view, card, options) for every turn of ``games`` heuristic games that had a choice."""
+    found: list = []
+    config = GameConfig(edition=edition)
+    recorder = Recorder(found)
+    for seed in range(games):
+        play_game(config, dict.fromkeys(config.turn_order, recorder), seed)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--edition", default="hasbro-2002")
+    parser.add_argument("--players", default="heuristic,strong:budget=400,strong")
+    args = parser.parse_args()
+    points = decisions(args.games, args.edition)
+    print(f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}")
+    print(f"{len(points)} decisions with a choice, from {args.games} 4-player {args.edition} games")
+    print(f"{'player':<24}{'median ms':>10}{'p90 ms':>10}{'max ms':>10}{'decisions/s':>13}")
+    for spec in args.players.split(","):
+        player = make_player(spec, seed=1)
+        times = []
+        for view, card, options in points:
+            start = time.perf_counter()
+            player.choose(view, card, options)
+            times.append(time.perf_counter() - start)
+        times.sort()
+        p90 = times[int(0.9 * (len(times) - 1))]
+        print(
+            f"{spec:<24}{1000 * statistics.median(times):>10.2f}{1000 * p90:>10.2f}"
+            f"{1000 * times[-1]:>10.2f}{len(times) / sum(times):>13.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
