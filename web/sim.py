@@ -24,7 +24,7 @@ from .places import pawn_places
 
 blueprint = Blueprint("sim", __name__)
 
-BUTTONS = ("confirm", "undo", "new_game")
+BUTTONS = ("confirm", "undo", "new_game", "hint")
 SQUARE = bodies.text(32)
 
 

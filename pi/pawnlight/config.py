@@ -19,6 +19,7 @@ See docs/daemon.md for every key. Example ``/etc/pawnlight/pawnlight.toml``::
     confirm = 5
     undo = 6
     new_game = 13
+    hint = 12
     buzzer = 19
     status_led = 26
 """

@@ -218,7 +218,7 @@ class Daemon:
 
     def _press(self, button: str) -> None:
         if self.controls is None or button not in self.controls.buttons:
-            raise ValueError(f"unknown button {button!r} (confirm, undo or new_game)")
+            raise ValueError(f"unknown button {button!r} (confirm, undo, new_game or hint)")
         pin = self.controls.buttons[button].pin
         pin.drive_low()
         pin.drive_high()

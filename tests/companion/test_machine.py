@@ -283,6 +283,15 @@ def test_computer_seats_must_be_players_and_known_players():
         bench.command("new_game", players=["red", "blue"], computer={"blue": "genius"})
 
 
+def test_the_hint_button_lights_the_suggested_move():
+    bench = started()
+    bench.effects += bench.companion.handle(Pressed("hint", bench.now))
+    assert "a hint is for a person with a card to play" in snapshot(bench.companion)["warning"]
+    bench.scan("1")
+    bench.effects += bench.companion.handle(Pressed("hint", bench.now))
+    assert snapshot(bench.companion)["guided"] == {"text": "R:start-T4", "by": "hint"}
+
+
 def test_computer_seats_go_into_the_record_and_come_back_on_resume():
     bench = started(players=("red", "blue"), computer={"blue": "heuristic"})
     start = next(e for e in bench.effects if isinstance(e, StartRecord))

@@ -47,7 +47,7 @@ for _uid, _card in UIDS.items():
     CARD_UIDS.setdefault(_card, []).append(_uid)
 
 SETTLE = 0.5  # virtual seconds that pass after each input: longer than the settle time
-BUTTONS = ("confirm", "undo", "new_game")
+BUTTONS = ("confirm", "undo", "new_game", "hint")
 
 
 class FakeSubscription:
@@ -244,7 +244,7 @@ class FakeService:
 
     def _press(self, button: str) -> None:
         if button not in BUTTONS:
-            raise ValueError(f"unknown button {button!r} (expected confirm, undo or new_game)")
+            raise ValueError(f"unknown button {button!r} (expected confirm, undo, new_game or hint)")
         self.pressed.append(button)
         self._input(Pressed(button, 0.0))
 

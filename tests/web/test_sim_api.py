@@ -116,7 +116,7 @@ def test_the_sim_page_has_the_board_cards_hand_and_buttons(client, service):
     page = client.get("/sim").get_data(as_text=True)
     for card in ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry"):
         assert f'data-card="{card}"' in page
-    for button in ("confirm", "undo", "new_game"):
+    for button in ("confirm", "undo", "new_game", "hint"):
         assert f'data-button="{button}"' in page
     assert 'data-place="start:red"' in page and 'data-led="slide:T2"' in page
     assert 'data-hand="red" data-count="0"' in page

@@ -297,6 +297,11 @@ class Companion:
                 return self._cmd_new_game({"config": game.config})[1]
             if button == "confirm":
                 return self._confirm()
+            if button == "hint":
+                reply, effects = self._cmd_hint({})
+                if reply["hint"] is None:
+                    self.warning = "no hint: this card has no move to suggest"
+                return effects
         except CommandError as error:
             self.warning = str(error)
             return [Buzz("illegal")]

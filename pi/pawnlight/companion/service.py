@@ -46,7 +46,7 @@ class SimulatedBoardControls(Protocol):
         """Set the whole physical board at once; ValueError for a bad position."""
 
     def press(self, button: str) -> None:
-        """Press one of the board's buttons (confirm, undo, new_game)."""
+        """Press one of the board's buttons (confirm, undo, new_game, hint)."""
 
 
 class Service(Protocol):

@@ -32,7 +32,7 @@ class CardScanned:
 
 @dataclass(frozen=True)
 class Pressed:
-    """A button on the board: ``confirm``, ``undo`` or ``new_game``."""
+    """A button on the board: ``confirm``, ``undo``, ``new_game`` or ``hint``."""
 
     button: str
     at: float

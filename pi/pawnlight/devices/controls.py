@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from gpiozero import LED, Button, Buzzer
 from gpiozero.pins import Factory
 
-BUTTONS = ("confirm", "undo", "new_game")
+BUTTONS = ("confirm", "undo", "new_game", "hint")
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class ControlPins:
     confirm: int = 5
     undo: int = 6
     new_game: int = 13
+    hint: int = 12
     buzzer: int = 19
     status_led: int = 26
 
