@@ -244,7 +244,7 @@ class FakeService:
 
     def _press(self, button: str) -> None:
         if button not in BUTTONS:
-            raise ValueError(f"unknown button {button!r} (expected confirm, undo, new_game or hint)")
+            raise ValueError(f"unknown button {button!r} (expected one of {BUTTONS})")
         self.pressed.append(button)
         self._input(Pressed(button, 0.0))
 
