@@ -5,6 +5,7 @@ import random
 from pawnlight.players import StrongPlayer, view_of
 from pawnlight.players.base import card_options, distinct_moves
 from pawnlight.players.rollout import Rollouts, card_stream
+from pawnlight.players.strong import _significant_best
 from pawnlight.rules import Deck, Game, GameConfig, text
 from pawnlight.rules.game import MOVE
 
@@ -74,3 +75,32 @@ def test_point_play_plays_the_move_it_planned_with_the_card():
     move = player.choose(view_of(game, hand=rest), card, game.options)
     assert move is planned or move == planned
     assert move is None or text(move) in {text(m) for m in card_options(view, card).moves}
+
+
+def test_another_move_replaces_the_heuristics_choice_only_on_clear_evidence():
+    baseline = [0.0, 1.0, 0.5, 0.2, 0.8, 0.4]
+    steps = [0.3, -0.2, 0.25, -0.1, 0.2, 0.0]
+    slightly_better = [v + d for v, d in zip(baseline, steps, strict=True)]
+    clearly_better = [v + 0.3 for v in baseline]
+    assert _significant_best([baseline, slightly_better], margin=1.0) == 0
+    assert _significant_best([baseline, slightly_better], margin=0.0) == 1
+    assert _significant_best([baseline, slightly_better, clearly_better], margin=1.0) == 2
+    worse = [v - 0.3 for v in baseline]
+    assert _significant_best([baseline, worse], margin=0.0) == 0
+
+
+def test_a_decision_ends_even_when_every_future_ends_at_once(monkeypatch):
+    """Remembered moves cost nothing; futures that all end on their first turn still spend the
+    budget (this once looped for ever in a tournament)."""
+    calls = []
+
+    def always_over(self, position, move):
+        calls.append(1)
+        assert len(calls) < 100_000, "the decision never stopped sampling"
+        return 1.0
+
+    monkeypatch.setattr(Rollouts, "outcome", always_over)
+    view, card, options = moments(1)[0]
+    move = StrongPlayer(budget=300, width=3).choose(view, card, options)
+    assert move in options.moves
+    assert len(calls) <= 300

@@ -84,7 +84,15 @@ def test_the_heuristic_beats_three_random_players_by_a_wide_margin():
 
 @pytest.mark.parametrize(
     "bad",
-    ["wizard", "strong:budget=0", "strong:speed=3", "heuristic:budget=3", "strong:budget=lots"],
+    [
+        "wizard",
+        "strong:budget=0",
+        "strong:speed=3",
+        "heuristic:budget=3",
+        "strong:budget=lots",
+        "strong:margin=-1",
+        "strong:margin=x",
+    ],
 )
 def test_bad_player_specs_are_refused_with_a_reason(bad):
     with pytest.raises(ValueError, match=r"player|setting"):
@@ -94,6 +102,7 @@ def test_bad_player_specs_are_refused_with_a_reason(bad):
 def test_player_specs():
     assert parse_spec(" Strong:budget=400, width=3") == ("strong", {"budget": 400, "width": 3})
     assert make_player("strong:budget=7").budget == 7
+    assert make_player("strong:margin=0.5").margin == 0.5
 
 
 def test_patience_has_no_tournament():

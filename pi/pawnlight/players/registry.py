@@ -1,7 +1,7 @@
 """Players by name, as the command line and the companion's settings write them.
 
 A spec is a name with optional settings: ``random``, ``heuristic``, ``strong``,
-``strong:budget=400``, ``strong:budget=3000,width=5``.
+``strong:budget=400``, ``strong:budget=3000,width=5``, ``strong:margin=0.5``.
 """
 
 from __future__ import annotations
@@ -12,26 +12,27 @@ from .random_player import RandomPlayer
 from .strong import StrongPlayer
 
 PLAYER_NAMES = ("random", "heuristic", "strong")
-_STRONG_SETTINGS = ("budget", "width", "depth")
+_STRONG_SETTINGS = ("budget", "width", "depth", "margin")
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, int]]:
+def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
     """``"strong:budget=400"`` -> ``("strong", {"budget": 400})``; ValueError naming the problem."""
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     if name not in PLAYER_NAMES:
         raise ValueError(f"unknown player {name!r} (expected {', '.join(PLAYER_NAMES)})")
-    settings: dict[str, int] = {}
+    settings: dict[str, float] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, equals, value = item.partition("=")
         if name != "strong" or key not in _STRONG_SETTINGS or not equals:
             raise ValueError(f"unknown setting {item!r} for the {name} player")
         try:
-            settings[key] = int(value)
+            settings[key] = float(value) if key == "margin" else int(value)
         except ValueError:
-            raise ValueError(f"setting {key} needs a whole number, not {value!r}") from None
-        if settings[key] < 1:
-            raise ValueError(f"setting {key} must be at least 1")
+            kind = "a number" if key == "margin" else "a whole number"
+            raise ValueError(f"setting {key} needs {kind}, not {value!r}") from None
+        if settings[key] < (0 if key == "margin" else 1):
+            raise ValueError(f"setting {key} must be at least {0 if key == 'margin' else 1}")
     return name, settings
 
 

@@ -134,6 +134,9 @@ class Rollouts:
         hands: dict[int, list[str]] | None = None,
     ) -> float:
         """Play ``turns`` turns from ``position`` with ``colour`` to move; the root side's score."""
+        # Every future costs at least one evaluation, even one that ends at once on remembered
+        # moves: otherwise a decision whose futures all end in a win would never spend its budget.
+        self.evaluations += 1
         for _ in range(turns):
             if hands is not None:
                 hand = hands[colour]
@@ -148,7 +151,6 @@ class Rollouts:
                 if ended is not None:
                     return ended
             colour = self.next_colour(colour, again)
-        self.evaluations += 1
         return self.root.score(position)
 
     def deal(self, cards: Iterator[str], own: Sequence[str]) -> dict[int, list[str]]:

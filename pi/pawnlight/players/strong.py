@@ -28,6 +28,9 @@ from .view import HAND_SIZE, GameView
 DEFAULT_BUDGET = 1200
 #: Candidates kept from the heuristic's ranking: the rest are rarely better and cost as much.
 DEFAULT_WIDTH = 4
+#: How clearly (in standard errors) a move must beat the heuristic's choice in the sampled
+#: futures before the strong player plays it instead.
+DEFAULT_MARGIN = 1.0
 #: Sampled futures per decision however small the budget: one alone would be a coin toss.
 MIN_FUTURES = 2
 
@@ -52,12 +55,14 @@ class StrongPlayer(Player):
         width: int = DEFAULT_WIDTH,
         depth: int | None = None,
         weights: Weights | None = None,
+        margin: float = DEFAULT_MARGIN,
     ) -> None:
         self.seed = seed
         self.budget = budget
         self.width = width
         self.depth = depth
         self.weights = weights
+        self.margin = margin
         # choose_card decides card and move together; choose then returns the move it found.
         self._planned: tuple[tuple, Move | None] | None = None
 
@@ -124,7 +129,7 @@ class StrongPlayer(Player):
         candidates = candidates[: self.width]
         depth = self.depth or len(view.active) + 1
         rng = random.Random(f"{self.seed}:{view.turn_number}:{view.colour}:{card}:{view.hand}")
-        totals = [0.0] * len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
         worlds = 0
         # Whole futures until the budget is spent, so every candidate meets the same ones.
         while worlds < MIN_FUTURES or rollouts.evaluations < self.budget:
@@ -143,9 +148,34 @@ class StrongPlayer(Player):
                         own.remove(candidate.card)
                     own.append(next(cards))
                     hands = rollouts.deal(cards, own)
-                totals[index] += rollouts.play_out(candidate.after, colour, cards, depth, hands)
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+                values[index].append(
+                    rollouts.play_out(candidate.after, colour, cards, depth, hands)
+                )
+        return candidates[_significant_best(values, self.margin)]
+
+
+def _significant_best(values: Sequence[Sequence[float]], margin: float) -> int:
+    """The candidate to play: the heuristic's choice (index 0) unless another did better in the
+    same futures by more than ``margin`` standard errors of the paired difference.
+
+    A few dozen sampled futures are noisy; switching away from the heuristic on noise alone
+    makes the player no better than the heuristic, so the evidence has to be clear.
+    """
+    best, best_gain = 0, 0.0
+    baseline = values[0]
+    for index in range(1, len(values)):
+        diffs = [a - b for a, b in zip(values[index], baseline, strict=True)]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        if n > 1:
+            variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean - margin * (variance / n) ** 0.5 <= 0:
+                continue
+        elif mean <= 0:
+            continue
+        if mean > best_gain:
+            best, best_gain = index, mean
+    return best
 
 
 def _cards_needed(view: GameView, depth: int) -> int:
