@@ -110,3 +110,13 @@ def test_patience_has_no_tournament():
         TournamentSettings(
             ("heuristic", "random"), 2, edition="parker-1939", variant="patience"
         ).check()
+
+
+@pytest.mark.parametrize("trials", [1, 7, 100, 2000, 12345])
+def test_wilson_interval_contains_the_rate_even_at_the_ends(trials):
+    # A card that never forfeits once crashed the plots: the rounded bound lay above the rate.
+    for successes in (0, 1, trials // 2, trials - 1, trials):
+        low, high = wilson_interval(successes, trials)
+        assert 0.0 <= low <= successes / trials <= high <= 1.0
+    assert wilson_interval(0, trials)[0] == 0.0
+    assert wilson_interval(trials, trials)[1] == 1.0
