@@ -12,6 +12,7 @@ game, so the same seed gives the same move whatever was asked before.
 from __future__ import annotations
 
 import random
+import statistics
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -165,13 +166,9 @@ def _significant_best(values: Sequence[Sequence[float]], margin: float) -> int:
     baseline = values[0]
     for index in range(1, len(values)):
         diffs = [a - b for a, b in zip(values[index], baseline, strict=True)]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        if n > 1:
-            variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            if mean - margin * (variance / n) ** 0.5 <= 0:
-                continue
-        elif mean <= 0:
+        mean = statistics.fmean(diffs)
+        error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+        if mean - margin * error <= 0:
             continue
         if mean > best_gain:
             best, best_gain = index, mean
