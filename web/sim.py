@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template
 
+from pawnlight.companion.signals import BUTTONS
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import CARDS
 
@@ -24,7 +25,6 @@ from .places import pawn_places
 
 blueprint = Blueprint("sim", __name__)
 
-BUTTONS = ("confirm", "undo", "new_game", "hint")
 SQUARE = bodies.text(32)
 
 

@@ -26,6 +26,7 @@ from pawnlight.board.layout import Layout
 from pawnlight.companion.deck import CardDeck, simulated_uids
 from pawnlight.companion.machine import Companion, Settings
 from pawnlight.companion.signals import (
+    BUTTONS,
     CardScanned,
     Input,
     LinkChanged,
@@ -47,7 +48,6 @@ for _uid, _card in UIDS.items():
     CARD_UIDS.setdefault(_card, []).append(_uid)
 
 SETTLE = 0.5  # virtual seconds that pass after each input: longer than the settle time
-BUTTONS = ("confirm", "undo", "new_game", "hint")
 
 
 class FakeSubscription:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from gpiozero import LED, Button, Buzzer
 from gpiozero.pins import Factory
 
-BUTTONS = ("confirm", "undo", "new_game", "hint")
+from ..companion.signals import BUTTONS
 
 
 @dataclass(frozen=True)
