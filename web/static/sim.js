@@ -24,8 +24,14 @@
       var pressed = button.dataset.hand === selected && Number(button.dataset.count) > 0;
       button.setAttribute("aria-pressed", pressed ? "true" : "false");
     });
-    var still = document.querySelector('[data-hand="' + selected + '"]');
-    if (selected && (!still || Number(still.dataset.count) === 0)) selected = null;
+    // The selection itself stays: a fragment fetched before the last lift may still show the
+    // old hand, and the next fragment shows the pawn again. tap() only holds what is shown.
+  }
+
+  /* The colour in hand to put down next: the selection, while the hand shows such a pawn. */
+  function shownHolding() {
+    var hand = selected && document.querySelector('[data-hand="' + selected + '"]');
+    return hand && Number(hand.dataset.count) > 0 ? selected : null;
   }
 
   var load = P.fragments("/partial/sim", [], function () { applySelection(); paintLeds(lastLeds); });
@@ -119,7 +125,7 @@
   function tap(target) {
     var key = target.dataset.place;
     var area = /^(start|home):/.test(key);
-    var holding = selected;
+    var holding = shownHolding();
     var work;
     if (area) {
       var owner = key.split(":")[1];
@@ -162,7 +168,8 @@
   document.addEventListener("click", function (event) {
     var hand = event.target.closest("[data-hand]");
     if (hand) {
-      selected = selected === hand.dataset.hand ? null : hand.dataset.hand;
+      var pick = Number(hand.dataset.count) > 0 ? hand.dataset.hand : null;
+      selected = selected === pick ? null : pick;
       applySelection();
       if (selected) say("Holding a " + selected + " pawn: tap where to put it.");
       return;
