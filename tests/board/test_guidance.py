@@ -135,21 +135,32 @@ def test_doing_the_first_correction_each_time_reaches_the_target(target, start, 
     assert sensed(cells, sensing) == sense(truth, sensing)
 
 
-def test_corrections_read_as_instructions():
-    assert Correction(LIFT, parse_spot("T12"), None, -1).text == "lift the pawn from T12"
-    assert Correction(LIFT, parse_spot("T12"), None, 1).text == "lift the blue pawn from T12"
-    assert Correction(PUT, None, parse_spot("T12"), 1).text == "put a blue pawn on T12"
+def test_corrections_read_as_instructions_in_board_words():
+    assert Correction(LIFT, parse_spot("T12"), None, -1).text == (
+        "lift the pawn from the 3rd square of red's long slide"
+    )
+    assert Correction(LIFT, parse_spot("T19"), None, 1).text == (
+        "lift the blue pawn from blue's start circle"
+    )
+    assert Correction(PUT, None, parse_spot("T12"), 1).text == (
+        "put a blue pawn on the 3rd square of red's long slide"
+    )
     assert Correction(PUT, None, Spot(START, 2), 2).text == "put a yellow pawn in yellow START"
     assert (
-        Correction(MOVE, parse_spot("T13"), parse_spot("T12"), -1).text
-        == "move the pawn from T13 to T12"
+        Correction(MOVE, parse_spot("T13"), parse_spot("T14"), -1).text
+        == "move the pawn from the end of red's long slide to the 1st square after red's long slide"
     )
     assert (
         Correction(MOVE, parse_spot("red S2"), Spot(HOME, 0), 0).text
-        == "move the red pawn from red S2 to red HOME"
+        == "move the red pawn from red's 2nd safety square to red HOME"
     )
-    assert str(Correction(CHECK, parse_spot("T3"), None, -1)) == (
-        "check the pawn on T3: its colour cannot be read"
+
+
+def test_corrections_keep_their_square_codes_for_the_detail():
+    assert Correction(LIFT, parse_spot("T12"), None, 1).code == "lift the blue pawn from T12"
+    assert (
+        Correction(MOVE, parse_spot("red S2"), Spot(HOME, 0), 0).code
+        == "move the red pawn from red S2 to red HOME"
     )
 
 
@@ -187,9 +198,9 @@ def test_swapped_pawns_on_a_colour_board_need_one_of_them_lifted_first():
     swapped = pos(red="T20 start start start", blue="T10 start start start")
     todo = corrections(true_occupancy(swapped), true_occupancy(wanted), "colour")
     assert [c.action for c in todo] == [LIFT, MOVE, PUT]
-    assert todo[0].text == "lift the red pawn from T20"
-    assert todo[1].text == "move the blue pawn from T10 to T20"
-    assert todo[2].text == "put a red pawn on T10"
+    assert todo[0].code == "lift the red pawn from T20"
+    assert todo[1].code == "move the blue pawn from T10 to T20"
+    assert todo[2].code == "put a red pawn on T10"
 
 
 def test_presence_boards_cannot_see_swapped_colours():
@@ -203,7 +214,7 @@ def test_the_nearest_pawns_are_paired():
     wanted = pos(red="T10 T30 start start")
     board = pos(red="T11 T31 start start")
     todo = corrections(true_occupancy(board), true_occupancy(wanted), "colour")
-    assert sorted(c.text for c in todo) == [
+    assert sorted(c.code for c in todo) == [
         "move the red pawn from T11 to T10",
         "move the red pawn from T31 to T30",
     ]
@@ -215,9 +226,9 @@ def test_a_missing_pawn_in_start_and_an_extra_one_elsewhere():
     cells[area_cells(START, 1)[0]] = EMPTY
     cells[cell_of(0, S1 + 1)] = 1  # a blue pawn in red's safety zone
     todo = corrections(tuple(cells), true_occupancy(wanted), "colour")
-    assert [c.text for c in todo] == ["move the blue pawn from red S2 to blue START"]
+    assert [c.code for c in todo] == ["move the blue pawn from red S2 to blue START"]
     todo = corrections(sensed(cells, "presence"), true_occupancy(wanted), "presence")
-    assert [c.text for c in todo] == ["move the pawn from red S2 to blue START"]
+    assert [c.code for c in todo] == ["move the pawn from red S2 to blue START"]
 
 
 def test_a_full_start_area_waits_for_its_wrong_pawn_to_leave():
@@ -227,7 +238,7 @@ def test_a_full_start_area_waits_for_its_wrong_pawn_to_leave():
     cells[red_start[0]] = 1  # a blue pawn took a red START spot
     cells[5] = 0  # and a red pawn stands on T5
     todo = corrections(tuple(cells), true_occupancy(wanted), "colour")
-    assert [c.text for c in todo] == [
+    assert [c.code for c in todo] == [
         "lift the blue pawn from red START",
         "move the red pawn from T5 to red START",
         "put a blue pawn on T5",
@@ -239,10 +250,10 @@ def test_reading_a_scrambled_board_through_a_layout():
     board = PhysicalBoard(position)
     board.cells[3], board.cells[4] = EMPTY, 0
     reading = reading_for(PRESENCE, tuple(board.cells))
-    assert [c.text for c in guide_to(PRESENCE, position, reading)] == [
+    assert [c.code for c in guide_to(PRESENCE, position, reading)] == [
         "move the pawn from T4 to T3"
     ]
     reading = reading_for(COLOUR, tuple(board.cells))
-    assert [c.text for c in guide_to(COLOUR, position, reading)] == [
+    assert [c.code for c in guide_to(COLOUR, position, reading)] == [
         "move the red pawn from T4 to T3"
     ]

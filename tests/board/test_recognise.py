@@ -451,7 +451,7 @@ def test_a_knocked_pawn_is_guided_back_and_then_forgotten(layout):
     assert isinstance(decision, Mismatch)
     assert decision.move is None and decision.target == position
     pawn = "blue pawn" if layout is COLOUR else "pawn"
-    assert [c.text for c in decision.corrections] == [f"move the {pawn} from T31 to T30"]
+    assert [c.code for c in decision.corrections] == [f"move the {pawn} from T31 to T30"]
     table.move("T31", "T30")
     assert isinstance(table.wait(0.06), Waiting)  # clears as soon as the board fits
     assert isinstance(table.wait(3.0), Waiting)
@@ -466,7 +466,7 @@ def test_a_pawn_knocked_off_the_board(layout):
     table.lift("T30")
     decision = table.settle()
     assert isinstance(decision, Mismatch)
-    assert [c.text for c in decision.corrections] == ["put a blue pawn on T30"]
+    assert [c.code for c in decision.corrections] == ["put a blue pawn on T30"]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
@@ -499,7 +499,7 @@ def test_a_pawn_counted_one_short_is_guided_on_after_a_while(layout):
     assert isinstance(decision, Mismatch)
     assert text(decision.move) == "T10-T15"
     pawn = "red pawn" if layout is COLOUR else "pawn"
-    assert [c.text for c in decision.corrections] == [f"move the {pawn} from T14 to T15"]
+    assert [c.code for c in decision.corrections] == [f"move the {pawn} from T14 to T15"]
     table.move("T14", "T15")
     assert isinstance(table.settle(), Recognised)
 
@@ -515,7 +515,7 @@ def test_a_bumped_pawn_put_in_the_wrong_start(layout):
     assert isinstance(decision, Mismatch)
     assert text(decision.move) == "T10-T15"
     pawn = "blue pawn" if layout is COLOUR else "pawn"
-    assert [c.text for c in decision.corrections] == [
+    assert [c.code for c in decision.corrections] == [
         f"move the {pawn} from red START to blue START"
     ]
 
@@ -530,7 +530,7 @@ def test_a_pawn_whose_colour_cannot_be_read():
     decision = recogniser.tick(0.5)
     assert isinstance(decision, Mismatch)
     assert decision.first.action == CHECK
-    assert decision.first.text == (
+    assert decision.first.code == (
         "check the pawn on T40: its colour cannot be read (a blue pawn belongs there)"
     )
 
@@ -543,7 +543,7 @@ def test_with_no_legal_move_any_change_is_a_mismatch(layout):
     decision = table.settle()
     assert isinstance(decision, Mismatch)
     assert decision.first.action == MOVE
-    assert decision.first.text.endswith("from T4 to red START")
+    assert decision.first.code.endswith("from T4 to red START")
     table.move("T4", "red START")
     assert isinstance(table.settle(), Waiting)
 
@@ -555,7 +555,7 @@ def test_the_wrong_colour_moved_on_a_colour_board():
     decision = table.settle()
     assert isinstance(decision, Mismatch)
     assert decision.move is None
-    assert [c.text for c in decision.corrections] == ["move the blue pawn from T45 to T40"]
+    assert [c.code for c in decision.corrections] == ["move the blue pawn from T45 to T40"]
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)

@@ -87,7 +87,7 @@ def test_a_wrong_move_gets_corrections_and_nothing_is_recorded():
     bench.advance(2.5)
     state = snapshot(bench.companion)
     assert state["phase"] == "move"
-    assert state["corrections"] and "T5" in state["corrections"][0]
+    assert state["corrections"] and "1st square after red's start circle" in state["corrections"][0]
     assert bench.game.history == ()
     bench.show(bench.game.legal[0].after)
     assert bench.game.history[-1].text == "R:start-T4"

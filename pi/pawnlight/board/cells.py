@@ -161,6 +161,19 @@ def cell_name(cell: int) -> str:
     return f"{colour}-{kind}-{(cell - AREA_STARTS[area_index(cell)]) + 1}"
 
 
+def cell_key(cell: int) -> str:
+    """The simulator's and the API's name of a cell (the keys of ``GET /api/sim/leds`` and of
+    the state's ``lit``): ``T4``, ``S2:red``, ``start:red:1``, ``home:red:4``."""
+    if cell < SAFETY_BASE:
+        return f"T{cell}"
+    spot = spot_of_cell(cell)
+    colour = COLOURS[spot.colour]
+    if cell < START_BASE:
+        return f"{place_name(spot.place)}:{colour}"
+    kind = "start" if spot.place == START else "home"
+    return f"{kind}:{colour}:{(cell - AREA_STARTS[area_index(cell)]) + 1}"
+
+
 CELL_NAMES: tuple[str, ...] = tuple(cell_name(cell) for cell in range(CELLS))
 _CELL_BY_NAME: dict[str, int] = {name.lower(): cell for cell, name in enumerate(CELL_NAMES)}
 

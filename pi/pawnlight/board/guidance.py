@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from pawnlight.rules.board import COLOURS
+from pawnlight.rules.words import place_words
 from pawnlight.rules.position import Position
 
 from .cells import (
@@ -57,25 +58,40 @@ class Correction(NamedTuple):
 
     @property
     def text(self) -> str:
+        """The correction in board words (``move the red pawn from blue's start circle to red
+        START``): what the page lists and reads out."""
+        return self._say(_words)
+
+    @property
+    def code(self) -> str:
+        """The same with square codes (``move the red pawn from T12 to red START``): the page's
+        tap-to-show detail, the logs."""
+        return self._say(str)
+
+    def _say(self, name) -> str:
         pawn = f"{COLOURS[self.colour]} pawn" if self.colour >= 0 else "pawn"
         if self.action == LIFT:
             assert self.source is not None
-            return f"lift the {pawn} from {self.source}"
+            return f"lift the {pawn} from {name(self.source)}"
         if self.action == PUT:
             assert self.target is not None
-            return f"put a {pawn} {self.target.preposition} {self.target}"
+            return f"put a {pawn} {self.target.preposition} {name(self.target)}"
         if self.action == MOVE:
             assert self.source is not None and self.target is not None
-            return f"move the {pawn} from {self.source} to {self.target}"
+            return f"move the {pawn} from {name(self.source)} to {name(self.target)}"
         assert self.source is not None
         belongs = f" (a {pawn} belongs there)" if self.colour >= 0 else ""
         return (
-            f"check the pawn {self.source.preposition} {self.source}: its colour cannot be read"
-            + belongs
+            f"check the pawn {self.source.preposition} {name(self.source)}: its colour cannot "
+            "be read" + belongs
         )
 
     def __str__(self) -> str:
         return self.text
+
+
+def _words(spot: Spot) -> str:
+    return place_words(spot.place, spot.colour)
 
 
 class _Need(NamedTuple):

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from pawnlight.rules.board import HOME, START, TRACK_SQUARES
 from pawnlight.rules.moves import Move, Options, Step
 from pawnlight.rules.position import Position
 
-from .cells import LEDS, SLIDE_CHANNEL_SQUARES, Spot, area_cells, cell_of
+from .cells import LEDS, SLIDE_CHANNEL_SQUARES, Spot, area_cells, cell_key, cell_of
 from .guidance import CHECK, LIFT, MOVE, PUT, Correction
 from .layout import Layout
 from .recognise import Ambiguous, Decision, InProgress, Mismatch, Recognised
@@ -60,33 +61,81 @@ def breathe(at: float, period: float, low: float, high: float) -> float:
     return low + (high - low) * (1 - math.cos(2 * math.pi * at / period)) / 2
 
 
+class Lit(NamedTuple):
+    """What a lit place means (its role: DESTINATION, SLIDE, BUMP ...) and the colour of the
+    pawn it is about (a colour index, -1 for none)."""
+
+    role: str
+    colour: int = -1
+
+
+#: The roles of lit places (GET /api/state's ``lit``, CONTRACT section 5).
+TURN = "turn"  # the player's START, breathing
+PAWN = "pawn"  # a pawn that can move, dim
+DESTINATION = "destination"  # where a pawn may go
+HINT = "hint"  # the one move suggested (a hint, or the computer's choice)
+SLIDE = "slide"  # a slide that would fire: triangle and channel
+BUMP = "bump"  # a pawn that would go back to START
+SWITCH = "switch"  # the pawn an 11 would switch with
+CHOICE = "choice"  # an ambiguous board: a candidate move's end
+MOVED = "moved"  # the move just recognised
+CORRECTION = "correction"  # a place to clear or fill to put the board right
+CHECK_COLOUR = "check"  # a pawn whose colour cannot be read
+PLACED = "position"  # a pawn where the game has it (the board test, a finished game)
+CELEBRATION = "celebration"  # the winner's comets
+ERROR_ROLE = "error"  # something guidance cannot fix
+
+
 class Canvas:
-    """A frame being painted; later paint covers earlier paint."""
+    """A frame being painted; later paint covers earlier paint.
+
+    Every paint names what the place means, and a place painted dark by a blink still counts
+    as lit: ``lit`` is the same at every instant, ``frame()`` the picture at this one.
+    """
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.leds: list[RGB] = [OFF] * LEDS
+        self.lit: dict[str, Lit] = {}
 
-    def cell(self, cell: int, rgb: RGB) -> None:
+    def cell(self, cell: int, rgb: RGB, lit: Lit | None = None) -> None:
         self.leds[self.layout.led_of[cell]] = rgb
+        if lit is not None:
+            self.lit[cell_key(cell)] = lit
 
-    def place(self, colour: int, place: int, rgb: RGB) -> None:
+    def claim(self, cell: int, lit: Lit) -> None:
+        """A place that is lit at other instants (a blink's dark half, a passing comet)."""
+        self.lit[cell_key(cell)] = lit
+
+    def place(self, colour: int, place: int, rgb: RGB, lit: Lit | None = None) -> None:
         """A pawn's place: a square, or every spot of its START or HOME."""
         if place in (START, HOME):
             for cell in area_cells(place, colour):
-                self.cell(cell, rgb)
+                self.cell(cell, rgb, lit)
         else:
-            self.cell(cell_of(colour, place), rgb)
+            self.cell(cell_of(colour, place), rgb, lit)
 
-    def spot(self, spot: Spot, rgb: RGB) -> None:
+    def spot(self, spot: Spot, rgb: RGB, lit: Lit | None = None) -> None:
         for cell in spot.cells():
-            self.cell(cell, rgb)
+            self.cell(cell, rgb, lit)
 
-    def slide_channel(self, square: int, rgb: RGB) -> None:
+    def slide_channel(self, square: int, rgb: RGB, lit: Lit | None = None) -> None:
         self.leds[self.layout.slide_led(square)] = rgb
+        if lit is not None:
+            self.lit[f"slide:T{square}"] = lit
 
     def frame(self) -> Frame:
         return tuple(self.leds)
+
+    def picture(self) -> Picture:
+        return Picture(self.frame(), dict(self.lit))
+
+
+class Picture(NamedTuple):
+    """One painting: the LED frame at an instant and what every lit place means."""
+
+    frame: Frame
+    lit: dict[str, Lit]
 
 
 # -- the turn -------------------------------------------------------------------------------------
@@ -94,52 +143,67 @@ class Canvas:
 
 def _turn(canvas: Canvas, player: int, at: float) -> None:
     level = breathe(at, TURN_BREATH_PERIOD, TURN_LOW, TURN_HIGH)
-    canvas.place(player, START, scale(PAWN_COLOURS[player], level))
+    canvas.place(player, START, scale(PAWN_COLOURS[player], level), Lit(TURN, player))
 
 
-def _steps(canvas: Canvas, steps: Iterable[Step], at: float) -> None:
+def _steps(canvas: Canvas, steps: Iterable[Step], at: float, role: str = DESTINATION) -> None:
     """Paint steps: movable pawns dim, destinations bright, slides chasing, bumps blinking."""
     steps = list(steps)
     for step in steps:
         if step.origin not in (START, HOME):
-            canvas.place(step.colour, step.origin, scale(PAWN_COLOURS[step.colour], DIM))
+            dim = scale(PAWN_COLOURS[step.colour], DIM)
+            canvas.place(step.colour, step.origin, dim, Lit(PAWN, step.colour))
     for step in steps:
-        canvas.place(step.colour, step.final, PAWN_COLOURS[step.colour])
+        canvas.place(step.colour, step.final, PAWN_COLOURS[step.colour], Lit(role, step.colour))
     for step in steps:
         if step.slide is None:
             continue
-        canvas.cell(step.slide.triangle, SLIDE_WARNING)
+        canvas.cell(step.slide.triangle, SLIDE_WARNING, Lit(SLIDE, step.slide.colour))
         channel = step.slide.channel
         lit = int(at / SLIDE_CHASE_STEP) % (len(channel) + 1)
         for index, square in enumerate(channel):
-            canvas.slide_channel(square, SLIDE_WARNING if index < lit else OFF)
-    if blink(at, BUMP_BLINK_HZ):
-        for step in steps:
-            for _, square in step.bumped:
-                canvas.cell(square, WHITE)
-            if step.swapped >= 0:
-                canvas.cell(step.target, WHITE)
+            rgb = SLIDE_WARNING if index < lit else OFF
+            canvas.slide_channel(square, rgb, Lit(SLIDE, step.slide.colour))
+    on = blink(at, BUMP_BLINK_HZ)
+    for step in steps:
+        hit = [(square, Lit(BUMP, colour)) for colour, square in step.bumped]
+        if step.swapped >= 0:
+            hit.append((step.target, Lit(SWITCH, step.swapped)))
+        for square, lit in hit:
+            if on:
+                canvas.cell(square, WHITE, lit)
+            else:
+                canvas.claim(square, lit)  # the blink's dark half: still lit
+
+
+def turn_picture(
+    layout: Layout, player: int, moves: Options | Sequence[Move], at: float, role=DESTINATION
+) -> Picture:
+    canvas = Canvas(layout)
+    _turn(canvas, player, at)
+    _steps(canvas, (step for move in _moves(moves) for step in move.steps), at, role)
+    return canvas.picture()
 
 
 def turn_frame(layout: Layout, player: int, moves: Options | Sequence[Move], at: float) -> Frame:
     """Whose turn it is and every legal move of the scanned card."""
+    return turn_picture(layout, player, moves, at).frame
+
+
+def progress_picture(layout: Layout, player: int, progress: InProgress, at: float) -> Picture:
     canvas = Canvas(layout)
     _turn(canvas, player, at)
-    _steps(canvas, (step for move in _moves(moves) for step in move.steps), at)
-    return canvas.frame()
+    _steps(canvas, (step for steps in progress.remaining for step in steps), at)
+    return canvas.picture()
 
 
 def progress_frame(layout: Layout, player: int, progress: InProgress, at: float) -> Frame:
     """Part-way through a move: only the steps still to do of the moves still possible (after
     a split 7's first part, the choices for the second)."""
-    canvas = Canvas(layout)
-    _turn(canvas, player, at)
-    _steps(canvas, (step for steps in progress.remaining for step in steps), at)
-    return canvas.frame()
+    return progress_picture(layout, player, progress, at).frame
 
 
-def candidates_frame(layout: Layout, player: int, ambiguous: Ambiguous, at: float) -> Frame:
-    """A board that fits several moves: each candidate in turn, the others dim."""
+def candidates_picture(layout: Layout, player: int, ambiguous: Ambiguous, at: float) -> Picture:
     canvas = Canvas(layout)
     _turn(canvas, player, at)
     moves = ambiguous.moves
@@ -147,28 +211,42 @@ def candidates_frame(layout: Layout, player: int, ambiguous: Ambiguous, at: floa
     for index, move in enumerate(moves):
         if index != shown:
             for step in move.steps:
-                canvas.place(step.colour, step.final, scale(PAWN_COLOURS[step.colour], DIM))
+                dim = scale(PAWN_COLOURS[step.colour], DIM)
+                canvas.place(step.colour, step.final, dim, Lit(CHOICE, step.colour))
     if moves:
-        _steps(canvas, moves[shown].steps, at)
-    return canvas.frame()
+        _steps(canvas, moves[shown].steps, at, CHOICE)
+    # Each candidate is shown in turn: every place any of them lights is lit.
+    for move in moves:
+        shadow = Canvas(layout)
+        _steps(shadow, move.steps, 0.0, CHOICE)
+        for key, lit in shadow.lit.items():
+            canvas.lit.setdefault(key, lit)
+    return canvas.picture()
+
+
+def candidates_frame(layout: Layout, player: int, ambiguous: Ambiguous, at: float) -> Frame:
+    """A board that fits several moves: each candidate in turn, the others dim."""
+    return candidates_picture(layout, player, ambiguous, at).frame
+
+
+def recognised_picture(layout: Layout, move: Move) -> Picture:
+    canvas = Canvas(layout)
+    for step in move.steps:
+        canvas.place(step.colour, step.final, PAWN_COLOURS[step.colour], Lit(MOVED, step.colour))
+    return canvas.picture()
 
 
 def recognised_frame(layout: Layout, move: Move) -> Frame:
     """The move made: where its pawns ended, steady."""
-    canvas = Canvas(layout)
-    for step in move.steps:
-        canvas.place(step.colour, step.final, PAWN_COLOURS[step.colour])
-    return canvas.frame()
+    return recognised_picture(layout, move).frame
 
 
 # -- guidance, errors, the end --------------------------------------------------------------------
 
 
-def guidance_frame(
+def guidance_picture(
     layout: Layout, corrections: Sequence[Correction], at: float, player: int = -1
-) -> Frame:
-    """Corrections: the first one blinking (clear: fast white; fill: slow, in the colour that
-    belongs there; unreadable: fast magenta), the rest dim so the whole job is visible."""
+) -> Picture:
     canvas = Canvas(layout)
     if player >= 0:
         _turn(canvas, player, at)
@@ -176,67 +254,110 @@ def guidance_frame(
         _correction(canvas, correction, at, first=index == 0)
     if corrections:
         _correction(canvas, corrections[0], at, first=True)  # on top of everything
-    return canvas.frame()
+    return canvas.picture()
+
+
+def guidance_frame(
+    layout: Layout, corrections: Sequence[Correction], at: float, player: int = -1
+) -> Frame:
+    """Corrections: the first one blinking (clear: fast white; fill: slow, in the colour that
+    belongs there; unreadable: fast magenta), the rest dim so the whole job is visible."""
+    return guidance_picture(layout, corrections, at, player).frame
 
 
 def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) -> None:
     colour = PAWN_COLOURS[correction.colour] if correction.colour >= 0 else WHITE
     if correction.action == CHECK:
         assert correction.source is not None
+        lit = Lit(CHECK_COLOUR, correction.colour)
         if first:
-            canvas.spot(correction.source, ERROR if blink(at, CHECK_BLINK_HZ) else OFF)
+            canvas.spot(correction.source, ERROR if blink(at, CHECK_BLINK_HZ) else OFF, lit)
         else:
-            canvas.spot(correction.source, scale(ERROR, DIM))
+            canvas.spot(correction.source, scale(ERROR, DIM), lit)
         return
+    lit = Lit(CORRECTION, correction.colour)
     if correction.action in (LIFT, MOVE):
         assert correction.source is not None
         if first:
-            canvas.spot(correction.source, WHITE if blink(at, LIFT_BLINK_HZ) else OFF)
+            canvas.spot(correction.source, WHITE if blink(at, LIFT_BLINK_HZ) else OFF, lit)
         else:
-            canvas.spot(correction.source, scale(WHITE, DIM))
+            canvas.spot(correction.source, scale(WHITE, DIM), lit)
     if correction.action in (PUT, MOVE):
         assert correction.target is not None
         if first:
-            canvas.spot(correction.target, colour if blink(at, PUT_BLINK_HZ, 0.7) else OFF)
+            rgb = colour if blink(at, PUT_BLINK_HZ, 0.7) else OFF
+            canvas.spot(correction.target, rgb, lit)
         else:
-            canvas.spot(correction.target, scale(colour, DIM))
+            canvas.spot(correction.target, scale(colour, DIM), lit)
+
+
+def error_picture(layout: Layout, at: float, spots: Iterable[Spot] = ()) -> Picture:
+    canvas = Canvas(layout)
+    spots = list(spots)
+    lit = Lit(ERROR_ROLE)
+    if spots:
+        for spot in spots:
+            canvas.spot(spot, ERROR if blink(at, CHECK_BLINK_HZ) else OFF, lit)
+    else:
+        level = breathe(at, 1.0, 0.1, 1.0)
+        for square in range(TRACK_SQUARES):
+            canvas.cell(square, scale(ERROR, level), lit)
+    return canvas.picture()
 
 
 def error_frame(layout: Layout, at: float, spots: Iterable[Spot] = ()) -> Frame:
     """Something is wrong that guidance cannot fix: the given spots blink magenta, or, with no
     spots, the whole track breathes magenta."""
-    canvas = Canvas(layout)
-    spots = list(spots)
-    if spots:
-        for spot in spots:
-            canvas.spot(spot, ERROR if blink(at, CHECK_BLINK_HZ) else OFF)
-    else:
-        level = breathe(at, 1.0, 0.1, 1.0)
-        for square in range(TRACK_SQUARES):
-            canvas.cell(square, scale(ERROR, level))
-    return canvas.frame()
+    return error_picture(layout, at, spots).frame
 
 
-def celebration_frame(layout: Layout, winner: int, at: float) -> Frame:
-    """The end: comets of the winner's colour race round the track, the winner's HOME flashes,
-    the slide channels twinkle."""
+def celebration_picture(layout: Layout, winner: int, at: float) -> Picture:
     canvas = Canvas(layout)
     colour = PAWN_COLOURS[winner]
+    lit = Lit(CELEBRATION, winner)
+    for square in range(TRACK_SQUARES):
+        canvas.claim(square, lit)  # the comets pass over every square
     head = at * 20.0  # squares per second
     for comet in range(3):
         lead = head + comet * TRACK_SQUARES / 3
         for tail in range(8):
             square = int(lead - tail) % TRACK_SQUARES
-            canvas.cell(square, scale(colour, 1.0 - tail / 8))
-    canvas.place(winner, HOME, WHITE if blink(at, 3.0) else colour)
+            canvas.cell(square, scale(colour, 1.0 - tail / 8), lit)
+    canvas.place(winner, HOME, WHITE if blink(at, 3.0) else colour, lit)
     tick = int(at * 8)
     for index, square in enumerate(SLIDE_CHANNEL_SQUARES):
-        if (index * 7 + tick * 13) % 5 == 0:
-            canvas.slide_channel(square, WHITE)
-    return canvas.frame()
+        on = (index * 7 + tick * 13) % 5 == 0
+        canvas.slide_channel(square, WHITE if on else OFF, lit)
+    return canvas.picture()
+
+
+def celebration_frame(layout: Layout, winner: int, at: float) -> Frame:
+    """The end: comets of the winner's colour race round the track, the winner's HOME flashes,
+    the slide channels twinkle."""
+    return celebration_picture(layout, winner, at).frame
 
 
 # -- one call for the companion -------------------------------------------------------------------
+
+
+def picture(
+    layout: Layout,
+    player: int,
+    moves: Options | Sequence[Move],
+    decision: Decision | None,
+    at: float,
+    role: str = DESTINATION,
+) -> Picture:
+    """The picture for a turn in progress: the one that fits the recogniser's decision."""
+    if isinstance(decision, Mismatch):
+        return guidance_picture(layout, decision.corrections, at, player)
+    if isinstance(decision, InProgress):
+        return progress_picture(layout, player, decision, at)
+    if isinstance(decision, Ambiguous):
+        return candidates_picture(layout, player, decision, at)
+    if isinstance(decision, Recognised):
+        return recognised_picture(layout, decision.move)
+    return turn_picture(layout, player, moves, at, role)
 
 
 def frame(
@@ -247,30 +368,26 @@ def frame(
     at: float,
 ) -> Frame:
     """The frame for a turn in progress: pick the picture that fits the recogniser's decision."""
-    if isinstance(decision, Mismatch):
-        return guidance_frame(layout, decision.corrections, at, player)
-    if isinstance(decision, InProgress):
-        return progress_frame(layout, player, decision, at)
-    if isinstance(decision, Ambiguous):
-        return candidates_frame(layout, player, decision, at)
-    if isinstance(decision, Recognised):
-        return recognised_frame(layout, decision.move)
-    return turn_frame(layout, player, moves, at)
+    return picture(layout, player, moves, decision, at).frame
 
 
-def position_frame(layout: Layout, position: Position) -> Frame:
-    """Every pawn's place lit in its colour: a board test, and a picture of a position."""
+def position_picture(layout: Layout, position: Position) -> Picture:
     canvas = Canvas(layout)
     for colour, place in position.items():
         if place in (START, HOME):
             continue
-        canvas.place(colour, place, PAWN_COLOURS[colour])
+        canvas.place(colour, place, PAWN_COLOURS[colour], Lit(PLACED, colour))
     for colour in position.colours:
         for place in (START, HOME):
             cells = area_cells(place, colour)
             for cell in cells[: position.count(colour, place)]:
-                canvas.cell(cell, PAWN_COLOURS[colour])
-    return canvas.frame()
+                canvas.cell(cell, PAWN_COLOURS[colour], Lit(PLACED, colour))
+    return canvas.picture()
+
+
+def position_frame(layout: Layout, position: Position) -> Frame:
+    """Every pawn's place lit in its colour: a board test, and a picture of a position."""
+    return position_picture(layout, position).frame
 
 
 def _moves(moves: Options | Sequence[Move]) -> Sequence[Move]:

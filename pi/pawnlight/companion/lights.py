@@ -1,36 +1,67 @@
-"""Which LED picture the companion shows: a pure function of its state and the time."""
+"""Which LED picture the companion shows: a pure function of its state and the time.
+
+One painting gives both the LED frame and what every lit place means (``Picture.lit``): the
+LEDs show the frame, the state's ``lit`` (and so the page) is drawn from the same painting, so
+the page can never highlight a place the board does not light, or miss one it does.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..board import leds
 from ..board.recognise import Mismatch
+from ..rules.board import COLOURS
 from .machine import CHOOSE, DRAW, LEADER, MOVE, OVER_PHASE, SETUP, Companion
 
 Frame = leds.Frame
+Picture = leds.Picture
 
 
-def frame_for(companion: Companion, at: float) -> Frame:
+def picture_for(companion: Companion, at: float) -> Picture:
     layout = companion.layout
     game = companion.game
     decision = companion.decision
-    dark = tuple([leds.OFF] * leds.LEDS)
+    dark = leds.Canvas(layout).picture()
     if game is None or companion.phase not in (SETUP, DRAW, MOVE, CHOOSE, OVER_PHASE):
         if companion.phase == LEADER:
-            return leds.error_frame(layout, at, ()) if companion.warning else dark
+            return leds.error_picture(layout, at, ()) if companion.warning else dark
         return dark
     if companion.phase == OVER_PHASE:
         result = game.result
         if result is not None and result.winners:
-            return leds.celebration_frame(layout, result.winners[0], at)
-        return leds.position_frame(layout, game.position)
+            return leds.celebration_picture(layout, result.winners[0], at)
+        return leds.position_picture(layout, game.position)
     if isinstance(decision, Mismatch):
-        return leds.guidance_frame(layout, decision.corrections, at, game.turn)
+        return leds.guidance_picture(layout, decision.corrections, at, game.turn)
     if companion.phase == SETUP:
-        return leds.position_frame(layout, game.position)
+        return leds.position_picture(layout, game.position)
     moves = game.legal if companion.phase in (MOVE, CHOOSE) else ()
+    role = leds.DESTINATION
     if companion.guided is not None and companion.phase == MOVE:
         moves = (companion.guided,)  # the computer's move, or a hint: only that one lit
-    return leds.frame(layout, game.turn, moves, decision, at)
+        role = leds.HINT
+    return leds.picture(layout, game.turn, moves, decision, at, role)
+
+
+def frame_for(companion: Companion, at: float) -> Frame:
+    return picture_for(companion, at).frame
+
+
+def lit_json(picture: Picture) -> dict[str, str]:
+    """``lit`` of GET /api/state: place key -> role (CONTRACT section 5)."""
+    return {key: lit.role for key, lit in sorted(picture.lit.items())}
+
+
+def lit_colours_json(picture: Picture) -> dict[str, str]:
+    """The colour of the pawn each lit place is about, where there is one (the page rings a
+    destination in the moving pawn's colour, as the LED shows it)."""
+    return {key: COLOURS[lit.colour] for key, lit in sorted(picture.lit.items()) if lit.colour >= 0}
+
+
+def lit_state(companion: Companion) -> dict[str, Any]:
+    picture = picture_for(companion, companion.now)
+    return {"lit": lit_json(picture), "lit_colours": lit_colours_json(picture)}
 
 
 def dimmed(frame: Frame, brightness: float) -> Frame:

@@ -13,6 +13,7 @@ from ..players.game_stats import GameStatistics, game_statistics
 from ..rules.board import COLOURS
 from ..rules.game import Game
 from ..rules.notation import text
+from .lights import lit_state
 from .machine import CHOOSE, Companion
 
 
@@ -63,6 +64,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         "computer": {COLOURS[c]: spec for c, (spec, _) in companion.computer.items()},
         "guided": None,
     }
+    state.update(lit_state(companion))
     if companion.guided is not None:
         state["guided"] = {"text": text(companion.guided), "by": companion.guided_by}
     if companion.enrolment is not None:
@@ -146,7 +148,6 @@ def _finished_statistics(game: Game) -> dict[str, Any]:
     if cached is None or cached[0] is not game or cached[1] != turns:
         cached = _last_statistics = (game, turns, statistics_json(game_statistics(game)))
     return cached[2]
-    return _last_statistics[2]
 
 
 def statistics_json(stats: GameStatistics) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from ..board.cells import (
     EMPTY,
     SLIDE_CHANNEL_SQUARES,
     area_cells,
+    cell_key,
     safety_cell,
     spot_of_cell,
 )
@@ -30,18 +31,6 @@ from ..rules.cards import CARDS
 from ..rules.position import Position
 
 Colour = tuple[int, int, int]
-
-
-def cell_key(cell: int) -> str:
-    """The simulator's name of a cell: ``T4``, ``S2:red``, ``start:red:1``, ``home:red:4``."""
-    spot = spot_of_cell(cell)
-    if cell < TRACK_SQUARES:
-        return f"T{cell}"
-    colour = COLOURS[spot.colour]
-    if spot.place in (START, HOME):
-        area = "start" if spot.place == START else "home"
-        return f"{area}:{colour}:{cell - area_cells(spot.place, spot.colour).start + 1}"
-    return f"S{spot.place - 59}:{colour}"
 
 
 class SimulatedBoard:
