@@ -94,6 +94,15 @@ class Spot(NamedTuple):
         return f"{COLOURS[self.colour]} {word}"
 
     @property
+    def key(self) -> str:
+        """The stand-alone key the page and the simulator use: ``T4``, ``S2:red``, ``start:red``."""
+        if self.place < TRACK_SQUARES:
+            return f"T{self.place}"
+        if S1 <= self.place <= S5:
+            return f"{place_name(self.place)}:{COLOURS[self.colour]}"
+        return f"{'start' if self.place == START else 'home'}:{COLOURS[self.colour]}"
+
+    @property
     def is_area(self) -> bool:
         return self.place in (START, HOME)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..board.guidance import Correction
 from ..board.recognise import InProgress, Mismatch
 from ..players.game_stats import GameStatistics, game_statistics
 from ..rules.board import COLOURS
@@ -19,6 +20,18 @@ from .machine import CHOOSE, Companion
 
 def _moves(moves) -> list[dict[str, Any]]:
     return [{"text": text(m), "pawns": m.after.to_json()} for m in moves]
+
+
+def _guidance(correction: Correction) -> dict[str, Any]:
+    """A correction for the page to draw: an arrow from where the pawn is to where it belongs."""
+    return {
+        "action": correction.action,
+        "from": correction.source.key if correction.source is not None else None,
+        "to": correction.target.key if correction.target is not None else None,
+        "colour": COLOURS[correction.colour] if correction.colour >= 0 else None,
+        "text": correction.text,
+        "code": correction.code,
+    }
 
 
 def snapshot(companion: Companion) -> dict[str, Any]:
@@ -54,6 +67,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         "doubled": 0,
         "waiting_for": [],
         "corrections": [],
+        "guidance": [],
         "in_progress": [],
         "choices": [],
         "choice_unchanged": False,
@@ -81,6 +95,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
     decision = companion.decision
     if isinstance(decision, Mismatch):
         state["corrections"] = [c.text for c in decision.corrections]
+        state["guidance"] = [_guidance(c) for c in decision.corrections]
     elif isinstance(decision, InProgress):
         state["in_progress"] = sorted({text(m) for m in decision.moves})
     if game is None:
