@@ -124,7 +124,10 @@ def test_part_way_through_a_split_seven():
 
 def test_a_board_that_fits_two_moves():
     bench = started(layout="presence")
-    at(bench, {"red": ["T5", "start", "start", "start"], "blue": ["T20", "start", "start", "start"]})
+    at(
+        bench,
+        {"red": ["T5", "start", "start", "start"], "blue": ["T20", "start", "start", "start"]},
+    )
     bench.scan("11")
     switch = parse("T5<>T20", bench.game.position, False)
     lifted = Position.from_json({"red": ["start"] * 3, "blue": ["start"] * 3})

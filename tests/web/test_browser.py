@@ -47,7 +47,7 @@ def test_the_status_page_draws_the_board_and_follows_the_game_within_a_second(
     expect(phone.locator("#card")).to_have_attribute("data-card", "1")
     expect(phone.locator('#board [data-dest="T4"]')).to_have_count(1)
     expect(phone.locator("#phase-text")).to_have_text(
-        "red plays the 1: make the move lit on the board"
+        "Red plays a 1: make the move lit on the board"
     )
     screenshot(phone, "status-move")
     service.play("R:start-T4")

@@ -28,7 +28,7 @@ def test_the_page_shows_turn_card_phase_board_and_moves(client, service):
     assert 'id="turn" class="turn c-red" data-colour="red"' in html
     assert 'id="card" class="card" data-card="1"' in html
     assert 'data-phase="move">Make the move<' in html
-    assert "red plays the 1: make the move lit on the board" in html
+    assert "Red plays a 1: make the move lit on the board" in html
     assert 'data-dest="T4"' in html  # the destination, highlighted on the board
     assert '<li data-move="R:start-T4"><code>R:start-T4</code></li>' in html
     assert "<title>Red’s turn · pawnlight</title>" in html

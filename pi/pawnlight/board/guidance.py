@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from pawnlight.rules.board import COLOURS
-from pawnlight.rules.words import place_words
 from pawnlight.rules.position import Position
+from pawnlight.rules.words import place_words
 
 from .cells import (
     AREA_STARTS,

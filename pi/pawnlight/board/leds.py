@@ -84,6 +84,8 @@ CHECK_COLOUR = "check"  # a pawn whose colour cannot be read
 PLACED = "position"  # a pawn where the game has it (the board test, a finished game)
 CELEBRATION = "celebration"  # the winner's comets
 ERROR_ROLE = "error"  # something guidance cannot fix
+ASK = "ask"  # the board asks for a second press (New game)
+ASK_BLINK_HZ = 2.0
 
 
 class Canvas:
@@ -309,6 +311,15 @@ def error_frame(layout: Layout, at: float, spots: Iterable[Spot] = ()) -> Frame:
     """Something is wrong that guidance cannot fix: the given spots blink magenta, or, with no
     spots, the whole track breathes magenta."""
     return error_picture(layout, at, spots).frame
+
+
+def ask_picture(layout: Layout, at: float) -> Picture:
+    """The board asks "really?": the whole track blinks white until the second press."""
+    canvas = Canvas(layout)
+    on = blink(at, ASK_BLINK_HZ)
+    for square in range(TRACK_SQUARES):
+        canvas.cell(square, WHITE if on else OFF, Lit(ASK))
+    return canvas.picture()
 
 
 def celebration_picture(layout: Layout, winner: int, at: float) -> Picture:

@@ -23,6 +23,8 @@ def picture_for(companion: Companion, at: float) -> Picture:
     game = companion.game
     decision = companion.decision
     dark = leds.Canvas(layout).picture()
+    if companion.asking_until is not None and at < companion.asking_until:
+        return leds.ask_picture(layout, at)
     if game is None or companion.phase not in (SETUP, DRAW, MOVE, CHOOSE, OVER_PHASE):
         if companion.phase == LEADER:
             return leds.error_picture(layout, at, ()) if companion.warning else dark

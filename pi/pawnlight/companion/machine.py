@@ -41,6 +41,7 @@ from ..rules.match import Match
 from ..rules.moves import Move
 from ..rules.notation import NotationError, parse, text
 from ..rules.position import Position
+from ..rules.words import a_card, card_words, move_words, no_move_reason
 from .deck import CardDeck, DeckError, Enrolment
 from .service import CommandRefused as CommandError
 from .signals import (
@@ -64,6 +65,8 @@ from .signals import (
 TAKEBACK_HOLD = 1.5
 #: Frames a second at most for LED animations (blinking, breathing, the celebration).
 ANIMATION_RATE = 25
+#: Seconds within which the board's New game button must be pressed a second time.
+NEW_GAME_CONFIRM = 3.0
 
 IDLE, ENROL, LEADER, SETUP, DRAW, CHOOSE, OVER_PHASE = (
     "idle",
@@ -129,6 +132,10 @@ class Companion:
         #: The one move lit for a person to make: the computer's choice, or a hint.
         self.guided: Move | None = None
         self.guided_by = ""
+        #: What happened on the last turn, in board words ("Red drew a 5: no pawn can go ...").
+        self.news = ""
+        #: Until when the board asks for a second New game press (None: not asking).
+        self.asking_until: float | None = None
         self.now = 0.0
 
     # -- reading ------------------------------------------------------------------------------
@@ -154,6 +161,9 @@ class Companion:
         # may arrive after it. Time never goes backwards for the recogniser.
         self.now = max(self.now, item.at)
         effects: list[Effect] = []
+        if self.asking_until is not None and self.now >= self.asking_until:
+            self.asking_until = None  # one press never ends a game: the question lapses
+            self.warning = None
         if isinstance(item, Reading):
             self.reading = item.values
             if self.recogniser is not None:
@@ -205,7 +215,7 @@ class Companion:
             self.warning = f"a {card} was scanned, but no card is wanted now"
             return [Buzz("illegal")]
         self.warning = warning
-        colour = COLOURS[game.turn]
+        colour = COLOURS[game.turn].capitalize()
         options = game.draw(card)
         self.deck.played_card(uid)
         effects: list[Effect] = [RecordEvent(game.events[-1])]
@@ -213,12 +223,11 @@ class Companion:
             return effects + self._computer_move(card, options)
         if game.phase == MOVE:
             self.phase = MOVE
-            self.message = f"{colour} plays the {card}: make the move lit on the board"
+            self.message = f"{colour} plays {a_card(card)}: make the move lit on the board"
             self._watch(options)
         else:
-            last = game.history[-1]
-            self.message = f"{colour} drew a {card}: no move possible ({last.text})" + (
-                ", draw again" if options.again else ""
+            self.news = f"{colour} drew {a_card(card)}: {no_move_reason(card)}" + (
+                f". The 2 says {colour} draws again" if options.again else ""
             )
             effects += self._after_turn()
         return effects
@@ -229,16 +238,19 @@ class Companion:
 
         game = self.game
         assert game is not None
-        colour = COLOURS[game.turn]
+        colour = COLOURS[game.turn].capitalize()
         spec, player = self.computer[game.turn]
         move = player.choose(view_of(game), card, options)
         if move is None:  # it declines an 11 that cannot go forward
             game.forfeit()
-            self.message = f"{colour} (computer) declines the {card}"
+            self.news = f"{colour} (computer) declines {a_card(card)}"
             return [RecordEvent(game.events[-1]), *self._after_turn()]
         self.phase = MOVE
         self.guided, self.guided_by = move, f"{colour} (computer, {spec})"
-        self.message = f"{self.guided_by} plays {text(move)}: please make the move lit for it"
+        self.message = (
+            f"{self.guided_by} plays {a_card(card)}: {move_words(move)}. "
+            "Please make the move lit for it"
+        )
         self._watch([move])
         return [Buzz("turn")]
 
@@ -291,10 +303,7 @@ class Companion:
             if button == "undo":
                 return self._cmd_undo({})[1]
             if button == "new_game":
-                game = self.game
-                if game is None:
-                    raise CommandError("no game to restart: start one from the status page")
-                return self._cmd_new_game({"config": game.config})[1]
+                return self._new_game_button()
             if button == "confirm":
                 return self._confirm()
             if button == "hint":
@@ -306,6 +315,21 @@ class Companion:
             self.warning = str(error)
             return [Buzz("illegal")]
         return []
+
+    def _new_game_button(self) -> list[Effect]:
+        """One press during an unfinished game only asks (LEDs and buzzer); a second press
+        within NEW_GAME_CONFIRM seconds ends it and starts the same game again."""
+        game = self.game
+        if game is None:
+            raise CommandError("no game to restart: start one from the status page")
+        if not game.over and self.asking_until is None:
+            self.asking_until = self.now + NEW_GAME_CONFIRM
+            self.warning = (
+                f"New game pressed: press it again within {NEW_GAME_CONFIRM:g} s to end this game"
+            )
+            return [Buzz("ask")]
+        self.asking_until = None
+        return self._cmd_new_game({"config": game.config})[1]
 
     def _confirm(self) -> list[Effect]:
         """The confirm button: take the first offered choice, decline an 11, or play on."""
@@ -380,6 +404,7 @@ class Companion:
         game = self.game
         assert game is not None
         colour = COLOURS[game.turn]
+        again = bool(game.options is not None and game.options.again)
         try:
             game.play(move)
         except GameError as error:  # cannot happen for a recognised move; keep the game safe
@@ -387,7 +412,9 @@ class Companion:
             return [Buzz("illegal")]
         self.choices = ()
         self.guided = None
-        self.message = f"{colour}: {text(move)}"
+        self.news = f"{colour.capitalize()}: {move_words(move)}"
+        if again and not game.over:
+            self.news += f". The 2 says {colour} draws again"
         effects: list[Effect] = [RecordEvent(game.events[-1]), Buzz("confirm")]
         return effects + self._after_turn()
 
@@ -400,11 +427,13 @@ class Companion:
             self.recogniser = None
             result = game.result
             assert result is not None
-            self.message = _result_text(result)
+            said = _result_text(result)
+            self.message = f"{self.news}. {said}" if self.news else said
             return [FinishRecord(result), Buzz("win")]
         self.phase = self._game_phase()
-        if self.phase == DRAW:
-            self.message = f"{COLOURS[game.turn]}: scan a card"
+        self.message = self._phase_message()
+        if self.news:
+            self.message = f"{self.news}. {self.message[:1].upper()}{self.message[1:]}"
         self._watch(())
         return [Buzz("turn")]
 
@@ -440,9 +469,10 @@ class Companion:
             return "Start a game from the status page."
         phase = self._game_phase()
         if phase == MOVE:
-            return f"{COLOURS[game.turn]} plays the {game.card}: make the move lit on the board"
+            card = a_card(game.card or "")
+            return f"{COLOURS[game.turn].capitalize()} plays {card}: make the move lit on the board"
         if phase == DRAW:
-            return f"{COLOURS[game.turn]}: scan a card"
+            return f"{COLOURS[game.turn].capitalize()}: draw a card and scan it"
         if phase == "double":
             waiting = ", ".join(COLOURS[c] for c in sorted(game.waiting_for))
             return f"a double was called: {waiting} accept or drop"
@@ -463,6 +493,7 @@ class Companion:
         self.phase = SETUP
         self.choices = ()
         self.warning = None
+        self.news = ""
         self.message = "Set up the board as lit, then play: " + self._phase_message()
         self._watch((), guide_only=True)
         computer = tuple((COLOURS[c], spec) for c, (spec, _) in sorted(self.computer.items()))
@@ -504,12 +535,14 @@ class Companion:
             raise CommandError("nothing to undo")
         undone = game.undo()
         self.choices = ()
+        self.news = ""
         effects: list[Effect] = [RecordEvent(game.events[-1])]
         self.phase = SETUP
-        self.message = f"Undone: {_event_text(undone)}. Put the board back as lit."
+        said = _event_words(undone, game)
+        self.message = f"Undone: {said}. Put the board back as lit."
         self._watch((), guide_only=True)
         effects += self._decided()
-        return {"ok": True, "undone": _event_text(undone)}, effects
+        return {"ok": True, "undone": _event_text(undone), "said": said}, effects
 
     def _cmd_resolve(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
@@ -544,7 +577,7 @@ class Companion:
         if move is None:
             return {"ok": True, "hint": None}, []
         self.guided, self.guided_by = move, "hint"
-        self.message = f"Hint for {COLOURS[game.turn]}: {text(move)}"
+        self.message = f"Hint for {COLOURS[game.turn]}: {move_words(move)}"
         return {"ok": True, "hint": text(move)}, []
 
     def _cmd_forfeit(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
@@ -556,7 +589,8 @@ class Companion:
         except GameError as error:
             raise CommandError(str(error)) from None
         effects: list[Effect] = [RecordEvent(game.events[-1])]
-        self.message = f"{COLOURS[game.history[-1].colour]} declines the {game.history[-1].card}"
+        last = game.history[-1]
+        self.news = f"{COLOURS[last.colour].capitalize()} declines {a_card(last.card)}"
         return {"ok": True}, effects + self._after_turn()
 
     def _doubling(self, action: str, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
@@ -703,6 +737,20 @@ def _event_text(event) -> str:
         return f"{COLOURS[event.colour]}'s move {event.move}"
     if event.kind == "draw":
         return f"{COLOURS[event.colour]}'s {event.card}"
+    return event.kind
+
+
+def _event_words(event, game: Game) -> str:
+    """An undone event in board words (the game is back at the position it was made in)."""
+    colour = COLOURS[event.colour].capitalize() if event.colour >= 0 else ""
+    if event.kind == "move":
+        try:
+            move = parse(event.move, game.position, game.config.teams)
+        except NotationError:
+            return f"{colour}'s move"
+        return f"{colour}'s move ({move_words(move)})"
+    if event.kind == "draw":
+        return f"{colour}'s {card_words(event.card)}"
     return event.kind
 
 

@@ -14,12 +14,17 @@ from ..players.game_stats import GameStatistics, game_statistics
 from ..rules.board import COLOURS
 from ..rules.game import Game
 from ..rules.notation import text
+from ..rules.words import move_words, sentence
 from .lights import lit_state
 from .machine import CHOOSE, Companion
 
 
 def _moves(moves) -> list[dict[str, Any]]:
-    return [{"text": text(m), "pawns": m.after.to_json()} for m in moves]
+    """Moves as the API gives them: ``text`` in notation, ``words`` as people say them."""
+    return [
+        {"text": text(m), "words": sentence(move_words(m)), "pawns": m.after.to_json()}
+        for m in moves
+    ]
 
 
 def _guidance(correction: Correction) -> dict[str, Any]:
@@ -39,6 +44,8 @@ def snapshot(companion: Companion) -> dict[str, Any]:
     state: dict[str, Any] = {
         "phase": companion.phase,
         "message": companion.message,
+        "news": companion.news,
+        "asking": companion.asking_until is not None,
         "warning": companion.warning,
         "link": {
             "up": companion.link_up,

@@ -43,6 +43,7 @@ PATTERNS: dict[str, tuple[float, float, int]] = {
     "turn": (0.04, 0.0, 1),  # one blip: your turn
     "confirm": (0.12, 0.0, 1),  # a move was recognised and recorded
     "win": (0.2, 0.1, 4),
+    "ask": (0.3, 0.15, 2),  # two long beeps: press again to confirm (New game)
 }
 
 # Status LED: steady when all is well, slow blink while the board is not connected, fast on error.

@@ -22,10 +22,7 @@ SIDE = TRACK_SQUARES // 4  # 15 squares a side
 
 
 def ordinal(n: int) -> str:
-    if 10 <= n % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
 
@@ -102,9 +99,13 @@ def _sent_back(bumped: Iterable[tuple[int, int]]) -> str:
 
 
 def move_words(move: Move) -> str:
-    """A whole move in words: its steps joined, e.g. for a split 7."""
-    text = "; then ".join(step_words(step) for step in move.steps)
-    return text[:1].upper() + text[1:] if text else "No pawn moves"
+    """A whole move in words, to go inside a sentence: its steps joined (a split 7)."""
+    return "; then ".join(step_words(step) for step in move.steps) or "no pawn moves"
+
+
+def sentence(text: str) -> str:
+    """``text`` starting with a capital, as a line on its own."""
+    return text[:1].upper() + text[1:]
 
 
 def sent_back(move: Move) -> list[str]:
