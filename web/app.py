@@ -105,6 +105,11 @@ def create_app(
         cards=view.CARDS,
         card_label=view.card_label,
         owner_actions=view.owner_actions,
+        legend=view.legend,
+        replay_legend=view.REPLAY_LEGEND,
+        correction_lines=view.correction_lines,
+        card_sentence=view.card_sentence,
+        a_card=view.a_card,
         sim=sim,
     )
     app.after_request(_headers)

@@ -21,10 +21,12 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pawnlight.board.cells import (
     AREAS,
+    CELLS,
     SAFETY_BASE,
     SLIDE_CHANNEL_SQUARES,
     START_BASE,
     area_cells,
+    cell_key,
     cell_of,
 )
 from pawnlight.board.geometry import (
@@ -366,6 +368,169 @@ def _centre(parts: list[str], centre: Centre) -> None:
     parts.append("</g>")
 
 
+#: Where each LED key sits (the keys of GET /api/sim/leds and of the state's ``lit``).
+LIT_POINTS: dict[str, tuple[float, float]] = {
+    **{cell_key(cell): CELL_CENTRES[cell] for cell in range(CELLS)},
+    **{
+        f"slide:T{square}": centre
+        for square, centre in zip(SLIDE_CHANNEL_SQUARES, SLIDE_LED_CENTRES, strict=True)
+    },
+}
+#: Roles drawn as a filled square (or spot) in the pawn's colour: the LED shows that colour.
+_FILLED = {"destination", "hint", "choice", "moved", "position"}
+MAGENTA = "#d1008a"  # the LEDs' fault colour
+GOLD = "#e0a800"
+
+
+def _lit_mark(key: str, role: str, colour: str | None) -> str:
+    """One lit place as the page draws it; ``data-lit`` names the LED it stands for."""
+    point = LIT_POINTS.get(key)
+    if point is None:
+        return ""
+    x, y = point
+    spot = key.startswith(("start:", "home:"))
+    channel = key.startswith("slide:")
+    paint = FILL.get(colour or "", DARK)
+    attrs = f'class="lit role-{role}" data-lit="{escape(key)}" data-role="{escape(role)}"'
+    if channel:
+        fill = AMBER if role == "slide" else GOLD
+        return (
+            f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.17)}" fill="{fill}" '
+            f'stroke="{DARK}" stroke-width="{_n(0.03)}"/>'
+        )
+    if role in _FILLED:
+        width = 0.2 if role == "hint" else 0.14
+        dash = f' stroke-dasharray="{_n(0.16)} {_n(0.08)}"' if role == "choice" else ""
+        if spot:
+            return (
+                f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.42)}" fill="{paint}" '
+                f'fill-opacity="0.3" stroke="{paint}" stroke-width="{_n(width)}"{dash}/>'
+            )
+        return (
+            f'<rect {attrs} x="{_n(x - 0.41)}" y="{_n(y - 0.41)}" width="{_n(0.82)}" '
+            f'height="{_n(0.82)}" rx="{_n(0.1)}" fill="{paint}" fill-opacity="0.28" '
+            f'stroke="{paint}" stroke-width="{_n(width)}"{dash}/>'
+        )
+    if role == "turn":
+        return (
+            f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.42)}" fill="{paint}" '
+            f'fill-opacity="0.18"/>'
+        )
+    if role == "pawn":
+        return (
+            f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.46)}" fill="none" '
+            f'stroke="{DARK}" stroke-width="{_n(0.06)}" '
+            f'stroke-dasharray="{_n(0.1)} {_n(0.08)}"/>'
+        )
+    if role == "slide":
+        return (
+            f'<rect {attrs} x="{_n(x - 0.44)}" y="{_n(y - 0.44)}" width="{_n(0.88)}" '
+            f'height="{_n(0.88)}" rx="{_n(0.1)}" fill="none" stroke="{AMBER}" '
+            f'stroke-width="{_n(0.12)}"/>'
+        )
+    if role in ("bump", "switch"):
+        return (
+            f'<g {attrs}><circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.45)}" fill="none" '
+            f'stroke="#ffffff" stroke-width="{_n(0.14)}"/>'
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.54)}" fill="none" stroke="{DARK}" '
+            f'stroke-width="{_n(0.06)}"/></g>'
+        )
+    if role == "correction":
+        return (
+            f'<rect {attrs} x="{_n(x - 0.47)}" y="{_n(y - 0.47)}" width="{_n(0.94)}" '
+            f'height="{_n(0.94)}" rx="{_n(0.12)}" fill="none" stroke="{paint}" '
+            f'stroke-width="{_n(0.1)}" stroke-dasharray="{_n(0.14)} {_n(0.08)}"/>'
+        )
+    fill = {"check": MAGENTA, "error": MAGENTA, "celebration": GOLD}.get(role, "#ffffff")
+    return (
+        f'<rect {attrs} x="{_n(x - 0.44)}" y="{_n(y - 0.44)}" width="{_n(0.88)}" '
+        f'height="{_n(0.88)}" rx="{_n(0.1)}" fill="{fill}" fill-opacity="0.45" '
+        f'stroke="{fill}" stroke-width="{_n(0.06)}"/>'
+    )
+
+
+#: Lit roles drawn over the pawns (a ring round the pawn that would go back to START).
+_OVER = {"bump", "switch"}
+
+
+def _lit(parts: list[str], lit: Mapping[str, Any], colours: Mapping[str, Any], over: bool) -> None:
+    """What the board's LEDs light now, one mark per lit LED (the state's ``lit``): under the
+    pawns, or (``over``) the rings that go over them."""
+    parts.append(f'<g class="lit-{"over" if over else "places"}" pointer-events="none">')
+    for key, role in sorted(lit.items()):
+        if isinstance(key, str) and isinstance(role, str) and (role in _OVER) == over:
+            colour = colours.get(key)
+            parts.append(_lit_mark(key, role, colour if isinstance(colour, str) else None))
+    parts.append("</g>")
+
+
+def _guide_point(key: object) -> tuple[float, float] | None:
+    if not isinstance(key, str):
+        return None
+    try:
+        return _place_point(key)[0]
+    except (ValueError, IndexError, KeyError):
+        return None
+
+
+def _guidance(parts: list[str], guidance: list[Any]) -> None:
+    """The corrections as arrows from where a pawn is to where it belongs, numbered in the
+    order the LEDs show them; the misplaced pawn ringed; the first arrow pulses."""
+    parts.append('<g class="guidance" pointer-events="none">')
+    for index, item in enumerate(guidance):
+        if not isinstance(item, Mapping):
+            continue
+        source, target = _guide_point(item.get("from")), _guide_point(item.get("to"))
+        colour = item.get("colour")
+        paint = FILL.get(colour, DARK) if isinstance(colour, str) else DARK
+        first = " first" if index == 0 else ""
+        parts.append(f'<g class="guide{first}" data-guide="{index + 1}">')
+        if source is not None:
+            parts.append(
+                f'<circle class="misplaced" data-misplaced="{escape(str(item.get("from")))}" '
+                f'cx="{_n(source[0])}" cy="{_n(source[1])}" r="{_n(0.56)}" fill="none" '
+                f'stroke="{paint}" stroke-width="{_n(0.14)}"/>'
+            )
+        if source is not None and target is not None:
+            (ax, ay), (bx, by) = source, target
+            length = math.hypot(bx - ax, by - ay) or 1.0
+            dx, dy = (bx - ax) / length, (by - ay) / length
+            sx, sy = ax + dx * 0.56, ay + dy * 0.56
+            ex, ey = bx - dx * 0.5, by - dy * 0.5
+            head = [
+                (ex, ey),
+                (ex - dx * 0.45 - dy * 0.28, ey - dy * 0.45 + dx * 0.28),
+                (ex - dx * 0.45 + dy * 0.28, ey - dy * 0.45 - dx * 0.28),
+            ]
+            parts.append(
+                f'<line class="arrow" data-arrow="{escape(str(item.get("from")))}>'
+                f'{escape(str(item.get("to")))}" x1="{_n(sx)}" y1="{_n(sy)}" '
+                f'x2="{_n(ex - dx * 0.3)}" y2="{_n(ey - dy * 0.3)}" stroke="{paint}" '
+                f'stroke-width="{_n(0.16)}" stroke-linecap="round"/>'
+            )
+            points = " ".join(",".join(_xy(p)) for p in head)
+            parts.append(
+                f'<polygon points="{points}" fill="{paint}" stroke="{DARK}" '
+                f'stroke-width="{_n(0.02)}"/>'
+            )
+        elif target is not None:
+            parts.append(
+                f'<circle class="wanted" cx="{_n(target[0])}" cy="{_n(target[1])}" '
+                f'r="{_n(0.56)}" fill="none" stroke="{paint}" stroke-width="{_n(0.14)}" '
+                f'stroke-dasharray="{_n(0.2)} {_n(0.1)}"/>'
+            )
+        badge = source or target
+        if badge is not None:
+            bx, by = badge[0] - 0.42, badge[1] - 0.42
+            parts.append(
+                f'<circle cx="{_n(bx)}" cy="{_n(by)}" r="{_n(0.24)}" fill="{DARK}"/>'
+                f'<text x="{_n(bx)}" y="{_n(by + 0.12)}" font-size="{_n(0.32)}" '
+                f'font-weight="700" fill="#ffffff" text-anchor="middle">{index + 1}</text>'
+            )
+        parts.append("</g>")
+    parts.append("</g>")
+
+
 def render_board(
     pawns: Mapping[str, Any] | None,
     *,
@@ -375,6 +540,9 @@ def render_board(
     centre: Centre | None = None,
     interactive: bool = False,
     label: str | None = None,
+    lit: Mapping[str, Any] | None = None,
+    lit_colours: Mapping[str, Any] | None = None,
+    guidance: list[Any] | None = None,
 ) -> str:
     """The whole board as one ``<svg>`` element.
 
@@ -410,8 +578,14 @@ def render_board(
         _centre(parts, centre)
     if marks:
         _marks(parts, marks)
+    if lit:
+        _lit(parts, lit, lit_colours or {}, over=False)
     _pawns(parts, pawns)
     if marks.bumped:
         _bumps(parts, marks)
+    if lit:
+        _lit(parts, lit, lit_colours or {}, over=True)
+    if guidance:
+        _guidance(parts, guidance)
     parts.append("</svg>")
     return "\n".join(parts)

@@ -1,8 +1,8 @@
-"""What the board picture highlights: the squares the board's LEDs would light for some moves.
+"""What a replayed turn's board highlights: where the move's pawns went, its slide, its bumps.
 
-The snapshot gives moves as notation only; parsing each text against the position rebuilds the
-rules core's Move with every step, slide and bump (notation.parse is the generator's inverse),
-so the page shows exactly what the LEDs show without a second copy of the rules.
+The live board is drawn from the state's ``lit`` (what the LEDs light now); a turn of the
+history is drawn from its move: parsing its text against the position before rebuilds the rules
+core's Move with every step, slide and bump (notation.parse is the generator's inverse).
 """
 
 from __future__ import annotations
@@ -79,20 +79,6 @@ def texts_of(moves: object) -> list[str]:
     if not isinstance(moves, list):
         return []
     return [m["text"] for m in moves if isinstance(m, Mapping) and isinstance(m.get("text"), str)]
-
-
-def live_marks(state: Mapping[str, Any]) -> Marks:
-    """The moves the LEDs light now: the choices when the board fits several, the moves still
-    possible part-way through a split, else every legal move of the card."""
-    phase = state.get("phase")
-    if phase == "choose":
-        texts = texts_of(state.get("choices"))
-    elif phase == "move":
-        texts = [t for t in state.get("in_progress") or [] if isinstance(t, str)]
-        texts = texts or texts_of(state.get("legal"))
-    else:
-        return NO_MARKS
-    return marks_for(parse_moves(texts, state.get("pawns"), bool(state.get("teams"))))
 
 
 def turn_marks(turn: Mapping[str, Any], teams: bool) -> Marks:

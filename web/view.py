@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pawnlight.rules import EDITIONS
+from pawnlight.rules.words import a_card, move_words, no_move_reason
 
 from .board_svg import Centre, render_board
-from .marks import NO_MARKS, live_marks, turn_marks
+from .marks import NO_MARKS, parse_moves, turn_marks
 
 PHASES: dict[str, str] = {
     "idle": "No game",
@@ -63,18 +64,43 @@ class HistoryLine:
     number: int  # 1-based, as ?turn=N
     colour: str
     card: str
-    text: str
+    text: str  # the notation: the record's own line, shown when the turn is replayed
+    words: str = ""  # what happened, in board words
 
     @property
     def label(self) -> str:
+        """The line as the history shows it: ``Red, 5: no pawn can go forward 5``."""
+        said = self.words or self.text
+        return f"{self.colour.capitalize()}, {card_label(self.card)}: {said}"
+
+    @property
+    def code(self) -> str:
         return f"{self.colour} {card_label(self.card)}: {self.text}"
+
+
+def turn_words(turn: Mapping[str, Any], teams: bool) -> str:
+    """A turn of the history in board words (its notation when it cannot be read)."""
+    text, card = turn.get("text"), str(turn.get("card", ""))
+    if text == "forfeit":
+        return f"no move, {no_move_reason(card)}"
+    if text == "discard":
+        return "discarded, no move"
+    moves = parse_moves([str(text)], turn.get("before"), teams)
+    return move_words(moves[0]) if moves else str(text)
 
 
 def history(state: Mapping[str, Any]) -> list[HistoryLine]:
     """Every turn, newest first; from ``turns`` (with colours and cards) when the snapshot has
     it, else from the bare ``history`` texts."""
+    teams = bool(state.get("teams"))
     lines = [
-        HistoryLine(n, str(t.get("colour", "")), str(t.get("card", "")), str(t.get("text", "")))
+        HistoryLine(
+            n,
+            str(t.get("colour", "")),
+            str(t.get("card", "")),
+            str(t.get("text", "")),
+            turn_words(t, teams),
+        )
         for n, t in enumerate(turns(state), 1)
     ]
     if not lines:
@@ -92,8 +118,16 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
         if state.get("players"):
             caption = f"{colour}'s turn" if colour else PHASES.get(str(state.get("phase")), "")
             centre = Centre(colour if isinstance(colour, str) else None, card, caption)
+        lit = state.get("lit")
+        colours = state.get("lit_colours")
+        guidance = state.get("guidance")
         return render_board(
-            state.get("pawns"), diamonds=diamonds(state), marks=live_marks(state), centre=centre
+            state.get("pawns"),
+            diamonds=diamonds(state),
+            centre=centre,
+            lit=lit if isinstance(lit, Mapping) else {},
+            lit_colours=colours if isinstance(colours, Mapping) else {},
+            guidance=guidance if isinstance(guidance, list) else [],
         )
     played = turns(state)
     if not 1 <= turn <= len(played):
@@ -102,13 +136,92 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
     marks = turn_marks(entry, bool(state.get("teams")))
     caption = f"turn {turn}, {when}"
     centre = Centre(str(entry.get("colour")), entry.get("card"), caption)
+    said = turn_words(entry, bool(state.get("teams")))
     return render_board(
         entry.get(when),
         diamonds=diamonds(state),
         marks=marks if marks else NO_MARKS,
         centre=centre,
-        label=f"The board {when} turn {turn}: {entry.get('colour')} {entry.get('text')}.",
+        label=f"The board {when} turn {turn}: {entry.get('colour')}, {said}.",
     )
+
+
+#: What each role of a lit place looks like on the page and means: (legend key, words).
+LEGEND: dict[str, tuple[str, str]] = {
+    "turn": ("key-turn", "whose turn it is: their START glows"),
+    "destination": ("key-dest", "where a pawn may go, in its colour"),
+    "hint": ("key-hint", "the move suggested"),
+    "pawn": ("key-from", "a pawn that can move (dashed ring)"),
+    "slide": ("key-slide", "a slide that would fire"),
+    "bump": ("key-bump", "a pawn that would go back to START"),
+    "switch": ("key-switch", "the pawn an 11 would switch places with"),
+    "choice": ("key-choice", "a move the board may show (dashed)"),
+    "moved": ("key-dest", "the move just made"),
+    "correction": ("key-fix", "a place to put right: follow the arrows, 1 first"),
+    "check": ("key-check", "a pawn whose colour cannot be read"),
+    "position": ("key-dest", "a pawn where the game has it"),
+    "celebration": ("key-gold", "the winner's lights"),
+    "ask": ("key-ask", "the board asks: press New game again to end this game"),
+    "error": ("key-check", "a fault: see the message above"),
+}
+REPLAY_LEGEND: tuple[tuple[str, str], ...] = (
+    ("key-dest", "where the turn's pawns went"),
+    ("key-from", "the pawns that moved"),
+    ("key-slide", "a slide taken"),
+    ("key-bump", "a pawn sent back to START or switched"),
+)
+
+
+def legend(state: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The legend of the live board: one line for each kind of mark on it now, no more."""
+    lit = state.get("lit")
+    roles = set(lit.values()) if isinstance(lit, Mapping) else set()
+    seen: dict[str, tuple[str, str]] = {}
+    for role, entry in LEGEND.items():
+        if role in roles:
+            seen.setdefault(entry[1], entry)
+    return list(seen.values())
+
+
+def correction_lines(state: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The corrections as the page lists them, in the LEDs' order, with their square codes for
+    the tap-to-show detail.  Filling the STARTs of a new game is one line, not sixteen:
+    "Put 4 pawns in each START: red, blue"."""
+    guidance = state.get("guidance")
+    items = [g for g in guidance if isinstance(g, Mapping)] if isinstance(guidance, list) else []
+    if not items:
+        corrections = state.get("corrections") or []
+        return [{"text": str(c), "code": ""} for c in corrections]
+    starts: dict[str, int] = {}
+    rest: list[Mapping[str, Any]] = []
+    for item in items:
+        colour, target = item.get("colour"), item.get("to")
+        if item.get("action") == "put" and colour and target == f"start:{colour}":
+            starts[str(colour)] = starts.get(str(colour), 0) + 1
+        else:
+            rest.append(item)
+    lines = [{"text": str(i.get("text", "")), "code": str(i.get("code", ""))} for i in rest]
+    if starts:
+        counts = set(starts.values())
+        colours = ", ".join(starts)
+        if len(counts) == 1:
+            n = counts.pop()
+            what = f"{n} pawn{'s' if n != 1 else ''} in each START: {colours}"
+            if len(starts) == 1:
+                what = f"{n} {colours} pawn{'s' if n != 1 else ''} in {colours} START"
+        else:
+            what = "; ".join(f"{n} {c} in {c} START" for c, n in starts.items())
+        code = ", ".join(f"put {n} on start:{c}" for c, n in starts.items())
+        lines.append({"text": f"Put {what}", "code": code})
+    for line in lines:
+        line["text"] = line["text"][:1].upper() + line["text"][1:]
+    return lines
+
+
+def card_sentence(card: object) -> str:
+    """``The card: a 5.`` for screen readers (no double stop after "Sorry!")."""
+    said = a_card(str(card))
+    return f"The card: {said}" + ("" if said.endswith("!") else ".")
 
 
 def scores(state: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -155,6 +268,8 @@ class Action:
     label: str
     body: Mapping[str, Any] | None = None
     primary: bool = False
+    #: A question to answer before the action is sent (nothing destructive on one tap).
+    confirm: str | None = None
 
 
 def owner_actions(state: Mapping[str, Any]) -> list[Action]:
@@ -163,7 +278,16 @@ def owner_actions(state: Mapping[str, Any]) -> list[Action]:
     phase = state.get("phase")
     actions = []
     if state.get("can_undo"):
-        actions.append(Action("undo", "Undo the last action"))
+        if state.get("undo_again"):
+            actions.append(
+                Action(
+                    "undo",
+                    "Undo one more",
+                    confirm="Undo one more? This goes back further than the last move.",
+                )
+            )
+        else:
+            actions.append(Action("undo", "Undo the last move"))
     if state.get("forfeit_allowed"):
         actions.append(Action("forfeit", f"Decline the {card_label(state.get('card'))}"))
     computer = state.get("computer") or {}

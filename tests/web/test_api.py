@@ -82,7 +82,7 @@ def test_the_board_picture_now_and_of_any_turn(client, service):
     service.scan("1")
     now = client.get("/api/board.svg")
     assert now.status_code == 200 and now.mimetype == "image/svg+xml"
-    assert b'data-dest="T4"' in now.data  # the legal move lit
+    assert b'data-lit="T4" data-role="destination"' in now.data  # the legal move lit
     service.play("R:start-T4")
     before = client.get("/api/board.svg?turn=1&when=before").get_data(as_text=True)
     after = client.get("/api/board.svg?turn=1").get_data(as_text=True)

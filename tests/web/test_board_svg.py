@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from pawnlight.web.board_svg import SCALE, Centre, render_board
-from pawnlight.web.marks import live_marks, marks_for, parse_moves, turn_marks
+from pawnlight.web.marks import marks_for, parse_moves, turn_marks
 from pawnlight.web.places import describe, place_key
 
 from pawnlight.board.geometry import square_centre
@@ -125,16 +125,15 @@ def test_texts_that_do_not_fit_the_position_are_left_out():
     assert parse_moves(["T19-T24>T28"], {"red": ["T1"]}, False) == []  # not a valid position
 
 
-def test_live_marks_follow_the_phase():
-    options = legal_options(EXAMPLE, 0, "5", EDITIONS["hasbro-2002"])
-    legal = [{"text": t} for t in ("T19-T24>T28", "T40-T45")]
-    state = {"phase": "move", "pawns": EXAMPLE.to_json(), "legal": legal, "teams": False}
-    assert live_marks(state) == marks_for(options.moves)
-    assert live_marks({**state, "in_progress": ["T40-T45"]}).destinations == {"T45": "red"}
-    assert live_marks({**state, "phase": "choose", "choices": legal[1:]}).destinations == {
-        "T45": "red"
-    }
-    assert not live_marks({**state, "phase": "draw"})
+def test_lit_places_are_drawn_one_mark_per_led_with_their_role():
+    lit = {"T28": "destination", "T24": "slide", "slide:T25": "slide", "T26": "bump",
+           "start:red:1": "turn", "T19": "pawn"}  # fmt: skip
+    svg = render_board(EXAMPLE.to_json(), lit=lit, lit_colours={"T28": "red"})
+    root = ET.fromstring(svg)
+    drawn = {e.get("data-lit"): e.get("data-role") for e in root.iter() if e.get("data-lit")}
+    assert drawn == lit
+    # The pawn that would be bumped is ringed over the pawn, not hidden under it.
+    assert svg.index('data-pawn="blue" data-at="T26"') < svg.index('data-lit="T26"')
 
 
 def test_a_turn_of_the_history_is_marked_with_its_move():

@@ -45,7 +45,7 @@ def test_the_status_page_draws_the_board_and_follows_the_game_within_a_second(
     expect(phone.locator("#board [data-diamond]")).to_have_count(4)
     service.scan("1")
     expect(phone.locator("#card")).to_have_attribute("data-card", "1")
-    expect(phone.locator('#board [data-dest="T4"]')).to_have_count(1)
+    expect(phone.locator('#board [data-lit="T4"]')).to_have_count(1)
     expect(phone.locator("#phase-text")).to_have_text(
         "Red plays a 1: make the move lit on the board"
     )
@@ -77,7 +77,7 @@ def test_a_history_line_replays_that_turn_before_and_after(phone, served, servic
     bar.get_by_role("link", name="Before").click()
     expect(phone.locator("#replay-label")).to_have_text("Turn 1, before: red 1: R:start-T4")
     expect(phone.locator('#board .pawn[data-at="T4"]')).to_have_count(0)
-    expect(phone.locator('#board [data-dest="T4"]')).to_have_count(1)
+    expect(phone.locator('#board [data-lit="T4"]')).to_have_count(1)
     screenshot(phone, "status-replay")
     # A new snapshot does not take the replayed board away.
     service.scan("1")

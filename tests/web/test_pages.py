@@ -29,8 +29,11 @@ def test_the_page_shows_turn_card_phase_board_and_moves(client, service):
     assert 'id="card" class="card" data-card="1"' in html
     assert 'data-phase="move">Make the move<' in html
     assert "Red plays a 1: make the move lit on the board" in html
-    assert 'data-dest="T4"' in html  # the destination, highlighted on the board
-    assert '<li data-move="R:start-T4"><code>R:start-T4</code></li>' in html
+    assert (
+        'data-lit="T4" data-role="destination"' in html
+    )  # the destination, highlighted on the board
+    assert "A red pawn leaves START for red&#39;s start circle" in html  # the move in words
+    assert "<code>R:start-T4</code>" in html  # its notation behind a tap
     assert "<title>Red’s turn · pawnlight</title>" in html
 
 
@@ -43,11 +46,12 @@ def test_history_lines_link_to_each_turns_board(client, service):
     html = page(client)
     lines = re.findall(r'href="/\?turn=(\d)" data-turn="\d" data-testid="history-line"', html)
     assert lines == ["2", "1"]  # newest first
-    assert "red 1: R:start-T4" in html and "blue 2: B:start-T19" in html
+    assert "Red, 1: a red pawn leaves START for red&#39;s start circle" in html
+    assert "Blue, 2: a blue pawn leaves START for blue&#39;s start circle" in html
     replay = page(client, "/?turn=1&when=before")
-    assert (
-        'class="board-wrap replaying"' in replay and "Turn 1, before: red 1: R:start-T4" in replay
-    )
+    assert 'class="board-wrap replaying"' in replay
+    assert "Turn 1, before: Red, 1: a red pawn leaves START for red&#39;s start circle" in replay
+    assert "(R:start-T4)" in replay  # the record's notation, for whoever wants it
     assert 'id="replay-bar" class="replay-bar"  data-turn="1"' in replay
     assert 'http-equiv="refresh"' not in replay  # a replay does not reload itself away
     assert 'http-equiv="refresh"' in page(client)
@@ -62,7 +66,10 @@ def test_corrections_warnings_link_and_text_are_shown_and_escaped(client, servic
     service.command("new_game", {"players": ["red", "blue"]})
     html = page(client)
     assert 'data-phase="setup">Set up the board<' in html
-    assert re.search(r'<ol id="corrections".*?<li>put', html, re.S)
+    # A new game's set-up is one line, not one per pawn.
+    fixes = re.search(r'<ol id="corrections".*?</ol>', html, re.S)
+    assert fixes and fixes.group().count("<li>") == 1
+    assert "Put 4 pawns in each START: red, blue" in fixes.group()
     service.patch(warning="<script>alert(1)</script>", message="a & b")
     service.link(False, "the USB cable is out")
     html = page(client)
@@ -185,3 +192,36 @@ def test_the_share_section_has_a_qr_code_of_this_page(client):
     assert "only works on this machine" in html
     html = client.get("/", base_url="http://192.168.1.20:8080").get_data(as_text=True)
     assert "QR code of http://192.168.1.20:8080/" in html and "only works on" not in html
+
+
+def highlighted(html: str) -> set[str]:
+    """The places the page's live board highlights."""
+    board = html[html.index('id="board"') :]
+    board = board[: board.index("</svg>")]
+    return set(re.findall(r'data-lit="([^"]+)"', board))
+
+
+def test_the_page_highlights_exactly_what_the_leds_light_in_every_phase(client, service):
+    """The page and the LEDs are drawn from one value: the state's ``lit``."""
+    seen_phases = set()
+
+    def check() -> None:
+        state = service.state()
+        seen_phases.add(state["phase"])
+        assert highlighted(page(client, "/partial/live")) == set(state["lit"])
+
+    check()  # no game
+    service.command("new_game", {"players": ["red", "blue"]})
+    check()  # setup: the corrections
+    service.start(("red", "blue"))
+    check()  # draw: whose turn
+    service.scan("1")
+    check()  # move: every legal move
+    login(client)
+    client.post("/api/hint", headers={"X-CSRF-Token": login(client)})
+    state = service.state()
+    assert state["guided"] and set(state["lit"].values()) >= {"hint"}
+    check()  # a hint: only the suggested move, on the page as on the LEDs
+    service.play("R:start-T4")
+    check()
+    assert {"idle", "setup", "draw", "move"} <= seen_phases

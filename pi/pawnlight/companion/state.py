@@ -134,6 +134,8 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         doubled=game.doubled,
         waiting_for=[COLOURS[c] for c in sorted(game.waiting_for)],
         can_undo=game.can_undo(),
+        # The last action was an undo: one more goes further back than the last move.
+        undo_again=bool(game.events) and game.events[-1].kind == "undo",
     )
     if result is not None:
         state["result"] = {
