@@ -121,9 +121,17 @@ def enrol_cancel():
 @blueprint.post("/api/settings")
 @owner_only()
 def settings():
-    data = bodies.body({"brightness": bodies.number(0, 1), "settle": bodies.number(0.1, 2)})
+    data = bodies.body(
+        {
+            "brightness": bodies.number(0, 1),
+            "settle": bodies.number(0.1, 2),
+            "speech": bodies.boolean,
+        }
+    )
     if not data:
-        raise ApiError("give brightness (0 to 1) or settle (0.1 to 2 seconds), or both")
+        raise ApiError(
+            "give brightness (0 to 1), settle (0.1 to 2 seconds) or speech (true or false)"
+        )
     return run("settings", data)
 
 

@@ -94,6 +94,7 @@ class Daemon:
             self.firmware.set_sensors(self.sim_board.position_reading())
         if web:
             self._start_web()
+        self._start_speech()
 
     def _deck(self) -> CardDeck:
         path = self.config.data / "deck.json"
@@ -173,6 +174,35 @@ class Daemon:
             "  simulator on /sim" if self.config.sim else "",
         )
 
+    def _start_speech(self) -> None:
+        """Spoken announcements, when the owner turns them on (off by default): a reader of the
+        snapshots like any phone, saying what announce.announcement picks."""
+        from .companion.announce import announcement
+        from .devices import speaker
+
+        if not speaker.available():
+            log.info("espeak-ng is not installed: no spoken announcements")
+            return
+        assert self.owner is not None
+        subscription = self.owner.subscribe()
+        self._speaker = voice = speaker.Speaker()
+        self._speaking = True
+
+        def run() -> None:
+            last = self.owner.state() if self.owner else None
+            while self._speaking:
+                state = subscription.get(timeout=0.5)
+                if state is None:
+                    continue
+                said = announcement(last, state)
+                last = state
+                if said and (state.get("settings") or {}).get("speech"):
+                    voice.say(said)
+            subscription.close()
+
+        self._speech_thread = threading.Thread(target=run, name="announcements", daemon=True)
+        self._speech_thread.start()
+
     def _secret_key(self) -> bytes:
         """The session-cookie key, kept in the data folder so a restart keeps the owner in."""
         path = self.config.data / "secret_key"
@@ -239,6 +269,10 @@ class Daemon:
     # -- stop ---------------------------------------------------------------------------------
 
     def stop(self) -> None:
+        if getattr(self, "_speaking", False):
+            self._speaking = False
+            self._speech_thread.join(timeout=2)
+            self._speaker.close()
         for part in (self.server, self.card_reader, self.owner, self.link, self.firmware):
             if part is not None:
                 try:

@@ -350,6 +350,8 @@ class Owner:
             c.link_up,
             c.link_detail,
             c.settings,
+            c.guided,
+            c.asking_until,
             c.enrolment.prompt() if c.enrolment else None,
             (tuple(c.leader.drawing), tuple(c.leader.draws.items())) if c.leader else None,
             id(game),

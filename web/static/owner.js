@@ -7,10 +7,55 @@
   var loginForm = document.getElementById("login-form");
   var tools = document.getElementById("owner-tools");
 
+  var saidAt = 0;
   function say(text, bad) {
     if (!status) return;
     status.textContent = text;
     status.classList.toggle("bad", !!bad);
+    saidAt = Date.now();
+  }
+
+  // What an action did belongs to that moment: once the game has moved on, it goes.
+  document.addEventListener("pawnlight:updated", function () {
+    if (status && status.textContent && Date.now() - saidAt > 1500) say("");
+  });
+
+  /* Nothing destructive on one tap: ask on the page, next to what was tapped. Resolves to
+     true only when "yes" is tapped; the safe answer has the focus. */
+  function ask(anchor, question, yes, no) {
+    var old = document.querySelector(".confirm-box");
+    if (old) old.remove();
+    return new Promise(function (resolve) {
+      var box = document.createElement("div");
+      box.className = "confirm-box";
+      box.setAttribute("role", "alertdialog");
+      box.setAttribute("aria-label", question);
+      var text = document.createElement("p");
+      text.textContent = question;
+      var row = document.createElement("div");
+      row.className = "button-row";
+      var yesButton = document.createElement("button");
+      yesButton.type = "button";
+      yesButton.className = "button danger";
+      yesButton.textContent = yes;
+      var noButton = document.createElement("button");
+      noButton.type = "button";
+      noButton.className = "button";
+      noButton.textContent = no || "Keep playing";
+      row.append(yesButton, noButton);
+      box.append(text, row);
+      anchor.insertAdjacentElement("afterend", box);
+      noButton.focus();
+      yesButton.addEventListener("click", function () { box.remove(); resolve(true); });
+      noButton.addEventListener("click", function () { box.remove(); resolve(false); });
+    });
+  }
+  P.ask = ask;
+
+  function gameUnfinished() {
+    var summary = document.getElementById("summary");
+    var phase = summary ? summary.dataset.phase : "idle";
+    return ["idle", "over", "enrol"].indexOf(phase) < 0;
   }
 
   function loggedIn(yes) {
@@ -122,7 +167,11 @@
         }
       });
       if (Object.keys(computer).length) body.computer = computer;
-      act("/api/game", body, "New game started: set up the board as lit.");
+      var start = function () { act("/api/game", body, "New game started: set up the board as lit."); };
+      if (!gameUnfinished()) { start(); return; }
+      var submit = gameForm.querySelector('button[type="submit"]') || gameForm;
+      ask(submit, "End the game being played? It stays in the records, and the new one starts.",
+        "End it and start the new game").then(function (yes) { if (yes) start(); });
     });
   }
 
@@ -137,10 +186,13 @@
     });
     settingsForm.addEventListener("submit", function (event) {
       event.preventDefault();
-      act("/api/settings", {
+      var body = {
         brightness: Number(brightness.value),
         settle: Number(document.getElementById("settle").value)
-      }, "Settings saved.");
+      };
+      var speech = document.getElementById("speech");
+      if (speech) body.speech = speech.checked;
+      act("/api/settings", body, "Settings saved.");
     });
   }
 
@@ -160,8 +212,13 @@
     if (!button) return;
     var body = {};
     try { body = JSON.parse(button.dataset.body || "{}"); } catch (error) { body = {}; }
-    button.disabled = true;
-    act("/api/" + button.dataset.action, body, button.textContent.trim() + ": done.")
-      .then(function () { button.disabled = false; });
+    var send = function () {
+      button.disabled = true;
+      act("/api/" + button.dataset.action, body, button.textContent.trim() + ": done.")
+        .then(function () { button.disabled = false; });
+    };
+    if (!button.dataset.confirm) { send(); return; }
+    ask(button, button.dataset.confirm, "Yes, " + button.textContent.trim().toLowerCase(),
+      "No").then(function (yes) { if (yes) send(); });
   });
 })();

@@ -23,10 +23,11 @@
 
   // Screen readers hear the phase when it changes (the swapped regions themselves stay quiet).
   var lastAnnounced = phaseText();
-  var load = P.fragments("/partial/live", function () { return replay ? ["board"] : []; }, function () {
+  var load = P.fragments("/partial/live", function () { return replay ? ["board", "legend"] : []; }, function () {
     markReplayLine();
     var now = phaseText();
     if (now !== lastAnnounced) { lastAnnounced = now; P.announce(now); }
+    document.dispatchEvent(new Event("pawnlight:updated"));
   });
   P.refresh = load;
 
@@ -36,6 +37,40 @@
     shown = version;
     load();
   });
+
+  // -- honest connection state -------------------------------------------------------------
+  // The page shows the Pi's last word. Once the Pi cannot be reached for OFFLINE_AFTER_MS, the
+  // page says so where people look (not only in the small chip): the board link is unknown, and
+  // what is shown may be out of date. Back online, it fetches everything afresh.
+
+  var OFFLINE_AFTER_MS = 3000;
+  var conn = document.getElementById("conn");
+  var offlineTimer = null;
+  function setOffline(yes) {
+    document.body.classList.toggle("offline", yes);
+    var note = document.getElementById("stale-note");
+    if (note) note.hidden = !yes;
+    var link = document.getElementById("link");
+    if (yes && link) {
+      link.textContent = "No connection to the Pi: the board’s state is unknown";
+      link.className = "chip link bad";
+      link.dataset.up = "unknown";
+    }
+  }
+  function connectionChanged() {
+    var state = conn ? conn.dataset.state : "live";
+    if (state === "live" || state === "polling") {
+      clearTimeout(offlineTimer);
+      offlineTimer = null;
+      if (document.body.classList.contains("offline")) { setOffline(false); load(); }
+    } else if (!offlineTimer && !document.body.classList.contains("offline")) {
+      offlineTimer = setTimeout(function () { offlineTimer = null; setOffline(true); },
+        state === "offline" ? 0 : OFFLINE_AFTER_MS);
+    }
+  }
+  if (conn && "MutationObserver" in window) {
+    new MutationObserver(connectionChanged).observe(conn, { attributes: true, attributeFilter: ["data-state"] });
+  }
 
   // -- replaying a turn ----------------------------------------------------------------------
 
@@ -55,6 +90,9 @@
         var board = document.getElementById("board");
         board.innerHTML = svg;
         board.classList.add("replaying");
+        document.getElementById("layout").classList.add("replaying");
+        var keys = document.getElementById("replay-legend");
+        if (keys) keys.hidden = false;
         bar.hidden = false;
         bar.dataset.turn = turn;
         bar.dataset.when = when;
@@ -78,6 +116,9 @@
     bar.hidden = true;
     var board = document.getElementById("board");
     if (board) board.classList.remove("replaying");
+    document.getElementById("layout").classList.remove("replaying");
+    var keys = document.getElementById("replay-legend");
+    if (keys) keys.hidden = true;
     history.replaceState(null, "", "/");
     markReplayLine();
     load();

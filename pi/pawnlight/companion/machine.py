@@ -83,6 +83,7 @@ IDLE, ENROL, LEADER, SETUP, DRAW, CHOOSE, OVER_PHASE = (
 class Settings:
     brightness: float = 0.6  # 0..1, applied to every LED frame
     settle: float = 0.3  # seconds a board must be still before a move is accepted
+    speech: bool = False  # spoken announcements (espeak-ng on the Pi's audio out)
 
 
 @dataclass
@@ -653,8 +654,13 @@ class Companion:
             if not 0.1 <= value <= 2.0:
                 raise CommandError("settle must be between 0.1 and 2 seconds", 400)
             settings = replace(settings, settle=float(value))
+        if "speech" in args:
+            if not isinstance(args["speech"], bool):
+                raise CommandError("speech is true or false", 400)
+            settings = replace(settings, speech=args["speech"])
         self.settings = settings
-        return {"ok": True, "brightness": settings.brightness, "settle": settings.settle}, []
+        reply = {"brightness": settings.brightness, "settle": settings.settle}
+        return {"ok": True, **reply, "speech": settings.speech}, []
 
     # -- resume -------------------------------------------------------------------------------
 

@@ -55,6 +55,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         "settings": {
             "brightness": companion.settings.brightness,
             "settle": companion.settings.settle,
+            "speech": companion.settings.speech,
         },
         "deck_enrolled": companion.deck.enrolled,
         "edition": None,
