@@ -48,6 +48,8 @@ from pawnlight.rules.board import (
     diamond_square,
 )
 
+from pawnlight.rules.words import place_words
+
 from .marks import NO_MARKS, Marks
 from .places import describe, pawn_places, place_key
 
@@ -125,9 +127,23 @@ def _cell_attrs(key: str, interactive: bool, occupant: str | None) -> str:
     """Class, and for the simulator keyboard access and a spoken name."""
     if not interactive:
         return ' class="cell"'
-    where = key.replace(":", " ").replace("start", "START").replace("home", "HOME")
+    where = key_words(key)
     label = f"{where}, {occupant}" if occupant else f"{where}, empty"
-    return f' class="cell" role="button" tabindex="0" aria-label={quoteattr(label)}'
+    return (
+        f' class="cell" role="button" tabindex="0" data-words={quoteattr(where)} '
+        f"aria-label={quoteattr(label)}"
+    )
+
+
+def key_words(key: str) -> str:
+    """A place key (``T4``, ``S2:red``, ``start:red``) in board words."""
+    if key.startswith("T"):
+        return place_words(int(key[1:]), -1)
+    name, _, colour_name = key.partition(":")
+    colour = COLOURS.index(colour_name)
+    if name in ("start", "home"):
+        return place_words(START if name == "start" else HOME, colour)
+    return place_words(S1 + int(name[1:]) - 1, colour)
 
 
 def _squares(parts: list[str], occupants: Mapping[str, str], interactive: bool) -> None:

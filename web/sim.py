@@ -95,10 +95,19 @@ def press():
     return _act(lambda: _sim().press(data["button"]))
 
 
-def physical_board_svg(pawns: Mapping[str, Any] | None) -> str:
-    """The board as the pawns physically stand, with the LEDs as the real board lights them."""
+def physical_board_svg(pawns: Mapping[str, Any] | None, state: Mapping[str, Any]) -> str:
+    """The board as the pawns physically stand, with what the real board's LEDs light: drawn
+    from the state's ``lit`` (a blinking LED sampled now and then would be missed when dark)."""
     label = "The board: tap a pawn to lift it, then tap where to put it."
-    return render_board(pawns, leds=_sim().leds(), interactive=True, label=label)
+    lit, colours, guidance = state.get("lit"), state.get("lit_colours"), state.get("guidance")
+    return render_board(
+        pawns,
+        interactive=True,
+        label=label,
+        lit=lit if isinstance(lit, Mapping) else {},
+        lit_colours=colours if isinstance(colours, Mapping) else {},
+        guidance=guidance if isinstance(guidance, list) else [],
+    )
 
 
 def _physical_pawns() -> Mapping[str, Any] | None:
@@ -107,7 +116,8 @@ def _physical_pawns() -> Mapping[str, Any] | None:
 
 @blueprint.get("/api/sim/board.svg")
 def board_svg():
-    return Response(physical_board_svg(_physical_pawns()), mimetype="image/svg+xml")
+    svg = physical_board_svg(_physical_pawns(), context().service.state())
+    return Response(svg, mimetype="image/svg+xml")
 
 
 def hand(state: Mapping[str, Any], pawns: Mapping[str, Any] | None) -> list[dict[str, Any]]:
@@ -126,7 +136,7 @@ def sim_context() -> dict[str, Any]:
     pawns = _physical_pawns()
     return {
         **live_context(state, board=False),
-        "physical": physical_board_svg(pawns),
+        "physical": physical_board_svg(pawns, state),
         "hand": hand(state, pawns),
     }
 

@@ -169,8 +169,10 @@ def test_interactive_boards_make_every_place_a_button():
     cells = [e for e in root.iter() if "data-place" in e.attrib]
     assert all(e.attrib.get("role") == "button" and e.attrib.get("tabindex") == "0" for e in cells)
     labels = {e.attrib["data-place"]: e.attrib["aria-label"] for e in cells}
-    assert labels["T4"] == "T4, red pawn" and labels["T5"] == "T5, empty"
-    assert labels["start:red"] == "START red, 0 red pawns"
+    assert labels["T4"] == "red's start circle, red pawn"
+    assert labels["T5"] == "the 1st square after red's start circle, empty"
+    assert labels["start:red"] == "red START, 0 red pawns"
+    assert labels["S2:blue"] == "blue's 2nd safety square, empty"
     plain = parse(render_board({"red": ["T4"]}))
     assert not [e for e in plain.iter() if e.attrib.get("role") == "button"]
 

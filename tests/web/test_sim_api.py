@@ -71,7 +71,10 @@ def test_the_board_and_its_leds(client, service):
     assert {"T4", "S2:red", "start:red:1", "home:green:4", "slide:T2"} <= set(leds)
     assert leds["T4"] == "#ff0000"  # red's destination, lit in red
     svg = client.get("/api/sim/board.svg")
-    assert svg.mimetype == "image/svg+xml" and b'data-led="T4"' in svg.data
+    # The simulator draws what the LEDs light from the state's lit, blinking ones included.
+    assert svg.mimetype == "image/svg+xml" and b'data-lit="T4" data-role="destination"' in svg.data
+    lit_on_leds = {key for key, colour in leds.items() if colour != "#000000"}
+    assert lit_on_leds <= set(client.get("/api/state").json["lit"])
     assert b'role="button"' in svg.data
 
 
@@ -118,7 +121,7 @@ def test_the_sim_page_has_the_board_cards_hand_and_buttons(client, service):
         assert f'data-card="{card}"' in page
     for button in ("confirm", "undo", "new_game", "hint"):
         assert f'data-button="{button}"' in page
-    assert 'data-place="start:red"' in page and 'data-led="slide:T2"' in page
+    assert 'data-place="start:red"' in page
     assert 'data-hand="red" data-count="0"' in page
     service.sim.lift("start:red")
     fragment = client.get("/partial/sim").get_data(as_text=True)

@@ -3,9 +3,8 @@
 (function () {
   "use strict";
   var P = window.Pawnlight;
-  var LED_MS = 250; // LEDs blink and chase: refresh them a few times a second
   var BOARD_MS = 1000; // someone else may move pawns on the same simulated board
-  var SLIDE_LED_OFF = "#8d8672";
+  var HAND_PAUSE_MS = 200; // beyond the settle time: a lift the board has surely seen
 
   var wrap = document.getElementById("simboard-wrap");
   var feedback = document.getElementById("sim-feedback");
@@ -34,7 +33,7 @@
     return hand && Number(hand.dataset.count) > 0 ? selected : null;
   }
 
-  var load = P.fragments("/partial/sim", [], function () { applySelection(); paintLeds(lastLeds); });
+  var load = P.fragments("/partial/sim", [], function () { applySelection(); });
   P.refresh = load;
 
   P.connect(function (state) {
@@ -45,41 +44,8 @@
     load();
   });
 
-  // -- the LEDs ------------------------------------------------------------------------------
-
-  /* A dim LED is a faint light, not a dark colour: its hue at full strength, more or less
-     transparent (the same as the server's drawing, board_svg._glow). */
-  function glow(colour) {
-    if (typeof colour !== "string" || !/^#[0-9a-fA-F]{6}$/.test(colour)) return null;
-    var rgb = [1, 3, 5].map(function (i) { return parseInt(colour.substr(i, 2), 16); });
-    var peak = Math.max.apply(null, rgb);
-    if (!peak) return null;
-    var full = "#" + rgb.map(function (c) {
-      return ("0" + Math.round(c * 255 / peak).toString(16)).slice(-2);
-    }).join("");
-    return { fill: full, opacity: Math.round((0.2 + 0.75 * peak / 255) * 100) / 100 };
-  }
-
-  var lastLeds = null;
-  function paintLeds(leds) {
-    if (!leds) return;
-    wrap.querySelectorAll("[data-led]").forEach(function (element) {
-      var light = glow(leds[element.dataset.led]);
-      var off = element.classList.contains("slide-led") ? SLIDE_LED_OFF : "none";
-      element.setAttribute("fill", light ? light.fill : off);
-      element.setAttribute("fill-opacity", light ? light.opacity : 1);
-    });
-  }
-
-  var ledBusy = false;
-  setInterval(function () {
-    if (ledBusy || document.hidden) return;
-    ledBusy = true;
-    P.getJSON("/api/sim/leds").then(function (leds) {
-      lastLeds = leds;
-      paintLeds(leds);
-    }).catch(function () {}).then(function () { ledBusy = false; });
-  }, LED_MS);
+  // The lights are drawn by the server from the state's "lit" (what the LEDs light, blinking
+  // ones included): they come with every fragment, no sampling of the LEDs.
 
   setInterval(function () {
     if (document.hidden) return;
@@ -103,6 +69,12 @@
     return wrap.querySelector('.pawn[data-at="' + key + '"]');
   }
 
+  /* A place as people say it ("blue's start circle"), from the drawing's own words. */
+  function words(key) {
+    var cell = wrap.querySelector('[data-place="' + key + '"]');
+    return (cell && cell.dataset.words) || key;
+  }
+
   function lift(key) {
     var pawn = pawnAt(key);
     var colour = pawn ? pawn.dataset.pawn : null;
@@ -110,16 +82,24 @@
       if (!result.ok) return null;
       // The daemon's simulator answers {"lifted": "red", "from": "T4"}.
       colour = result.data.lifted || result.data.colour || colour;
-      say("Lifted the " + (colour || "") + " pawn from " + key + ".");
+      say("Lifted the " + (colour || "") + " pawn from " + words(key) + ".");
       return colour;
     });
   }
 
   function place(key, colour) {
     return send("/api/sim/place", { square: key, color: colour }).then(function (result) {
-      if (result.ok) say("Put a " + colour + " pawn on " + key + ".");
+      if (result.ok) say("Put a " + colour + " pawn " + (/^(start|home):/.test(key) ? "in " : "on ") + words(key) + ".");
       return result.ok;
     });
+  }
+
+  /* A hand takes a moment between lifting one pawn and putting another down: the board must
+     see the square empty (for longer than the settle time) or it never sees the lift. */
+  function pause() {
+    var settings = (lastState && lastState.settings) || {};
+    var settle = typeof settings.settle === "number" ? settings.settle : 0.3;
+    return new Promise(function (resolve) { setTimeout(resolve, settle * 1000 + HAND_PAUSE_MS); });
   }
 
   function tap(target) {
@@ -128,13 +108,14 @@
     var holding = shownHolding();
     var work;
     if (area) {
-      var owner = key.split(":")[1];
-      if (holding === owner || (holding && !pawnAt(key))) {
+      // Holding a pawn, a tap on a START or HOME puts it there (the board says if it does
+      // not belong); with empty hands it takes one out.
+      if (holding) {
         work = place(key, holding).then(function (ok) { if (ok) selected = null; });
       } else if (pawnAt(key)) {
         work = lift(key).then(function (colour) { if (colour) selected = colour; });
       } else {
-        say("There is no pawn to take from " + key.replace(":", " ") + ".", true);
+        say("There is no pawn to take from " + words(key) + ".", true);
         return;
       }
     } else if (pawnAt(key)) {
@@ -142,7 +123,11 @@
       work = lift(key).then(function (colour) {
         if (!colour) return;
         if (!holding) { selected = colour; return; }
-        return place(key, holding).then(function () { selected = colour; });
+        selected = colour;
+        say("Lifted the " + colour + " pawn; putting the " + holding + " one down…");
+        return pause().then(function () {
+          return place(key, holding);
+        }).then(function () { selected = colour; applySelection(); });
       });
     } else if (holding) {
       work = place(key, holding).then(function (ok) { if (ok) selected = null; });
@@ -177,7 +162,7 @@
     var card = event.target.closest("[data-card]");
     if (card && card.tagName === "BUTTON") {
       send("/api/sim/scan", { card: card.dataset.card }).then(function (result) {
-        if (result.ok) say("Scanned a " + card.textContent.trim() + ".");
+        if (result.ok) say("Scanned " + (card.getAttribute("aria-label") || "").replace(/^Scan /, "") + ".");
         load();
       });
       return;
