@@ -47,7 +47,6 @@ from pawnlight.rules.board import (
     TRACK_SQUARES,
     diamond_square,
 )
-
 from pawnlight.rules.words import place_words
 
 from .marks import NO_MARKS, Marks
