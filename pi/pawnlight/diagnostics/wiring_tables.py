@@ -15,7 +15,7 @@ from .wiring import BoardWiring, Wiring
 HEADER = """\
 # Wiring
 
-*Generated from [wiring.toml](wiring.toml) by `python -m pawnlight.diagnostics.hardware_docs`:
+*Generated from [wiring.toml](wiring.toml) by `python -m pawnlight.diagnostics.hardware_docs --write`:
 edit the TOML and regenerate, never this file. tests/hardware/ checks the TOML against the
 layouts, the firmware configs and the daemon's pins, and that this file is up to date.*
 
