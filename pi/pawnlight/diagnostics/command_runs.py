@@ -13,6 +13,7 @@ from typing import Any
 from pawnlight.board.cells import CELL_NAMES, CELLS, LEDS, parse_cell_name
 from pawnlight.board.layout import Layout
 from pawnlight.store.location import data_dir
+from pawnlight.terminal_text import wrap_all
 
 from . import calibration, calibration_file, doctor, led_test, sensor_test
 from .connect import BoardSession, BoardUnavailable, choose_layout, open_board
@@ -172,8 +173,8 @@ def sensor_test_command(args: argparse.Namespace) -> int:
         print(json.dumps(_findings_json(report.findings, sensor_test.describe, sensing), indent=1))
     else:
         print(f"\nTested {len(report.tested)} places.")
-        for line in sensor_test.summary(sensing, report) or ["every sensor works."]:
-            print(f"  {line}")
+        texts = sensor_test.summary(sensing, report) or ["every sensor works."]
+        print("\n".join(wrap_all(texts, "  ", "    ")))
     return 0 if report.ok else 1
 
 
@@ -226,10 +227,8 @@ def led_test_command(args: argparse.Namespace) -> int:
         print(json.dumps(_findings_json(report.findings, led_test.describe), indent=1))
     else:
         print(f"\nTested {len(report.tested)} LEDs.")
-        for finding in report.findings or ():
-            print(f"  {led_test.describe(finding)}")
-        if report.ok:
-            print("  every LED lights in its place.")
+        texts = [led_test.describe(f) for f in report.findings] or ["every LED lights in its place."]
+        print("\n".join(wrap_all(texts, "  ", "    ")))
     return 0 if report.ok else 1
 
 
