@@ -17,7 +17,9 @@ GENERATED = hardware_docs.outputs()
 
 @pytest.mark.parametrize("path", sorted(GENERATED), ids=lambda p: p.name)
 def test_the_committed_file_is_current(path):
-    assert path.exists(), f"{path.name} missing: python -m pawnlight.diagnostics.hardware_docs --write"
+    assert path.exists(), (
+        f"{path.name} missing: python -m pawnlight.diagnostics.hardware_docs --write"
+    )
     assert path.read_text(encoding="utf-8") == GENERATED[path], (
         f"{path.name} is out of date: python -m pawnlight.diagnostics.hardware_docs --write"
     )

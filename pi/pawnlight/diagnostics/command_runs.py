@@ -227,7 +227,9 @@ def led_test_command(args: argparse.Namespace) -> int:
         print(json.dumps(_findings_json(report.findings, led_test.describe), indent=1))
     else:
         print(f"\nTested {len(report.tested)} LEDs.")
-        texts = [led_test.describe(f) for f in report.findings] or ["every LED lights in its place."]
+        texts = [led_test.describe(f) for f in report.findings] or [
+            "every LED lights in its place."
+        ]
         print("\n".join(wrap_all(texts, "  ", "    ")))
     return 0 if report.ok else 1
 
@@ -237,8 +239,10 @@ def led_test_command(args: argparse.Namespace) -> int:
 
 def calibrate_command(args: argparse.Namespace) -> int:
     data = _data(args)
+    if args.sim == "presence" or (args.sim is not None and args.layout == "presence"):
+        return _err("only colour boards are calibrated: a presence board has nothing to measure")
     try:
-        session = _open(args) if args.sim is None else open_board(sim="colour")
+        session = _open(args)
     except BoardUnavailable as error:
         return _err(str(error))
     with session:
@@ -247,7 +251,9 @@ def calibrate_command(args: argparse.Namespace) -> int:
         except (BoardUnavailable, ValueError) as error:
             return _err(str(error))
         if not layout.colour_sensing:
-            return _err("only colour boards are calibrated (this one senses presence)")
+            return _err(
+                f"only colour boards are calibrated (this {layout.name} board senses presence)"
+            )
         plan = calibration.full_plan() if args.full else calibration.quick_plan(args.rounds)
         console = Console()
         if session.firmware is not None:
@@ -269,6 +275,13 @@ def calibrate_command(args: argparse.Namespace) -> int:
         return 1
     if args.dry_run:
         print("Not saved (--dry-run).")
+        return 0 if result.ok else 1
+    if args.sim is not None and args.data is None:
+        # A simulated board's bands are not this board's: never into the real data folder.
+        print(
+            f"Not saved: a simulated board's calibration goes only into a folder given with "
+            f"--data (yours, {calibration_file.calibration_path(data)}, is untouched)."
+        )
         return 0 if result.ok else 1
     path = calibration_file.save(result, data, layout.name, f"{len(plan)} steps")
     print(f"Saved {path}. Restart the daemon to use it (sudo systemctl restart pawnlight).")

@@ -27,6 +27,7 @@ from pawnlight.board.layout import Layout
 
 from .wiring import led_place_names
 
+
 @dataclass(frozen=True)
 class LedLook:
     led: int

@@ -15,9 +15,10 @@ from .wiring import BoardWiring, Wiring
 HEADER = """\
 # Wiring
 
-*Generated from [wiring.toml](wiring.toml) by `python -m pawnlight.diagnostics.hardware_docs --write`:
-edit the TOML and regenerate, never this file. tests/hardware/ checks the TOML against the
-layouts, the firmware configs and the daemon's pins, and that this file is up to date.*
+*Generated from [wiring.toml](wiring.toml) by
+`python -m pawnlight.diagnostics.hardware_docs --write`: edit the TOML and regenerate, never
+this file. tests/hardware/ checks the TOML against the layouts, the firmware configs and the
+daemon's pins, and that this file is up to date.*
 
 Drawings: [wiring-presence.svg](wiring-presence.svg), [wiring-colour.svg](wiring-colour.svg)
 (the block diagrams), [sensors-presence.svg](sensors-presence.svg),
