@@ -103,11 +103,12 @@ def doctor_command(args: argparse.Namespace) -> int:
         except (doctor.DaemonUnavailable, BoardUnavailable, ValueError) as error:
             return _err(str(error))
         if once:
+            report["findings"] = doctor.findings(report)
             text = (
                 json.dumps(report, indent=1) if args.json else doctor.render_report(report, layout)
             )
             print(text)
-            return 0
+            return 1 if report["findings"] else 0
         return doctor.run_live(
             lambda: doctor.report_or_outage(args.url, pin), layout, sys.stdout, args.interval
         )
