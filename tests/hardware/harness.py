@@ -60,8 +60,12 @@ def expected_led_findings(layout: Layout, faults: LedFaults) -> set:
     for a, b in faults.swapped:
         expected.add(led_test.MisplacedLed(a, places[a], places[b]))
         expected.add(led_test.MisplacedLed(b, places[b], places[a]))
-    if faults.chain_break is not None:
-        expected.add(led_test.ChainBreak(faults.chain_break, places[faults.chain_break]))
+    cut = faults.chain_break
+    if cut is not None and cut == LEDS - 1:
+        expected.add(led_test.DarkLastLed(cut, places[cut], cut - 1))
+    elif cut is not None:
+        lit_before = cut - 1 if cut else None
+        expected.add(led_test.ChainBreak(cut, places[cut], LEDS - 1, lit_before))
     return expected
 
 

@@ -53,9 +53,35 @@ def test_calibrate_dry_run_saves_nothing(tmp_path, capsys):
     assert not (tmp_path / "calibration.toml").exists()
 
 
-def test_presence_boards_are_not_calibrated(capsys):
-    assert main(["calibrate", "--sim", "--layout", "presence", "--dry-run"]) == 2
+@pytest.mark.parametrize(
+    "argv", [["--sim", "presence"], ["--sim", "--layout", "presence"], ["--sim=presence"]]
+)
+def test_presence_boards_are_not_calibrated(argv, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PAWNLIGHT_DATA", str(tmp_path))
+    assert main(["calibrate", *argv]) == 2
     assert "only colour boards" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_simulated_calibration_never_touches_the_real_calibration(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PAWNLIGHT_DATA", str(tmp_path))
+    real = tmp_path / "calibration.toml"
+    real.write_text("# the board's own calibration\n", encoding="utf-8")
+    assert main(["calibrate", "--sim", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "The colours are well apart." in out  # a colour board was calibrated
+    assert "Not saved: a simulated board's calibration goes only into a folder given with" in out
+    assert real.read_text(encoding="utf-8") == "# the board's own calibration\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["calibration.toml"]
+
+
+def test_an_unknown_argument_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PAWNLIGHT_DATA", str(tmp_path))
+    with pytest.raises(SystemExit) as exit_:
+        main(["calibrate", "--sim", "--rounds", "1", "--dryrun"])
+    assert exit_.value.code == 2
+    assert "unrecognized arguments: --dryrun" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_faults_need_the_simulated_board_and_must_make_sense(capsys):

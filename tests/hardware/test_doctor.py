@@ -23,10 +23,49 @@ def test_doctor_once_on_the_simulated_board(capsys):
     out = capsys.readouterr().out
     assert "pawnlight doctor: simulated presence board" in out
     assert "Link:      up" in out
+    assert "Findings:  none, the board looks healthy" in out
     assert "Firmware:  1.0.0 (protocol 1.0), presence board, 112 channels, 132 LEDs" in out
-    assert "crc failures 0" in out
+    assert "CRC failures 0" in out
+    board = next(line for line in out.splitlines() if line.startswith("Board:"))
+    assert board != "Board:     up 0.0 s" and "up 0.0 s," not in board  # a real heartbeat
     assert "Sensors:   0 read a pawn" in out
     assert out.count("·") >= CELLS  # the board drawn, every place empty
+    assert "red's side" in out and "yellow's side" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_doctor_once_waits_for_the_heartbeat_and_exits_1_without_one(monkeypatch, capsys):
+    from pawnlight.devices.board_link import LinkStats
+
+    class Silent:
+        """A link whose board never sends a heartbeat."""
+
+        board = None
+
+        def __init__(self, link):
+            self._link = link
+
+        def stats(self):
+            return LinkStats(connected=True, frames_in=3)
+
+        def __getattr__(self, name):
+            return getattr(self._link, name)
+
+    from pawnlight.diagnostics import connect
+
+    real_open = connect.open_board
+
+    def open_silent(**kwargs):
+        session = real_open(**kwargs)
+        session.link = Silent(session.link)
+        return session
+
+    monkeypatch.setattr("pawnlight.diagnostics.command_runs.open_board", open_silent)
+    monkeypatch.setattr(doctor, "HEARTBEAT_WAIT", 0.2)
+    assert main(["doctor", "--sim", "--once"]) == 1
+    out = capsys.readouterr().out
+    assert "! no heartbeat from the board" in out
+    assert "Board:     no heartbeat yet: unknown" in out
 
 
 def test_doctor_json_on_the_simulated_colour_board_with_leds_on(capsys):
@@ -54,28 +93,37 @@ def test_a_report_shows_pawns_stuck_sensors_and_counters_that_need_a_look():
     text = doctor.render_report(report, PRESENCE)
     assert "Link:      up" in text
     assert "last UID 04A1B2C3" in text
-    assert "! crc failures 3: damaged frames from the board" in text
+    assert "  ! crc failures 3: damaged frames from the board" in text
     assert "board error 7: watchdog reset" in text
     assert "1 read a pawn: T12" in text
-    assert "! stuck? T12 has read a pawn for 12 min" in text
-    assert "!●" in text  # marked on the board
+    assert "  ! stuck? T12 has read a pawn for 12 min" in text
+    row = next(line for line in text.splitlines() if line.startswith("        ·   ·   ·"))
+    assert row.split()[12] == "!"  # T12 marked on the board's top row
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert len(doctor.findings(report)) == 3
 
 
-def test_the_board_drawing_puts_every_place_apart():
-    for square in (terminal_board.SQUARE, terminal_board.COLOUR_SQUARE):
-        taken: dict[tuple[int, int], int] = {}
-        for cell, (row, column) in enumerate(terminal_board.positions(square)):
-            for offset in range(terminal_board.WIDTH):
-                assert (row, column + offset) not in taken, cell
-                taken[(row, column + offset)] = cell
+def test_the_board_drawing_puts_every_place_apart_in_80_columns():
+    spots = terminal_board.positions()
+    assert len(set(spots)) == CELLS
+    assert all(0 <= row < 16 and column < terminal_board.WIDTH for row, column in spots)
+    text = terminal_board.render(PRESENCE, [0] * CELLS)
+    assert len(text.splitlines()) == terminal_board.HEIGHT
+    assert max(len(line) for line in text.splitlines()) <= 80
+    top, *_, bottom = text.splitlines()
+    assert "T0" in top and "red's side" in top and "T15" in top
+    assert "T45" in bottom and "yellow's side" in bottom and "T30" in bottom
+    assert "green" in text and "blue" in text
 
 
-def test_colour_readings_are_drawn_as_colour_and_hundreds():
+def test_colour_readings_are_drawn_as_colour_letters_and_listed_with_their_value():
     colour = Layout.named("colour")
     values = [32768] * CELLS
     values[colour.channel_of[parse_cell_name("T3")]] = 21500
     text = terminal_board.render(colour, values)
-    assert "B215" in text and "·327" in text
+    assert text.splitlines()[1].split()[3] == "B"
+    report = {"source": "test", "link": {"connected": True}, "sensors": values}
+    assert "1 read a pawn: T3 21500" in doctor.render_report(report, colour)
 
 
 def test_led_patterns():
@@ -101,7 +149,7 @@ def test_the_live_view_redraws_until_ctrl_c_and_darkens_its_pattern():
 
     out = io.StringIO()
     assert doctor.run_live(fetch, PRESENCE, out, 0, frames.append, "chase", colour=False) == 0
-    assert out.getvalue().count("pawnlight doctor: test") == 2
+    assert out.getvalue().count("pawnlight doctor (Ctrl-C stops): test") == 2
     assert frames[-1] == [(0, 0, 0)] * LEDS
     assert frames[0][0] == (255, 255, 255) and frames[1][1] == (255, 255, 255)
 
@@ -150,11 +198,27 @@ def daemon_url():
 
 
 def test_doctor_asks_a_running_daemon(daemon_url, capsys):
-    assert main(["doctor", "--url", daemon_url, "--pin", "2468", "--once"]) == 0
+    # The daemon's link came back twice: a finding, so exit code 1.
+    assert main(["doctor", "--url", daemon_url, "--pin", "2468", "--once"]) == 1
     out = capsys.readouterr().out
     assert f"pawnlight doctor: the daemon at {daemon_url}" in out
     assert "last UID 04AABBCCDD" in out
     assert "! reconnects 2" in out
+
+
+def test_the_live_view_fits_the_screen_findings_first():
+    report = {
+        "source": "test",
+        "link": {"connected": True, "crc_failures": 3, "reconnects": 1, "malformed": 2},
+        "errors": [f"board error {n}: something" for n in range(8)],
+        "sensors": [0] * CELLS,
+    }
+    screen = doctor.render_screen(report, PRESENCE, 24)
+    lines = screen.splitlines()
+    assert len(lines) == 24 and max(len(line) for line in lines) <= 80
+    assert lines[0].startswith("pawnlight doctor (Ctrl-C stops): test")
+    assert "! crc failures 3" in screen and "more line(s): pawnlight doctor --once" in screen
+    assert "yellow's side" in lines[-1]
 
 
 def test_doctor_says_when_the_pin_is_wrong(daemon_url, capsys, monkeypatch):

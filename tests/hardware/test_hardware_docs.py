@@ -1,5 +1,5 @@
 """The generated hardware files are what the generator writes today, and it writes the same
-thing every time: regenerate with ``python -m pawnlight.diagnostics.hardware_docs``."""
+thing every time: regenerate with ``python -m pawnlight.diagnostics.hardware_docs --write``."""
 
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ GENERATED = hardware_docs.outputs()
 
 @pytest.mark.parametrize("path", sorted(GENERATED), ids=lambda p: p.name)
 def test_the_committed_file_is_current(path):
-    assert path.exists(), f"{path.name} missing: python -m pawnlight.diagnostics.hardware_docs"
+    assert path.exists(), (
+        f"{path.name} missing: python -m pawnlight.diagnostics.hardware_docs --write"
+    )
     assert path.read_text(encoding="utf-8") == GENERATED[path], (
-        f"{path.name} is out of date: python -m pawnlight.diagnostics.hardware_docs"
+        f"{path.name} is out of date: python -m pawnlight.diagnostics.hardware_docs --write"
     )
 
 
@@ -80,3 +82,51 @@ def test_the_power_table_follows_the_led_limit(monkeypatch):
 def test_a_bom_without_its_generated_sections_is_refused():
     with pytest.raises(ValueError, match="no generated section"):
         hardware_docs.fill_sections("no markers here\n", {"power": "x\n"})
+
+
+# -- the command: writes only when told to ---------------------------------------------------
+
+
+@pytest.fixture
+def hardware_copy(tmp_path):
+    """A copy of hardware/ with every generated file made stale (bom.md's power budget too)."""
+    import shutil
+
+    folder = tmp_path / "hardware"
+    shutil.copytree(repository_hardware(), folder)
+    for path in GENERATED:
+        if path.name != "bom.md":
+            (folder / path.name).write_text("stale\n", encoding="utf-8")
+    bom = folder / "bom.md"
+    stale = hardware_docs.fill_sections(bom.read_text(encoding="utf-8"), {"power": "stale\n"})
+    bom.write_text(stale, encoding="utf-8")
+    return folder
+
+
+def _contents(folder):
+    return {path.name: (folder / path.name).read_text(encoding="utf-8") for path in GENERATED}
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["--chek"], ["check"], ["--write", "x"]])
+def test_nothing_is_written_without_an_explicit_write(hardware_copy, argv, capsys):
+    before = _contents(hardware_copy)
+    try:
+        code = hardware_docs.main(argv, folder=hardware_copy)
+    except SystemExit as exit_:  # argparse: --help (0) and unknown arguments (2)
+        code = exit_.code
+    out, err = capsys.readouterr()
+    assert _contents(hardware_copy) == before
+    if argv == ["--help"]:
+        assert code == 0 and "--write" in out and "--check" in out
+    else:
+        assert code == 2 and "usage:" in err
+
+
+def test_write_regenerates_and_check_then_says_all_is_current(hardware_copy, capsys):
+    assert hardware_docs.main(["--check"], folder=hardware_copy) == 1
+    assert "out of date" in capsys.readouterr().err
+    assert hardware_docs.main(["--write"], folder=hardware_copy) == 0
+    assert "wrote" in capsys.readouterr().out
+    assert _contents(hardware_copy) == {path.name: text for path, text in GENERATED.items()}
+    assert hardware_docs.main(["--check"], folder=hardware_copy) == 0
+    assert "up to date" in capsys.readouterr().out

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from pawnlight.board.cells import LEDS
 from pawnlight.board.layout import Layout
 from pawnlight.diagnostics import led_test
-from pawnlight.diagnostics.led_test import ChainBreak, DeadLed, LedLook, MisplacedLed, analyse
+from pawnlight.diagnostics.led_test import (
+    ChainBreak,
+    DarkLastLed,
+    DeadLed,
+    LedLook,
+    MisplacedLed,
+    analyse,
+)
 from pawnlight.diagnostics.procedures import run_led_test
 from pawnlight.diagnostics.simulated import LedFaults
 from pawnlight.diagnostics.wiring import led_place_names
@@ -55,26 +64,76 @@ def look(led: int, *seen: str) -> LedLook:
     return LedLook(led, frozenset(seen))
 
 
-def test_a_short_dark_tail_is_dead_leds_not_a_break():
+def test_a_short_dark_tail_is_a_break_not_dead_leds():
     looks = [look(i, PLACES[i]) for i in range(LEDS - 2)]
     looks += [look(LEDS - 2), look(LEDS - 1)]
-    assert analyse(LAYOUT, looks).findings == (
-        DeadLed(LEDS - 2, PLACES[LEDS - 2]),
-        DeadLed(LEDS - 1, PLACES[LEDS - 1]),
-    )
+    (finding,) = analyse(LAYOUT, looks).findings
+    assert finding == ChainBreak(LEDS - 2, PLACES[LEDS - 2], LEDS - 1, LEDS - 3)
+    text = led_test.describe(finding)
+    assert "not dead LEDs" in text
+    assert f"into LED {LEDS - 2}'s DIN from LED {LEDS - 3}'s DOUT" in text
+
+
+def test_the_last_led_alone_dark_names_both_causes():
+    looks = [look(i, PLACES[i]) for i in range(LEDS - 1)] + [look(LEDS - 1)]
+    (finding,) = analyse(LAYOUT, looks).findings
+    assert finding == DarkLastLed(LEDS - 1, PLACES[LEDS - 1], LEDS - 2)
+    text = led_test.describe(finding)
+    assert "dead LED or a broken data wire" in text and "though" not in text
+    assert f"from LED {LEDS - 2}'s DOUT" in text
+
+
+def test_a_dead_led_is_one_a_later_led_lit_past():
+    looks = [look(i, PLACES[i]) for i in range(LEDS)]
+    looks[7] = look(7)
+    assert analyse(LAYOUT, looks).findings == (DeadLed(7, PLACES[7]),)
 
 
 def test_nothing_lit_at_all_is_a_break_at_led_0():
     report = analyse(LAYOUT, [look(i) for i in range(LEDS)])
-    assert report.findings == (ChainBreak(0, "T0"),)
-    assert "no LED lights" in led_test.describe(report.findings[0])
+    assert report.findings == (ChainBreak(0, "T0", LEDS - 1, None),)
+    text = led_test.describe(report.findings[0])
+    assert "no LED lights" in text and "GP22, pin 29" in text
 
 
-def test_testing_part_of_the_chain_reports_no_break():
+def test_a_dark_part_of_the_chain_tested_alone_is_no_verdict_on_single_leds():
     report = analyse(LAYOUT, [look(i) for i in range(10, 20)])
-    assert {type(f) for f in report.findings} == {DeadLed}
+    assert report.findings == (ChainBreak(10, PLACES[10], 19, None),)
+    assert "Test from LED 0" in led_test.describe(report.findings[0])
+
+
+def test_a_break_inside_a_tested_subrange_is_one_finding():
+    """``--leds 0..9`` with the data line cut into LED 5: one break, not five dead LEDs."""
+    looks = [look(i, PLACES[i]) for i in range(5)] + [look(i) for i in range(5, 10)]
+    (finding,) = analyse(LAYOUT, looks).findings
+    assert finding == ChainBreak(5, PLACES[5], 9, 4)
+    assert "LEDs 5..9" in led_test.describe(finding)
+
+
+def test_untested_leds_before_the_break_are_said():
+    looks = [look(i, PLACES[i]) for i in range(10)] + [look(i) for i in range(20, 25)]
+    text = led_test.describe(analyse(LAYOUT, looks).findings[0])
+    assert "LEDs 10..19 were not tested" in text and "from LED 9's DOUT" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--fault", "break-led:130"], "chain break at LED 130"),
+        (["--fault", "break-led:131"], "LED 131 (slide-T57) never lit"),
+        (["--leds", "0..9", "--fault", "break-led:5"], "LEDs 5..9 all stay dark"),
+    ],
+)
+def test_the_command_reports_one_break_through_the_simulated_firmware(argv, expected, capsys):
+    from pawnlight.cli import main
+
+    assert main(["led-test", "--sim", *argv]) == 1
+    out = capsys.readouterr().out
+    assert expected in " ".join(out.split())
+    assert not re.search(r"dead LED \d", out)  # no LED is called dead
+    assert max(len(line) for line in out.splitlines()) <= 80
 
 
 def test_descriptions_name_the_place():
     assert "LED 40" in led_test.describe(MisplacedLed(40, "T40", "T41"))
-    assert "LED 124's DOUT" in led_test.describe(ChainBreak(125, "slide-T41"))
+    assert "LED 124's DOUT" in led_test.describe(ChainBreak(125, "slide-T41", LEDS - 1, 124))

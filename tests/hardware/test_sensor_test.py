@@ -15,6 +15,7 @@ from pawnlight.diagnostics.sensor_test import (
     Placement,
     Stuck,
     Swapped,
+    Unseen,
     analyse,
     summary,
 )
@@ -125,7 +126,34 @@ def test_a_one_way_miswire_is_one_swapped_finding_and_one_dead():
     steps[8] = Placement(8, empty, board(9), empty)
     steps[9] = Placement(9, empty, empty, empty)
     report = analyse(sensing, empty, steps)
-    assert report.findings == (Dead(8), Swapped(8, 9))
+    assert report.findings == (Dead(8), Unseen(9, (8,)), Swapped(8, 9))
+    unseen = sensor_test.describe(sensing, report.findings[1])
+    assert unseen.startswith("unseen: a pawn on T9 was read by no sensor")
+    assert "T9 (channel 9, U2 D1, pin 12), read T8's pawn instead" in unseen
+
+
+def test_compound_faults_name_every_place_they_touch_through_the_command(capsys):
+    """T1's pawn shows on T2's channel, T2's pawn is never seen: both places are named."""
+    from pawnlight.cli import main
+
+    argv = ["sensor-test", "--sim", "--cells", "T0..T3", "--fault", "swap:T1/T2"]
+    assert main([*argv, "--fault", "dead:T2"]) == 1
+    out = capsys.readouterr().out
+    words = " ".join(out.split())
+    assert "dead: T1 (channel 1, U1 D1, pin 12)" in words
+    assert "unseen: a pawn on T2 was read by no sensor" in words
+    assert "swapped: a pawn on T1 is read on T2" in words
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_a_stuck_colour_sensor_gets_colour_board_advice():
+    sensing = Sensing(COLOUR)
+    text = sensor_test.describe(sensing, Stuck(3, 0))
+    assert "latching" not in text and "reads a pawn (0)" not in text
+    assert "reads 0 (a red pawn's reading)" in text
+    assert "U1 I3, pin 6" in text
+    presence = sensor_test.describe(Sensing(PRESENCE), Stuck(3, 1))
+    assert "latching sensor" in presence and "(1)" not in presence
 
 
 def test_the_summary_says_a_crossed_pair_once_with_its_chip_pins():

@@ -99,21 +99,106 @@ def test_export_and_import(data, capsys, tmp_path):
     target.parent.mkdir()
     assert run(capsys, "export", "1", "-o", str(target), "--data", str(data))[0] == 0
     assert target.read_text() == text
+    other = tmp_path / "other"
+    code, out, _ = run(capsys, "import", str(target), "--data", str(other))
+    assert (code, out) == (0, f"imported {target} as game 1\n")
+    assert run(capsys, "export", "1", "--data", str(other))[1] == text
+
+
+def test_importing_the_same_game_twice_is_recognised(data, capsys, tmp_path):
+    target = tmp_path / "game1.jsonl"
+    assert run(capsys, "export", "1", "-o", str(target), "--data", str(data))[0] == 0
     code, out, _ = run(capsys, "import", str(target), "--data", str(data))
-    assert (code, out) == (0, f"imported {target} as game 3\n")
-    assert run(capsys, "export", "3", "--data", str(data))[1] == text
+    assert (code, out) == (0, f"{target} is already in the journal as game 1: nothing imported\n")
+    listing = run(capsys, "list", "--data", str(data))[1]
+    assert len(listing.splitlines()) == 3  # the heading and games 1 and 2: no duplicate
+    # A different game (one event fewer) with the same start is a new game.
+    lines = target.read_text().splitlines(keepends=True)
+    shorter = tmp_path / "shorter.jsonl"
+    shorter.write_text("".join(lines[:-2]))
+    code, out, err = run(capsys, "import", str(shorter), "--data", str(data))
+    assert (code, out) == (0, f"imported {shorter} as game 3\n")
+    assert err.startswith(f"warning: {shorter} ends after line {len(lines) - 2}")
+    assert run(capsys, "import", str(shorter), "--data", str(data))[1].endswith(
+        "already in the journal as game 3: nothing imported\n"
+    )
 
 
-def test_replay_prints_every_position(data, capsys):
+def test_a_file_cut_exactly_at_a_line_end_imports_with_a_warning(data, capsys, tmp_path):
+    text = run(capsys, "export", "1", "--data", str(data))[1]
+    lines = text.splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:9]))  # the header and eight events, each line whole
+    code, out, err = run(capsys, "import", str(cut), "--data", str(tmp_path / "new"))
+    assert (code, out) == (0, f"imported {cut} as game 1\n")
+    assert err.startswith(f"warning: {cut} ends after line 9 with no result line")
+    assert "cut short" in err and "Imported as in progress" in err
+
+
+def _broken_event(text: str, line: int) -> str:
+    """The record with the event on ``line`` (1-based) changed to a move that cannot be made."""
+    lines = text.splitlines(keepends=True)
+    event = json.loads(lines[line - 1])
+    event["move" if "move" in event else "card"] = "T0<>T1" if "move" in event else "12"
+    lines[line - 1] = json.dumps(event) + "\n"
+    return "".join(lines)
+
+
+def test_a_rules_error_on_import_names_the_line(data, capsys, tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(_broken_event(run(capsys, "export", "1", "--data", str(data))[1], 7))
+    code, _, err = run(capsys, "import", str(path), "--data", str(data))
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith(f"error: {path}: event 6 (") and err.rstrip().endswith("(line 7)")
+    assert len(run(capsys, "list", "--data", str(data))[1].splitlines()) == 3
+
+
+def test_a_changed_result_names_its_line(data, capsys, tmp_path):
+    text = run(capsys, "export", "1", "--data", str(data))[1]
+    lines = text.splitlines(keepends=True)
+    end = json.loads(lines[-1])
+    end["result"]["winners"] = ["blue"] if end["result"]["winners"] != ["blue"] else ["red"]
+    lines[-1] = json.dumps(end) + "\n"
+    path = tmp_path / "changed.jsonl"
+    path.write_text("".join(lines))
+    for action in ("import", "show"):
+        code, _, err = run(capsys, action, str(path), "--data", str(data))
+        assert code == 2 and "the recorded result" in err
+        assert err.rstrip().endswith(f"(line {len(lines)})")
+
+
+def test_replay_prints_every_turn_and_the_board_after_it(data, capsys):
     code, out, _ = run(capsys, "replay", "2", "--data", str(data))
     assert code == 0
-    lines = out.splitlines()
-    assert lines[0].split()[:2] == ["0", "start"]
-    assert lines[2].split()[:5] == ["2", "red", "plays", "1:", "R:start-T4"]
-    assert "red:T4,start,start,start" in lines[2]
+    assert out.splitlines() == [
+        "game 2: 2 turns",
+        "    0. start",
+        "       red 4 start · blue 4 start · yellow 4 start · green 4 start",
+        "    1. red 1: R:start-T4",
+        "       red T4, 3 start · blue 4 start · yellow 4 start · green 4 start",
+        "    2. blue 5: forfeit",
+        "       red T4, 3 start · blue 4 start · yellow 4 start · green 4 start",
+    ]
+    show = run(capsys, "show", "2", "--data", str(data))[1]
+    assert "    1. red     1      R:start-T4" in show and "    2. blue    5      forfeit" in show
     code, out, _ = run(capsys, "replay", "2", "--check", "--data", str(data))
     assert code == 0
     assert out == "ok: game 2 replays: 3 events, 2 turns, in progress, yellow to draw\n"
+
+
+def test_replay_says_bumps_and_slides_and_fits_80_columns_for_four_players(capsys, tmp_path):
+    game = random_game(GameConfig(), 3)
+    path = tmp_path / "four.jsonl"
+    path.write_text(write_record(GameRecord.from_game(game)))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    numbered = [line.split(".")[0].strip() for line in lines if line[:5].strip().isdigit()]
+    assert numbered == [str(n) for n in range(len(game.history) + 1)]  # show's turn numbers
+    slid = [t for t in game.history if ">" in t.text]
+    assert slid and f": {slid[0].text} - slides " in out
+    assert "bumps " in out and " to start" in out
 
 
 def test_replay_a_damaged_record_file(data, capsys, tmp_path):
@@ -129,7 +214,8 @@ def test_replay_a_damaged_record_file(data, capsys, tmp_path):
     assert err.count("\n") == 1
     assert err.startswith(f"error: {path}: event 6 (")
     assert "(line 7)" in err
-    assert len(out.splitlines()) == 6  # the start and the five events that replay
+    turns = [line for line in out.splitlines() if line[:6].strip().rstrip(".").isdigit()]
+    assert turns[0].split()[:2] == ["0.", "start"] and len(turns) >= 2
     assert run(capsys, "replay", str(path), "--check")[:2] == (2, "")
 
 

@@ -43,6 +43,14 @@ MUX_PINS: dict[str, int] = {
     "VCC": 24,
 }
 
+#: 74AHCT125 (DIP-14): the quad buffer that lifts the LED data line to 5 V.  Only buffer 1 is
+#: used; the others' inputs must not float (a floating CMOS input can oscillate and draw current).
+BUFFER = "74AHCT125"
+BUFFER_PINS: dict[str, int] = {
+    "/1OE": 1, "1A": 2, "1Y": 3, "/2OE": 4, "2A": 5, "2Y": 6, "GND": 7,
+    "3Y": 8, "3A": 9, "/3OE": 10, "4Y": 11, "4A": 12, "/4OE": 13, "VCC": 14,
+}  # fmt: skip
+
 INPUTS = {SHIFT_REGISTER: 8, MUX: 16}
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from pawnlight.board.cells import CELL_NAMES, CELLS, LEDS, parse_cell_name
 from pawnlight.board.layout import Layout
 from pawnlight.store.location import data_dir
+from pawnlight.terminal_text import wrap_all
 
 from . import calibration, calibration_file, doctor, led_test, sensor_test
 from .connect import BoardSession, BoardUnavailable, choose_layout, open_board
@@ -102,11 +103,12 @@ def doctor_command(args: argparse.Namespace) -> int:
         except (doctor.DaemonUnavailable, BoardUnavailable, ValueError) as error:
             return _err(str(error))
         if once:
+            report["findings"] = doctor.findings(report)
             text = (
                 json.dumps(report, indent=1) if args.json else doctor.render_report(report, layout)
             )
             print(text)
-            return 0
+            return 1 if report["findings"] else 0
         return doctor.run_live(
             lambda: doctor.report_or_outage(args.url, pin), layout, sys.stdout, args.interval
         )
@@ -172,8 +174,8 @@ def sensor_test_command(args: argparse.Namespace) -> int:
         print(json.dumps(_findings_json(report.findings, sensor_test.describe, sensing), indent=1))
     else:
         print(f"\nTested {len(report.tested)} places.")
-        for line in sensor_test.summary(sensing, report) or ["every sensor works."]:
-            print(f"  {line}")
+        texts = sensor_test.summary(sensing, report) or ["every sensor works."]
+        print("\n".join(wrap_all(texts, "  ", "    ")))
     return 0 if report.ok else 1
 
 
@@ -226,10 +228,10 @@ def led_test_command(args: argparse.Namespace) -> int:
         print(json.dumps(_findings_json(report.findings, led_test.describe), indent=1))
     else:
         print(f"\nTested {len(report.tested)} LEDs.")
-        for finding in report.findings or ():
-            print(f"  {led_test.describe(finding)}")
-        if report.ok:
-            print("  every LED lights in its place.")
+        texts = [led_test.describe(f) for f in report.findings] or [
+            "every LED lights in its place."
+        ]
+        print("\n".join(wrap_all(texts, "  ", "    ")))
     return 0 if report.ok else 1
 
 
@@ -238,8 +240,10 @@ def led_test_command(args: argparse.Namespace) -> int:
 
 def calibrate_command(args: argparse.Namespace) -> int:
     data = _data(args)
+    if args.sim == "presence" or (args.sim is not None and args.layout == "presence"):
+        return _err("only colour boards are calibrated: a presence board has nothing to measure")
     try:
-        session = _open(args) if args.sim is None else open_board(sim="colour")
+        session = _open(args)
     except BoardUnavailable as error:
         return _err(str(error))
     with session:
@@ -248,7 +252,9 @@ def calibrate_command(args: argparse.Namespace) -> int:
         except (BoardUnavailable, ValueError) as error:
             return _err(str(error))
         if not layout.colour_sensing:
-            return _err("only colour boards are calibrated (this one senses presence)")
+            return _err(
+                f"only colour boards are calibrated (this {layout.name} board senses presence)"
+            )
         plan = calibration.full_plan() if args.full else calibration.quick_plan(args.rounds)
         console = Console()
         if session.firmware is not None:
@@ -270,6 +276,13 @@ def calibrate_command(args: argparse.Namespace) -> int:
         return 1
     if args.dry_run:
         print("Not saved (--dry-run).")
+        return 0 if result.ok else 1
+    if args.sim is not None and args.data is None:
+        # A simulated board's bands are not this board's: never into the real data folder.
+        print(
+            f"Not saved: a simulated board's calibration goes only into a folder given with "
+            f"--data (yours, {calibration_file.calibration_path(data)}, is untouched)."
+        )
         return 0 if result.ok else 1
     path = calibration_file.save(result, data, layout.name, f"{len(plan)} steps")
     print(f"Saved {path}. Restart the daemon to use it (sudo systemctl restart pawnlight).")

@@ -31,15 +31,16 @@ def _run(name: str):
     return handler
 
 
-def _board_options(parser: argparse.ArgumentParser, sim_kinds: bool = True) -> None:
+def _board_options(parser: argparse.ArgumentParser, sim_default: str = "presence") -> None:
+    other = "colour" if sim_default == "presence" else "presence"
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--serial", metavar="PORT", help="the board's serial port")
     where.add_argument(
         "--sim",
         nargs="?",
-        const="presence",
+        const=sim_default,
         choices=("presence", "colour"),
-        help="use the simulated board (presence, or colour)",
+        help=f"use the simulated board ({sim_default}, or {other})",
     )
     parser.add_argument("--layout", help="presence, colour or a layout file (default: the board's)")
     parser.add_argument(
@@ -81,9 +82,13 @@ def register(subparsers: Any) -> None:
     leds.set_defaults(handler=_run("led_test_command"))
 
     cal = subparsers.add_parser(
-        "calibrate", help="colour boards: measure each colour's readings and save the bands"
+        "calibrate",
+        help="colour boards: measure each colour's readings and save the bands",
+        description="Measure each colour's readings on a colour board and save the bands in "
+        "the data folder's calibration.toml. A simulated run (--sim) saves only into a folder "
+        "given with --data, never into your real one.",
     )
-    _board_options(cal)
+    _board_options(cal, sim_default="colour")
     cal.add_argument(
         "--full", action="store_true", help="every colour on every place (112 steps), not 8"
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 import time
 import urllib.error
 import urllib.request
@@ -24,6 +25,7 @@ from typing import Any, TextIO
 
 from pawnlight.board.cells import CELL_NAMES, EMPTY, LEDS
 from pawnlight.board.layout import SHIPPED, Layout
+from pawnlight.terminal_text import WIDTH, wrap
 
 from . import terminal_board
 from .connect import BoardSession
@@ -37,6 +39,8 @@ PATTERNS = ("chase", "all", "off")
 LIVE_QUIET = 60.0
 LIVE_ACTIVITY = 10
 PIN_HEADER = "X-Pawnlight-Pin"
+#: How long ``--once`` waits for the board's first heartbeat (it sends one every 0.5 s).
+HEARTBEAT_WAIT = 3.0
 
 #: What the link counters mean when they are not zero.
 COUNTER_HINTS = {
@@ -135,6 +139,36 @@ def layout_for_report(report: dict[str, Any], spec: Layout | None) -> Layout:
     )
 
 
+# -- judging --------------------------------------------------------------------------------------
+
+
+def findings(report: dict[str, Any]) -> list[str]:
+    """What needs a look, each with where to look; empty when the board is healthy.  A non-empty
+    list makes ``doctor --once`` exit 1."""
+    found = []
+    link = report.get("link") or {}
+    state = report.get("link_state") or {"up": bool(link.get("connected")), "detail": ""}
+    if not state.get("up"):
+        detail = f" ({state['detail']})" if state.get("detail") else ""
+        found.append(f"the link is down{detail}: the USB cable, or is the Pico flashed?")
+    elif report.get("heartbeat") is False:
+        found.append(
+            "no heartbeat from the board: its counters below are unknown (a hung firmware, or "
+            "a cable problem)"
+        )
+    for key, hint in COUNTER_HINTS.items():
+        if link.get(key):
+            found.append(f"{key.replace('_', ' ')} {link[key]}: {hint}")
+    errors = report.get("errors") or []
+    if errors:
+        found.append(f"the board reported {len(errors)} error(s), listed under Errors")
+    for suspect in report.get("stuck", []):
+        found.append(f"stuck? {suspect.get('text', suspect)}")
+    if state.get("up") and report.get("sensors") is None:
+        found.append("no sensor reading from the board yet")
+    return found
+
+
 # -- showing --------------------------------------------------------------------------------------
 
 
@@ -149,59 +183,122 @@ def _board_line(board: dict[str, Any] | None) -> str:
     )
 
 
-def _counters(link: dict[str, Any] | None) -> list[str]:
+def _uptime(ms: int) -> str:
+    seconds = ms // 1000
+    if seconds < 60:
+        return f"{ms / 1000:.1f} s"
+    hours, rest = divmod(seconds, 3600)
+    return (
+        f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60} min {rest % 60} s"
+    )
+
+
+def _counters(report: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The Pi's link counters and the board's (from its heartbeat), as report lines."""
+    link = report.get("link")
     if not link:
-        return ["  (no link counters)"]
+        return _field("Pi:", "no link counters"), _field("Board:", "no link counters")
     ours = ["frames_in", "frames_out", "crc_failures", "resyncs", "retransmits", "duplicates"]
     ours += ["malformed", "reconnects", "firmware_restarts", "heartbeat_timeouts"]
-    theirs = ["board_uptime_ms", "board_crc_failures", "board_retransmits", "board_queued"]
-    lines = [
-        "  Pi:    " + ", ".join(f"{k.replace('_', ' ')} {link.get(k, 0)}" for k in ours),
-        "  board: " + ", ".join(f"{k[6:].replace('_', ' ')} {link.get(k, 0)}" for k in theirs),
-    ]
-    for key, hint in COUNTER_HINTS.items():
-        if link.get(key):
-            lines.append(f"  ! {key.replace('_', ' ')} {link[key]}: {hint}")
-    return lines
+    pi = ", ".join(f"{k.replace('_', ' ').replace('crc', 'CRC')} {link.get(k, 0)}" for k in ours)
+    if report.get("heartbeat") is False:
+        board = "no heartbeat yet: unknown"
+    else:
+        board = f"up {_uptime(int(link.get('board_uptime_ms', 0)))}, " + ", ".join(
+            f"{k[6:].replace('_', ' ').replace('crc', 'CRC')} {link.get(k, 0)}"
+            for k in ("board_crc_failures", "board_retransmits", "board_queued")
+        )
+    return _field("Pi:", pi), _field("Board:", board)
 
 
-def render_report(report: dict[str, Any], layout: Layout, colour: bool = False) -> str:
+LABEL = 11  # "Firmware:  "
+
+
+def _field(label: str, text: str) -> list[str]:
+    """``Label:     text``, wrapped to 80 columns under the text's first word."""
+    return wrap(text, f"{label:<{LABEL}}", " " * LABEL)
+
+
+def _sensor_lines(layout: Layout, values: Sequence[int] | None) -> list[str]:
+    if not values:
+        return _field("Sensors:", "no reading yet")
+    sensing = Sensing(layout)
+    pawns = []
+    for channel, value in enumerate(values):
+        cell = sensing.cell_of_channel[channel]
+        if layout.classify(cell, value) == EMPTY:
+            continue
+        # Colour boards: the reading too, for a magnet glued upside down or a band to adjust.
+        pawns.append(CELL_NAMES[cell] + (f" {value}" if layout.colour_sensing else ""))
+    shown = ", ".join(pawns[:16]) + (f" and {len(pawns) - 16} more" if len(pawns) > 16 else "")
+    return _field("Sensors:", f"{len(pawns)} read a pawn{': ' + shown if pawns else ''}")
+
+
+def report_sections(report: dict[str, Any], layout: Layout) -> dict[str, list[str]]:
+    """The report above the drawing, by section, each line at most 80 columns."""
     link = report.get("link") or {}
     state = report.get("link_state")
     if state is None:
         state = {"up": bool(link.get("connected")), "detail": ""}
     up = "up" if state.get("up") else "DOWN"
     detail = f" ({state['detail']})" if state.get("detail") else ""
+    found = findings(report)
+    errors = report.get("errors") or []
+    pi, board = _counters(report)
+    return {
+        "title": wrap(f"pawnlight doctor: {report.get('source', '?')}", "", "  "),
+        "link": _field("Link:", f"{up}{detail}"),
+        "findings": [line for item in found for line in wrap(item, "  ! ", "    ")]
+        or _field("Findings:", "none, the board looks healthy"),
+        "firmware": _field("Firmware:", _board_line(report.get("board"))),
+        "layout": _field("Layout:", f"{layout.name} ({layout.sensing})"),
+        "card": _field(
+            "Card:", f"last UID {report.get('last_uid') or '- (none read since start)'}"
+        ),
+        "pi": pi,
+        "board": board,
+        "errors": _field("Errors:", "none" if not errors else f"{len(errors)}, newest last")
+        + [line for error in errors[-10:] for line in wrap(error, "  ", "    ")],
+        "sensors": _sensor_lines(layout, report.get("sensors")),
+    }
+
+
+#: The report's order; the live view's puts what changes while you watch first.
+REPORT_ORDER = ("title", "link", "findings", "firmware", "layout", "card", "pi", "board")
+REPORT_ORDER += ("errors", "sensors")
+LIVE_ORDER = ("link", "findings", "sensors", "card", "board", "pi", "errors", "firmware")
+
+
+def report_lines(report: dict[str, Any], layout: Layout) -> list[str]:
+    sections = report_sections(report, layout)
+    return [line for name in REPORT_ORDER for line in sections[name]]
+
+
+def render_report(report: dict[str, Any], layout: Layout, colour: bool = False) -> str:
     values = report.get("sensors")
     stuck_cells = {CELL_NAMES.index(s["cell"]) for s in report.get("stuck", []) if "cell" in s}
-    lines = [
-        f"pawnlight doctor: {report.get('source', '?')}",
-        f"Link:      {up}{detail}",
-        f"Firmware:  {_board_line(report.get('board'))}",
-        f"Layout:    {layout.name} ({layout.sensing})",
-        f"Card:      last UID {report.get('last_uid') or '- (none read since start)'}",
-        "Counters:",
-        *_counters(link),
-    ]
-    errors = report.get("errors") or []
-    lines.append("Errors:    " + ("none" if not errors else f"{len(errors)}, newest last"))
-    lines += [f"  {error}" for error in errors[-10:]]
-    if values:
-        sensing = Sensing(layout)
-        pawns = [
-            CELL_NAMES[sensing.cell_of_channel[ch]]
-            for ch, value in enumerate(values)
-            if layout.classify(sensing.cell_of_channel[ch], value) != EMPTY
-        ]
-        shown = ", ".join(pawns[:16]) + (f" and {len(pawns) - 16} more" if len(pawns) > 16 else "")
-        lines.append(f"Sensors:   {len(pawns)} read a pawn{': ' + shown if pawns else ''}")
-    else:
-        lines.append("Sensors:   no reading yet")
-    for suspect in report.get("stuck", []):
-        lines.append(f"  ! stuck? {suspect.get('text', suspect)}")
-    lines.append("")
-    lines.append(terminal_board.render(layout, values or None, stuck_cells, colour))
-    return "\n".join(lines)
+    drawing = terminal_board.render(layout, values or None, stuck_cells, colour)
+    return "\n".join([*report_lines(report, layout), "", drawing])
+
+
+def render_screen(report: dict[str, Any], layout: Layout, rows: int, colour: bool = False) -> str:
+    """The live view: the report cut to fit ``rows`` lines with the drawing below it, so the
+    screen never scrolls (findings and the sensors come first, so they are never cut)."""
+    values = report.get("sensors")
+    stuck_cells = {CELL_NAMES.index(s["cell"]) for s in report.get("stuck", []) if "cell" in s}
+    drawing = terminal_board.render(layout, values or None, stuck_cells, colour)
+    sections = report_sections(report, layout)
+    title = _cut(f"pawnlight doctor (Ctrl-C stops): {report.get('source', '?')}")
+    lines = [title, *(line for name in LIVE_ORDER for line in sections[name])]
+    room = max(2, rows - terminal_board.HEIGHT)
+    if len(lines) > room:
+        cut = len(lines) - room + 1
+        lines = [*lines[: room - 1], f"  ... {cut} more line(s): pawnlight doctor --once"]
+    return "\n".join([*lines, drawing])
+
+
+def _cut(line: str, width: int = WIDTH) -> str:
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 # -- LED patterns ---------------------------------------------------------------------------------
@@ -230,9 +327,11 @@ def run_once(
     as_json: bool = False,
     colour: bool = False,
     wait: Callable[[float], None] = time.sleep,
+    heartbeat_timeout: float | None = None,
 ) -> int:
     """One report; with ``leds`` a pattern is shown first (``chase`` runs once along the
-    chain, ``all`` stays lit in white, ``off`` darkens the board)."""
+    chain, ``all`` stays lit in white, ``off`` darkens the board).  It waits for the board's
+    heartbeat first, so the board's counters are real; exit code 1 when it finds a fault."""
     if leds == "chase":
         for step in range(LEDS):
             session.link.send_leds(pattern_frame("chase", step))
@@ -243,10 +342,27 @@ def run_once(
     elif leds == "off":
         session.link.send_leds(pattern_frame("off", 0))
     session.link.request_snapshot()
+    wait_at_most = HEARTBEAT_WAIT if heartbeat_timeout is None else heartbeat_timeout
+    heartbeat = wait_for_heartbeat(session, wait_at_most)
     report = report_from_session(session, layout)
+    report["heartbeat"] = heartbeat
+    report["findings"] = findings(report)
     out.write(json.dumps(report, indent=1) if as_json else render_report(report, layout, colour))
     out.write("\n")
-    return 0
+    return 1 if report["findings"] else 0
+
+
+def wait_for_heartbeat(session: BoardSession, timeout: float = HEARTBEAT_WAIT) -> bool:
+    """Wait (at most ``timeout`` seconds) for the board's first heartbeat, which brings its own
+    counters (uptime, CRC failures...); False if none came or the link is down."""
+    deadline = time.monotonic() + timeout
+    while True:
+        stats = session.link.stats()
+        if stats.connected and stats.board_uptime_ms > 0:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)  # heartbeats bring no event to wait on: look again shortly
 
 
 def run_live(
@@ -265,8 +381,9 @@ def run_live(
             if show_leds is not None and leds is not None:
                 show_leds(pattern_frame(leds, step))
             report = fetch()
-            out.write("\x1b[H\x1b[2J" + render_report(report, layout, colour) + "\n")
-            out.write("\n(Ctrl-C to stop)\n")
+            rows = shutil.get_terminal_size((WIDTH, 24)).lines
+            # No newline after the last line: a full screen must not scroll.
+            out.write("\x1b[H\x1b[2J" + render_screen(report, layout, rows, colour))
             out.flush()
             step += 1
             time.sleep(interval)

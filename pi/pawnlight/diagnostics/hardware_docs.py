@@ -1,7 +1,10 @@
 """Regenerate everything in hardware/ that is drawn or computed from data.
 
-    python -m pawnlight.diagnostics.hardware_docs          # writes the files below
+    python -m pawnlight.diagnostics.hardware_docs --write  # writes the files below
     python -m pawnlight.diagnostics.hardware_docs --check  # exit 1 if any is out of date
+
+Without ``--write`` nothing is written: no arguments (or ``--help``) print the help, an unknown
+argument is an error, so a typo never overwrites a file.
 
 From hardware/wiring.toml: wiring.md, wiring-presence.svg, wiring-colour.svg,
 sensors-presence.svg, sensors-colour.svg and leds.svg.  In hardware/bom.md, the parts between
@@ -13,6 +16,7 @@ writes, so the pictures and tables can never drift from the data.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from collections.abc import Sequence
@@ -98,27 +102,53 @@ def outputs(wiring: Wiring | None = None, folder: Path | None = None) -> dict[Pa
     return files
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    wiring = load_wiring()
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m pawnlight.diagnostics.hardware_docs",
+        description="Regenerate hardware/wiring.md, the SVG drawings and the generated parts "
+        "of hardware/bom.md from hardware/wiring.toml, the firmware configs and the layouts.",
+    )
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--write", action="store_true", help="write the files that are stale")
+    what.add_argument(
+        "--check", action="store_true", help="write nothing: exit 1 if any file is stale"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, folder: Path | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    if not (args.write or args.check):
+        parser.print_help(sys.stderr)
+        print("\nNothing written: say --write to regenerate, --check to compare.", file=sys.stderr)
+        return 2
+    folder = folder or repository_hardware()
+    wiring = load_wiring(folder / "wiring.toml")
     wrong = problems(wiring)
     if wrong:
         print("hardware/wiring.toml disagrees with the layouts or configs:", file=sys.stderr)
         for problem in wrong:
             print(f"  {problem}", file=sys.stderr)
         return 1
+    files = outputs(wiring, folder)
     stale = []
-    for path, content in outputs(wiring).items():
+    for path, content in files.items():
         current = path.read_text(encoding="utf-8") if path.exists() else None
         if current == content:
             continue
         stale.append(path)
-        if "--check" not in args:
+        if args.write:
             path.write_text(content, encoding="utf-8")
             print(f"wrote {path}")
-    if "--check" in args and stale:
-        print("out of date: " + ", ".join(str(p) for p in stale), file=sys.stderr)
-        return 1
+    if args.check:
+        if stale:
+            print("out of date: " + ", ".join(str(p) for p in stale), file=sys.stderr)
+            print("regenerate: python -m pawnlight.diagnostics.hardware_docs --write")
+            return 1
+        print(f"all {len(files)} generated hardware files are up to date.")
+    elif not stale:
+        print(f"all {len(files)} generated hardware files were already up to date.")
     return 0
 
 

@@ -12,7 +12,10 @@ alone ``analyse`` names what is wrong:
 * **swapped** - a pawn on X is read on Y's channel and not on X's own: two OUT wires crossed
   (reported for both places when they are a pair);
 * **crosstalk** - a pawn on X is read on X's channel *and* on Y's: a magnet strong enough to
-  reach the next sensor, or two OUT wires touching.
+  reach the next sensor, or two OUT wires touching;
+* **unseen** - a pawn on X was read on no channel at all, while X's own channel is not dead
+  (it read another place's pawn, or it moved some other time): faults add up, for example
+  X's sensor dead *and* its wire crossed with Y's, and every place they touch is named.
 
 Nothing else is reported, so a good board gives an empty list.
 """
@@ -22,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pawnlight.board.cells import CELL_NAMES
+from pawnlight.board.cells import CELL_NAMES, EMPTY, UNKNOWN
+from pawnlight.rules.board import COLOURS
 
 from .sensing import Sensing
 
@@ -62,7 +66,13 @@ class Crosstalk:
     also: int  # this place's channel saw it as well
 
 
-Finding = Dead | Stuck | Swapped | Crosstalk
+@dataclass(frozen=True)
+class Unseen:
+    cell: int  # a pawn stood here and no channel saw it
+    read_for: tuple[int, ...] = ()  # other places whose pawns this cell's channel read
+
+
+Finding = Dead | Stuck | Swapped | Crosstalk | Unseen
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,7 @@ def analyse(sensing: Sensing, baseline: Values, placements: Iterable[Placement])
             for ch, moved in enumerate(ever_moved)
         ]
     tested = {step.cell for step in placements}
+    explained: set[int] = set()  # cells with a dead or stuck finding of their own
     for channel in sorted(range(len(baseline)), key=lambda ch: cell_of[ch]):
         cell = cell_of[channel]
         if channel in stayed_on:
@@ -116,14 +127,23 @@ def analyse(sensing: Sensing, baseline: Values, placements: Iterable[Placement])
             findings.append(Stuck(cell, baseline[channel]))
         elif cell in tested and not seen_by[channel] and not ever_moved[channel]:
             findings.append(Dead(cell))
+        else:
+            continue
+        explained.add(cell)
+    for step in placements:
+        if step.cell in explained or responders(sensing, step.before, step.placed):
+            continue
+        own = layout.channel_of[step.cell]
+        others = tuple(sorted(c for c in seen_by[own] if c != step.cell))
+        findings.append(Unseen(step.cell, others))
     return SensorReport(tuple(step.cell for step in placements), tuple(_ordered(findings)))
 
 
 def _ordered(findings: list[Finding]) -> list[Finding]:
-    kinds = {Dead: 0, Stuck: 1, Swapped: 2, Crosstalk: 3}
+    kinds = {Dead: 0, Unseen: 1, Stuck: 2, Swapped: 3, Crosstalk: 4}
 
     def key(finding: Finding) -> tuple[int, int, int]:
-        if isinstance(finding, Dead | Stuck):
+        if isinstance(finding, Dead | Stuck | Unseen):
             return kinds[type(finding)], finding.cell, 0
         other = finding.read if isinstance(finding, Swapped) else finding.also
         return kinds[type(finding)], finding.placed, other
@@ -143,9 +163,26 @@ def describe(sensing: Sensing, finding: Finding) -> str:
             f"dead: {where(finding.cell)} never saw a pawn. Check the sensor's power and "
             "ground, its output wire to that pin, and that its sensing face points up."
         )
-    if isinstance(finding, Stuck):
+    if isinstance(finding, Unseen):
+        if finding.read_for:
+            instead = ", ".join(CELL_NAMES[c] for c in finding.read_for)
+            own = f"its channel, {where(finding.cell)}, read {instead}'s pawn instead"
+        else:
+            own = f"its channel is {where(finding.cell)}"
         return (
-            f"stuck: {where(finding.cell)} reads a pawn ({finding.value}) with none there. "
+            f"unseen: a pawn on {CELL_NAMES[finding.cell]} was read by no sensor; {own}. "
+            f"Check {CELL_NAMES[finding.cell]}'s sensor: its power and ground, where its "
+            "output wire goes, and that its sensing face points up."
+        )
+    if isinstance(finding, Stuck):
+        if sensing.colour:
+            return (
+                f"stuck: {where(finding.cell)} reads {_colour_reading(sensing, finding)} "
+                "with no pawn there, and never changed. Look for an output wire shorted to "
+                "3.3 V or GND (a reading at 0 or the top), or a magnet or steel screw nearby."
+            )
+        return (
+            f"stuck: {where(finding.cell)} reads a pawn with none there. "
             "Look for a shorted output wire, a latching sensor, or a magnet or steel screw "
             "nearby."
         )
@@ -160,6 +197,14 @@ def describe(sensing: Sensing, finding: Finding) -> str:
         f"{where(finding.also)}. The magnet reaches the next sensor (too strong, or the "
         "sensors too close), or two output wires touch."
     )
+
+
+def _colour_reading(sensing: Sensing, finding: Stuck) -> str:
+    """``"65535 (between the colour bands)"`` or ``"21500 (a blue pawn's reading)"``."""
+    meaning = sensing.layout.classify(finding.cell, finding.value)
+    if meaning in (EMPTY, UNKNOWN):
+        return f"{finding.value} (between the colour bands)"
+    return f"{finding.value} (a {COLOURS[meaning]} pawn's reading)"
 
 
 def summary(sensing: Sensing, report: SensorReport) -> list[str]:

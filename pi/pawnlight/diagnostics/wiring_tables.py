@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from .chips import (
+    BUFFER,
+    BUFFER_PINS,
     MUX_INPUT_PINS,
     MUX_PINS,
     SHIFT_REGISTER_INPUT_PINS,
@@ -15,9 +17,10 @@ from .wiring import BoardWiring, Wiring
 HEADER = """\
 # Wiring
 
-*Generated from [wiring.toml](wiring.toml) by `python -m pawnlight.diagnostics.hardware_docs`:
-edit the TOML and regenerate, never this file. tests/hardware/ checks the TOML against the
-layouts, the firmware configs and the daemon's pins, and that this file is up to date.*
+*Generated from [wiring.toml](wiring.toml) by
+`python -m pawnlight.diagnostics.hardware_docs --write`: edit the TOML and regenerate, never
+this file. tests/hardware/ checks the TOML against the layouts, the firmware configs and the
+daemon's pins, and that this file is up to date.*
 
 Drawings: [wiring-presence.svg](wiring-presence.svg), [wiring-colour.svg](wiring-colour.svg)
 (the block diagrams), [sensors-presence.svg](sensors-presence.svg),
@@ -47,12 +50,36 @@ def _pi(wiring: Wiring) -> list[str]:
     return [*lines, ""]
 
 
+def _data_pin(wiring: Wiring) -> str:
+    """``"GP22 (pin 29)"``: the Pico pin that drives the LEDs (the same on every board)."""
+    found = {
+        pin.gp for board in wiring.boards.values() for pin in board.pico if pin.signal == "leds.pin"
+    }
+    if len(found) != 1:
+        return "leds.pin"
+    gp = found.pop()
+    return f"GP{gp} (pin {PICO_PIN[gp]})"
+
+
+def _buffer_line() -> str:
+    pins = BUFFER_PINS
+    return (
+        f"* The {BUFFER} (DIP-14): VCC (pin {pins['VCC']}) to 5 V with a 100 nF capacitor, "
+        f"GND (pin {pins['GND']}) and /1OE (pin {pins['/1OE']}) to GND. Its other three "
+        f"buffers are unused: tie their inputs 2A, 3A, 4A (pins {pins['2A']}, {pins['3A']}, "
+        f"{pins['4A']}) and their /2OE, /3OE, /4OE (pins {pins['/2OE']}, {pins['/3OE']}, "
+        f"{pins['/4OE']}) to GND, so no input floats; leave 2Y, 3Y, 4Y (pins {pins['2Y']}, "
+        f"{pins['3Y']}, {pins['4Y']}) unconnected."
+    )
+
+
 def _leds(wiring: Wiring) -> list[str]:
+    data_in = wiring.data_in.replace("Pico leds.pin", f"Pico {_data_pin(wiring)}")
     lines = [
         "## LED chain",
         "",
-        f"* Data: {wiring.data_in}. A {wiring.capacitor_uf} µF capacitor across 5 V and GND at "
-        "LED 0.",
+        f"* Data: {data_in}. A {wiring.capacitor_uf} µF capacitor across 5 V and GND at LED 0.",
+        _buffer_line(),
         f"* 5 V and GND from the supply's terminal block to LEDs "
         f"{', '.join(str(i) for i in wiring.power_injection)} (the chain's own wires carry "
         "data and the current to the next few LEDs only).",

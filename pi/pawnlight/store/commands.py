@@ -16,10 +16,11 @@ from typing import Any, TextIO
 
 from ..rules.board import COLOURS
 from ..rules.game import Event, Game, GameConfig, GameError
+from ..terminal_text import wrap
 from .errors import ReplayError, StoreError
 from .location import journal_path
 from .record import GameRecord, decode, dump, read_record
-from .replay import apply_event, outcome, replay_record
+from .replay import apply_event, outcome, replay_record, same_result
 
 _DATA_HELP = "data directory (default: $PAWNLIGHT_DATA or ~/.local/share/pawnlight)"
 
@@ -52,7 +53,9 @@ def register(subparsers: Any) -> None:
     load = action("import", _import, "add a record file to the journal as a new game")
     load.add_argument("file", help="the record file ('-' for stdin)")
     replay = action(
-        "replay", _replay_action, "replay a game and print the position after each event"
+        "replay",
+        _replay_action,
+        "replay a game: each turn (numbered as show does), its slides and bumps, the board after",
     )
     replay.add_argument("game", help="a game id in the journal, or a record file")
     replay.add_argument(
@@ -176,23 +179,65 @@ def _import(args: argparse.Namespace, out: TextIO) -> int:
         record = read_record(decode(data))
     except StoreError as error:
         raise StoreError(f"{name}: {error}") from None
+    game, error = _replay(name, record)  # names the line of the event (or result) that fails
+    if error:
+        raise StoreError(error)
     with Journal.open(_journal_file(args)) as journal:
+        same = _already_imported(journal, record, game)
+        if same is not None:
+            print(f"{name} is already in the journal as game {same}: nothing imported", file=out)
+            return 0
         try:
             game_id = journal.import_record(record)
         except StoreError as error:
             raise StoreError(f"{name}: {error}") from None
     print(f"imported {name} as game {game_id}", file=out)
+    if record.result is None and not game.over:
+        lines = len(record.events) + 1
+        print(
+            f"warning: {name} ends after line {lines} with no result line: the game was "
+            "unfinished when it was saved, or the file was cut short. Imported as in progress "
+            f"({_waiting(game)}).",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _already_imported(journal: Any, record: GameRecord, game: Game) -> int | None:
+    """The journal's game that is this record (same start, players, events and end), if any."""
+    stored_result = record.result if record.result is not None else game.result
+    started = record.started.isoformat()
+    for summary in journal.games():
+        if summary.started != started or summary.events != len(record.events):
+            continue
+        try:
+            other = journal.load(summary.id)
+        except StoreError:
+            continue
+        if (
+            other.config == record.config
+            and other.events == record.events
+            and other.seed == record.seed
+            and dict(other.names) == dict(record.names)
+            and (other.result is None) == (stored_result is None)
+            and (stored_result is None or same_result(other.result, stored_result))
+        ):
+            return summary.id
+    return None
 
 
 def _replay_action(args: argparse.Namespace, out: TextIO) -> int:
     label, record, damage = _load(args)
     game, error = _replay(label, record)
     if not args.check:
-        position = Game(record.config).position
-        print(f"{0:>5}  {'start':<34}  {position}", file=out)
-        for number, line in _event_lines(record.events[: len(game.events)], record.config):
-            print(f"{number:>5}  {line}", file=out)
+        from .turns_text import replay_lines
+
+        undos = sum(1 for event in record.events[: len(game.events)] if event.kind == "undo")
+        taken = f"; {undos} undo(s) not shown: games show --events" if undos else ""
+        print("\n".join(wrap(f"{label}: {len(game.history)} turns{taken}")), file=out)
+        start = Game(record.config).position
+        for line in replay_lines(start, game.history, record.config.teams):
+            print(line, file=out)
         if game.over:
             print(f"result {outcome(game.result)}", file=out)
     problem = damage or error
@@ -241,8 +286,10 @@ def _replay(label: str, record: GameRecord) -> tuple[Game, str | None]:
         return replay_record(record), None
     except ReplayError as error:
         where = f"{label}: {error}"
-        if error.number is not None and not label.startswith("game "):
-            where += f" (line {error.number + 1})"  # event n is on line n + 1 of a record
+        if not label.startswith("game "):
+            # Event n is on line n + 1 of a record; the result line follows the last event.
+            line = error.number + 1 if error.number is not None else len(record.events) + 2
+            where += f" (line {line})"
         return error.game, where
 
 
