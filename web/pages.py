@@ -15,7 +15,7 @@ from flask import Blueprint, render_template, request
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.editions import EDITIONS, VARIANTS
 
-from . import qr, view
+from . import diagnostics_view, qr, view
 from .auth import csrf_token, is_owner
 from .context import context
 
@@ -100,11 +100,8 @@ def diagnostics():
         "diagnostics.html",
         info=info,
         owner=info is not None,
-        counters=_nonzero_counters(info),
+        connected=diagnostics_view.connected_words(info or {}),
+        counters=diagnostics_view.counters(info or {}),
+        sensors=diagnostics_view.sensors(info or {}),
         **owner_context(),
     )
-
-
-def _nonzero_counters(info: Mapping[str, Any] | None) -> list[tuple[str, Any]]:
-    link = (info or {}).get("link") or {}
-    return [(name.replace("_", " "), value) for name, value in link.items() if value]

@@ -93,7 +93,7 @@ def test_a_report_shows_pawns_stuck_sensors_and_counters_that_need_a_look():
     text = doctor.render_report(report, PRESENCE)
     assert "Link:      up" in text
     assert "last UID 04A1B2C3" in text
-    assert "  ! crc failures 3: damaged frames from the board" in text
+    assert "  ! CRC failures 3: damaged frames from the board" in text
     assert "board error 7: watchdog reset" in text
     assert "1 read a pawn: T12" in text
     assert "  ! stuck? T12 has read a pawn for 12 min" in text
@@ -217,7 +217,7 @@ def test_the_live_view_fits_the_screen_findings_first():
     lines = screen.splitlines()
     assert len(lines) == 24 and max(len(line) for line in lines) <= 80
     assert lines[0].startswith("pawnlight doctor (Ctrl-C stops): test")
-    assert "! crc failures 3" in screen and "more line(s): pawnlight doctor --once" in screen
+    assert "! CRC failures 3" in screen and "more line(s): pawnlight doctor --once" in screen
     assert "yellow's side" in lines[-1]
 
 

@@ -29,6 +29,7 @@ from pawnlight.terminal_text import WIDTH, wrap
 
 from . import terminal_board
 from .connect import BoardSession
+from .counters import COUNTER_HINTS, counter_name, uptime_words
 from .sensing import Sensing
 from .stuck import StuckSensorDetector
 
@@ -41,16 +42,6 @@ LIVE_ACTIVITY = 10
 PIN_HEADER = "X-Pawnlight-Pin"
 #: How long ``--once`` waits for the board's first heartbeat (it sends one every 0.5 s).
 HEARTBEAT_WAIT = 3.0
-
-#: What the link counters mean when they are not zero.
-COUNTER_HINTS = {
-    "crc_failures": "damaged frames from the board: a long or poor USB cable, or interference",
-    "board_crc_failures": "damaged frames to the board: the same, the other way",
-    "reconnects": "the link dropped and came back: a loose cable, or the Pico resetting",
-    "firmware_restarts": "the Pico restarted: brown-outs (LED supply too weak?) or the watchdog",
-    "heartbeat_timeouts": "the board went silent: a hung firmware or a cable problem",
-    "malformed": "frames that made no sense: a firmware and Pi software that do not match?",
-}
 
 
 class DaemonUnavailable(RuntimeError):
@@ -158,7 +149,7 @@ def findings(report: dict[str, Any]) -> list[str]:
         )
     for key, hint in COUNTER_HINTS.items():
         if link.get(key):
-            found.append(f"{key.replace('_', ' ')} {link[key]}: {hint}")
+            found.append(f"{counter_name(key)} {link[key]}: {hint}")
     errors = report.get("errors") or []
     if errors:
         found.append(f"the board reported {len(errors)} error(s), listed under Errors")
@@ -183,16 +174,6 @@ def _board_line(board: dict[str, Any] | None) -> str:
     )
 
 
-def _uptime(ms: int) -> str:
-    seconds = ms // 1000
-    if seconds < 60:
-        return f"{ms / 1000:.1f} s"
-    hours, rest = divmod(seconds, 3600)
-    return (
-        f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60} min {rest % 60} s"
-    )
-
-
 def _counters(report: dict[str, Any]) -> tuple[list[str], list[str]]:
     """The Pi's link counters and the board's (from its heartbeat), as report lines."""
     link = report.get("link")
@@ -200,12 +181,12 @@ def _counters(report: dict[str, Any]) -> tuple[list[str], list[str]]:
         return _field("Pi:", "no link counters"), _field("Board:", "no link counters")
     ours = ["frames_in", "frames_out", "crc_failures", "resyncs", "retransmits", "duplicates"]
     ours += ["malformed", "reconnects", "firmware_restarts", "heartbeat_timeouts"]
-    pi = ", ".join(f"{k.replace('_', ' ').replace('crc', 'CRC')} {link.get(k, 0)}" for k in ours)
+    pi = ", ".join(f"{counter_name(k)} {link.get(k, 0)}" for k in ours)
     if report.get("heartbeat") is False:
         board = "no heartbeat yet: unknown"
     else:
-        board = f"up {_uptime(int(link.get('board_uptime_ms', 0)))}, " + ", ".join(
-            f"{k[6:].replace('_', ' ').replace('crc', 'CRC')} {link.get(k, 0)}"
+        board = f"up {uptime_words(int(link.get('board_uptime_ms', 0)))}, " + ", ".join(
+            f"{counter_name(k[6:])} {link.get(k, 0)}"
             for k in ("board_crc_failures", "board_retransmits", "board_queued")
         )
     return _field("Pi:", pi), _field("Board:", board)
