@@ -13,8 +13,11 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -33,8 +36,8 @@ WAIT = 90.0  # at most, on a busy machine; the loop ends as soon as the screen s
 class Terminal:
     """One tmux server of our own (its own socket), one 80x24 window."""
 
-    def __init__(self, name: str) -> None:
-        self.socket = f"pawnlight-test-{os.getpid()}-{name}"
+    def __init__(self) -> None:
+        self.socket = f"pawnlight-test-{uuid.uuid4().hex}"
 
     def tmux(self, *args: str) -> str:
         command = ["tmux", "-L", self.socket, "-f", os.devnull, *args]
@@ -65,20 +68,23 @@ class Terminal:
 
 
 @pytest.fixture
-def terminal(request) -> Iterator[Terminal]:
-    term = Terminal(request.node.name.replace("[", "-").replace("]", "")[:40])
+def terminal() -> Iterator[Terminal]:
+    term = Terminal()
     yield term
     term.close()
 
 
 @pytest.fixture
-def env(tmp_path) -> dict[str, str]:
-    return {
-        "PAWNLIGHT_DATA": str(tmp_path / "data"),
+def env() -> Iterator[dict[str, str]]:
+    # A short data folder, like a real one (/var/lib/pawnlight): the reports name its files.
+    data = Path(tempfile.mkdtemp(prefix="pl-"))
+    yield {
+        "PAWNLIGHT_DATA": str(data),
         "PYTHONPATH": os.pathsep.join(sys.path),
         "TERM": "xterm-256color",
         "LANG": "C.UTF-8",
     }
+    shutil.rmtree(data, ignore_errors=True)
 
 
 PAWNLIGHT = f"{shlex.quote(sys.executable)} -m pawnlight.cli"
@@ -108,6 +114,8 @@ def test_the_live_doctor_fits_80x24(terminal, env, kind):
         "sensor-test --sim colour --cells T0..T5 --fault stuck:T3",
         "led-test --sim --fault break-led:130",
         "led-test --sim --leds 0..9 --fault break-led:5 --fault dead-led:2",
+        "calibrate --sim --rounds 1 --tolerance 9000 --dry-run",  # too close: long problems
+        "calibrate --sim --rounds 1",  # a simulated run: not saved, and says why
     ],
 )
 def test_reports_fit_80_columns(terminal, env, command):
@@ -118,14 +126,21 @@ def test_reports_fit_80_columns(terminal, env, command):
     assert len([line for line in history if line.strip()]) > 3
 
 
-def test_games_replay_of_four_players_fits_80_columns(terminal, env, tmp_path):
-    record = tmp_path / "four-players-with-a-long-file-name-to-wrap.jsonl"
-    record.write_text(write_record(GameRecord.from_game(random_game(GameConfig(), 3))))
-    terminal.run(f"{PAWNLIGHT} games replay {shlex.quote(str(record))} | tail -n 60", env)
+def test_games_replay_and_list_of_four_players_fit_80_columns(terminal, env, tmp_path):
+    record = tmp_path / "four-players.jsonl"
+    teams = GameConfig(players=("red", "blue", "yellow", "green"), teams=True)
+    record.write_text(write_record(GameRecord.from_game(random_game(teams, 3))))
+    # The record by a short name, as a builder types it (a path longer than a line stays whole).
+    terminal.run(
+        f"cd {shlex.quote(str(tmp_path))}; {PAWNLIGHT} games replay four-players.jsonl "
+        f"| tail -n 400; {PAWNLIGHT} games import four-players.jsonl; {PAWNLIGHT} games list",
+        env,
+    )
     terminal.wait_for(DONE)
     history = terminal.history()
     _fits(history)
     assert any(" - slides " in line or " bumps " in line for line in history)
+    assert any("R+Y B+G" in line for line in history), "\n".join(history[-15:])
 
 
 def test_the_terminal_is_really_80_columns(terminal, env):

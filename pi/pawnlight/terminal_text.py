@@ -1,7 +1,8 @@
 """Text for an 80-column terminal: every command's report wraps here, so none runs wider.
 
 A builder reads these reports in an SSH window or pastes them into a forum; a long finding
-is wrapped at word boundaries with its continuation lines indented under its first word.
+is wrapped at word boundaries with its continuation lines indented under its first word.  A
+single word longer than a line (a file's path) is left whole: a broken path cannot be copied.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def wrap(text: str, indent: str = "", hang: str | None = None, width: int = WIDT
         width=width,
         initial_indent=indent,
         subsequent_indent=hang,
-        break_long_words=True,
+        break_long_words=False,
         break_on_hyphens=False,
     ) or [indent.rstrip()]
 

@@ -13,7 +13,7 @@ from typing import Any
 from pawnlight.board.cells import CELL_NAMES, CELLS, LEDS, parse_cell_name
 from pawnlight.board.layout import Layout
 from pawnlight.store.location import data_dir
-from pawnlight.terminal_text import wrap_all
+from pawnlight.terminal_text import wrap, wrap_all
 
 from . import calibration, calibration_file, doctor, led_test, sensor_test
 from .connect import BoardSession, BoardUnavailable, choose_layout, open_board
@@ -279,13 +279,15 @@ def calibrate_command(args: argparse.Namespace) -> int:
         return 0 if result.ok else 1
     if args.sim is not None and args.data is None:
         # A simulated board's bands are not this board's: never into the real data folder.
-        print(
+        text = (
             f"Not saved: a simulated board's calibration goes only into a folder given with "
             f"--data (yours, {calibration_file.calibration_path(data)}, is untouched)."
         )
+        print("\n".join(wrap(text)))
         return 0 if result.ok else 1
     path = calibration_file.save(result, data, layout.name, f"{len(plan)} steps")
-    print(f"Saved {path}. Restart the daemon to use it (sudo systemctl restart pawnlight).")
+    print(f"Saved {path}.")
+    print("Restart the daemon to use it (sudo systemctl restart pawnlight).")
     return 0 if result.ok else 1
 
 
@@ -301,7 +303,7 @@ def _calibration_text(result: calibration.Calibration) -> str:
         for what, band in zip(calibration.CLASSES, result.deltas, strict=True):
             lines.append(f"  {calibration.class_name(what):>6}: {band.low:+7d} .. {band.high:+7d}")
     for problem in result.problems:
-        lines.append(f"  problem: {problem.describe()}")
+        lines += wrap(f"problem: {problem.describe()}", "  ", "    ")
     if result.ok:
         lines.append("The colours are well apart.")
     return "\n".join(lines)

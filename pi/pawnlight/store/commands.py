@@ -103,16 +103,21 @@ def _list(args: argparse.Namespace, out: TextIO) -> int:
     if not summaries:
         print("no games in the journal", file=out)
         return 0
-    print(f"{'id':>4}  {'started':<16}  {'edition':<11}  {'variant':<8}  "
-          f"{'players':<30}  {'turns':>5}  result", file=out)  # fmt: skip
+    print(f"{'id':>4}  {'started':<16}  {'edition':<11}  {'variant':<8}  {'players':<7}  "
+          f"{'turns':>5}  result", file=out)  # fmt: skip
     for game in summaries:
-        players = " ".join(game.players) + (" (teams)" if game.teams else "")
+        # Colours by their initials (R B Y G), partners joined (R+Y B+G): the list fits 80 columns.
+        initials = [p[:1].upper() for p in game.players]
+        if game.teams and len(initials) == 4:
+            players = f"{initials[0]}+{initials[2]} {initials[1]}+{initials[3]}"
+        else:
+            players = " ".join(initials)
         status = game.outcome + (f" [damaged: {game.damage}]" if game.damage else "")
-        print(
+        start = (
             f"{game.id:>4}  {game.started[:16].replace('T', ' '):<16}  {game.edition:<11}  "
-            f"{game.variant:<8}  {players:<30}  {game.turns:>5}  {status}",
-            file=out,
+            f"{game.variant:<8}  {players:<7}  {game.turns:>5}  "
         )
+        print("\n".join(wrap(start + status, "", " " * len(start))), file=out)
     return 0
 
 
@@ -185,6 +190,7 @@ def _import(args: argparse.Namespace, out: TextIO) -> int:
     with Journal.open(_journal_file(args)) as journal:
         same = _already_imported(journal, record, game)
         if same is not None:
+            # One line each, never wrapped: a long path is better whole than broken.
             print(f"{name} is already in the journal as game {same}: nothing imported", file=out)
             return 0
         try:
@@ -194,12 +200,12 @@ def _import(args: argparse.Namespace, out: TextIO) -> int:
     print(f"imported {name} as game {game_id}", file=out)
     if record.result is None and not game.over:
         lines = len(record.events) + 1
-        print(
+        warning = (
             f"warning: {name} ends after line {lines} with no result line: the game was "
             "unfinished when it was saved, or the file was cut short. Imported as in progress "
-            f"({_waiting(game)}).",
-            file=sys.stderr,
+            f"({_waiting(game)})."
         )
+        print("\n".join(wrap(warning)), file=sys.stderr)
     return 0
 
 
