@@ -88,3 +88,13 @@ def test_several_pawns_wait_for_enter():
     assert "Put yellow pawns on T0, T15, T30 (they are lit), then press Enter." in text
     assert "Lift them all, then press Enter." in text
     assert link.frames[-1] == tuple([(0, 0, 0)] * LEDS)
+
+
+def test_prompts_and_lines_fit_80_columns():
+    out = io.StringIO()
+    console = Console(io.StringIO("\n"), out)
+    console.say("Put red pawns on " + ", ".join(f"T{n}" for n in range(40)) + " (they are lit).")
+    PersonEye(console, led_place_names(LAYOUT)).look(131, [(0, 0, 0)] * LEDS)
+    lines = out.getvalue().split("\n")
+    assert max(len(line) for line in lines) <= 80
+    assert lines[-1].endswith(": ")  # the answer is typed on the prompt's last line

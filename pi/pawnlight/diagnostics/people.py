@@ -18,6 +18,7 @@ from typing import TextIO
 from pawnlight.board.cells import CELL_NAMES, LEDS, parse_cell_name
 from pawnlight.board.layout import Layout
 from pawnlight.rules.board import COLOURS
+from pawnlight.terminal_text import wrap
 
 from .board_view import BoardView
 
@@ -39,7 +40,7 @@ class Console:
         self._reader: threading.Thread | None = None
 
     def say(self, text: str) -> None:
-        self._stdout.write(text + "\n")
+        self._stdout.write("\n".join(wrap(text)) + "\n")  # 80 columns, like every report
         self._stdout.flush()
 
     def _read(self) -> None:
@@ -78,7 +79,8 @@ class Console:
                 return
 
     def ask(self, prompt: str) -> str:
-        self._stdout.write(prompt)
+        # Wrapped to 80 columns; the answer is typed after the last line's trailing space.
+        self._stdout.write("\n".join(wrap(prompt)) + (" " if prompt.endswith(" ") else ""))
         self._stdout.flush()
         while True:
             line = self.line(PATIENCE)
