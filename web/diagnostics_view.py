@@ -14,6 +14,7 @@ from typing import Any
 
 from pawnlight.board.cells import CELL_NAMES, CELLS, EMPTY
 from pawnlight.board.layout import SHIPPED, Layout
+from pawnlight.diagnostics.board_words import cell_words
 from pawnlight.diagnostics.chips import chip_input
 from pawnlight.diagnostics.counters import COUNTER_HINTS, counter_name, uptime_words
 
@@ -32,6 +33,7 @@ class Sensor:
     reading: int
     pawn: bool  # the reading means something stands there
     pin: str  # "U2 D4, pin 3": where its wire goes
+    words: str = ""  # "the 3rd square of red's long slide": the place as people say it
 
 
 def connected_words(info: Mapping[str, Any]) -> str:
@@ -74,7 +76,6 @@ def sensors(info: Mapping[str, Any]) -> list[Sensor]:
     for cell, channel in enumerate(layout.channel_of):
         value = int(values[channel])
         pawn = layout.classify(cell, value) != EMPTY
-        found.append(
-            Sensor(CELL_NAMES[cell], channel, value, pawn, str(chip_input(layout.sensing, channel)))
-        )
+        pin = str(chip_input(layout.sensing, channel))
+        found.append(Sensor(CELL_NAMES[cell], channel, value, pawn, pin, cell_words(cell)))
     return sorted(found, key=lambda sensor: not sensor.pawn)

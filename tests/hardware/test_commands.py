@@ -35,7 +35,7 @@ def test_led_test_on_the_simulated_board(capsys):
     assert main(["led-test", "--sim", "--leds", "0..20", "--fault", "dead-led:7"]) == 1
     out = capsys.readouterr().out
     assert "Tested 21 LEDs." in out
-    assert "dead LED 7 (T7)" in out
+    assert "dead LED 7 at T7 (the 3rd square after red's start circle)" in " ".join(out.split())
 
 
 def test_calibrate_the_simulated_colour_board_and_the_daemon_can_use_it(tmp_path, capsys):

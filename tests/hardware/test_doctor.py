@@ -27,7 +27,7 @@ def test_doctor_once_on_the_simulated_board(capsys):
     assert "Firmware:  1.0.0 (protocol 1.0), presence board, 112 channels, 132 LEDs" in out
     assert "CRC failures 0" in out
     board = next(line for line in out.splitlines() if line.startswith("Board:"))
-    assert board != "Board:     up 0.0 s" and "up 0.0 s," not in board  # a real heartbeat
+    assert board.startswith("Board:     up ") and "up 0 ms," not in board  # a real heartbeat
     assert "Sensors:   0 read a pawn" in out
     assert out.count("·") >= CELLS  # the board drawn, every place empty
     assert "red's side" in out and "yellow's side" in out

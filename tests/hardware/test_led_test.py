@@ -119,8 +119,12 @@ def test_untested_leds_before_the_break_are_said():
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["--fault", "break-led:130"], "chain break at LED 130"),
-        (["--fault", "break-led:131"], "LED 131 (slide-T57) never lit"),
+        (["--fault", "break-led:130"], "chain break at LED 130 at slide-T56 (the slide channel"),
+        (
+            ["--fault", "break-led:131"],
+            "LED 131 at slide-T57 (the slide channel by the 3rd square of green's long slide) "
+            "never lit",
+        ),
         (["--leds", "0..9", "--fault", "break-led:5"], "LEDs 5..9 all stay dark"),
     ],
 )

@@ -128,8 +128,8 @@ def test_a_one_way_miswire_is_one_swapped_finding_and_one_dead():
     report = analyse(sensing, empty, steps)
     assert report.findings == (Dead(8), Unseen(9, (8,)), Swapped(8, 9))
     unseen = sensor_test.describe(sensing, report.findings[1])
-    assert unseen.startswith("unseen: a pawn on T9 was read by no sensor")
-    assert "T9 (channel 9, U2 D1, pin 12), read T8's pawn instead" in unseen
+    assert unseen.startswith("unseen: a pawn on T9 (the triangle of red's long slide) was read")
+    assert "Its own channel (channel 9, U2 D1, pin 12) read T8's pawn instead" in unseen
 
 
 def test_compound_faults_name_every_place_they_touch_through_the_command(capsys):
@@ -140,9 +140,9 @@ def test_compound_faults_name_every_place_they_touch_through_the_command(capsys)
     assert main([*argv, "--fault", "dead:T2"]) == 1
     out = capsys.readouterr().out
     words = " ".join(out.split())
-    assert "dead: T1 (channel 1, U1 D1, pin 12)" in words
-    assert "unseen: a pawn on T2 was read by no sensor" in words
-    assert "swapped: a pawn on T1 is read on T2" in words
+    assert "dead: T1 (the triangle of red's short slide; channel 1, U1 D1, pin 12)" in words
+    assert "unseen: a pawn on T2 (the 1st square of red's short slide) was read by no" in words
+    assert "swapped: a pawn on T1 (the triangle of red's short slide) is read on T2" in words
     assert max(len(line) for line in out.splitlines()) <= 80
 
 

@@ -32,9 +32,8 @@ def test_a_pawn_reading_through_busy_play_is_a_suspect():
     assert (suspect.cell, suspect.channel, suspect.value) == (T5, T5, 1)
     assert suspect.since == 0.0
     assert suspect.changes_elsewhere >= 10
-    assert "T5 (channel 5, U1 D5, pin 4) has read a pawn for 1 min" in suspect.describe(
-        Sensing(PRESENCE), at
-    )
+    place = "T5 (the 1st square after red's start circle; channel 5, U1 D5, pin 4)"
+    assert f"{place} has read a pawn for 1 min" in suspect.describe(Sensing(PRESENCE), at)
 
 
 def test_not_before_the_time_nor_without_activity():
@@ -96,4 +95,5 @@ def test_a_games_pawns_are_its_expected_pawns_and_suspects_serialise():
     (suspect,) = detector.suspects(at, cells)
     report = suspect.as_json(detector.sensing, at)
     assert report["cell"] == "T9" and report["minutes"] == 1.2 and report["value"] == 1
-    assert report["text"].startswith("T9 (channel 9, U2 D1, pin 12) has read a pawn")
+    place = "T9 (the triangle of red's long slide; channel 9, U2 D1, pin 12)"
+    assert report["text"].startswith(f"{place} has read a pawn")

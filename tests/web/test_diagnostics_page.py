@@ -74,7 +74,12 @@ def test_the_owner_reads_places_counters_with_hints_and_connected_in_words(clien
     # Every sensor by its place, with the chip pin; the pawns first.
     assert page.count('data-place="') == CELLS
     assert page.index('data-place="T12"') < page.index('data-place="T0"')
-    assert 'data-place="T12" data-pawn="true" title="channel 12, U2 D4, pin 3"' in page
+    assert (
+        'data-place="T12" data-pawn="true" '
+        'title="the 3rd square of red&#39;s long slide; channel 12, U2 D4, pin 3"'
+    ) in page
+    assert "Reading a pawn: <b>T12</b> (the 3rd square of red&#39;s long slide), " in page
+    assert "<b>red-start-1</b> (red START, spot 1)." in page
     assert 'href="/diagnostics"' in page  # the owner's pages link to it
 
 

@@ -23,7 +23,10 @@ def counter_name(key: str) -> str:
 
 
 def uptime_words(ms: int) -> str:
-    """``"4.2 s"``, ``"6 min 1 s"``, ``"3:02:10"``: the board's uptime from its heartbeat."""
+    """``"40 ms"``, ``"4.2 s"``, ``"6 min 1 s"``, ``"3:02:10"``: the board's uptime from its
+    heartbeat."""
+    if ms < 1000:
+        return f"{ms} ms"
     seconds = ms // 1000
     if seconds < 60:
         return f"{ms / 1000:.1f} s"

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pawnlight.board.cells import LEDS
 from pawnlight.board.layout import Layout
 
+from .board_words import led_place
 from .wiring import led_place_names
 
 
@@ -116,17 +117,19 @@ def _wire_into(led: int, lit_before: int | None) -> str:
 def describe(finding: LedFinding) -> str:
     if isinstance(finding, DeadLed):
         return (
-            f"dead LED {finding.led} ({finding.place}): never lit, though a later LED did, "
-            "so the data passes it. Check its 5 V and GND, or replace it."
+            f"dead LED {finding.led} at {led_place(finding.place)}: never lit, though a later "
+            "LED did, so the data passes it. Check its 5 V and GND, or replace it."
         )
     if isinstance(finding, MisplacedLed):
         return (
-            f"misplaced LED {finding.led}: should light {finding.place}, lit {finding.seen}. "
+            f"misplaced LED {finding.led}: should light {led_place(finding.place)}, lit "
+            f"{finding.seen}. "
             "LEDs soldered out of order (or the layout file disagrees)."
         )
     if isinstance(finding, DarkLastLed):
         return (
-            f"LED {finding.led} ({finding.place}) never lit, and nothing after it was tested: "
+            f"LED {finding.led} at {led_place(finding.place)} never lit, and nothing after it was "
+            "tested: "
             f"a dead LED or a broken data wire. Check {_wire_into(finding.led, finding.lit_before)}"
             f", then its 5 V and GND; replace it if those are good."
         )
@@ -138,11 +141,13 @@ def describe(finding: LedFinding) -> str:
     span = f"LEDs {finding.first_dark}..{finding.last_dark}"
     if finding.lit_before is None:
         return (
-            f"no LED tested lit ({span}, from {finding.place}): a broken data line before "
-            f"LED {finding.first_dark}, or the LEDs' 5 V supply. Test from LED 0 to find where."
+            f"no LED tested lit ({span}, from {led_place(finding.place)}): a broken data line "
+            f"before LED {finding.first_dark}, or the LEDs' 5 V supply. Test from LED 0 to find "
+            "where."
         )
     return (
-        f"chain break at LED {finding.first_dark} ({finding.place}): {span} all stay dark, "
+        f"chain break at LED {finding.first_dark} at {led_place(finding.place)}: {span} all stay "
+        "dark, "
         "a broken data line, not dead LEDs. "
         f"Check {_wire_into(finding.first_dark, finding.lit_before)}, "
         f"and LED {finding.first_dark}'s 5 V and GND."

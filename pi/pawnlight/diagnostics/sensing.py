@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pawnlight.board.cells import CELL_NAMES, CELLS, EMPTY
+from pawnlight.board.cells import CELLS, EMPTY
 from pawnlight.board.layout import Layout
 
+from .board_words import named
 from .chips import chip_input
 
 
@@ -51,6 +52,7 @@ class Sensing:
         return abs(after - before) >= self.thresholds[channel]
 
     def name(self, channel: int) -> str:
-        """``T12 (channel 12, U2 D4, pin 13)``: where to look with a meter."""
+        """``T12 (the 3rd square of red's long slide; channel 12, U2 D4, pin 3)``: the place
+        in board words, and where to look with a meter."""
         where = chip_input(self.layout.sensing, channel)
-        return f"{CELL_NAMES[self.cell_of_channel[channel]]} (channel {channel}, {where})"
+        return named(self.cell_of_channel[channel], f"channel {channel}, {where}")

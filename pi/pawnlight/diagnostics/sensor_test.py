@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pawnlight.board.cells import CELL_NAMES, EMPTY, UNKNOWN
 from pawnlight.rules.board import COLOURS
 
+from .board_words import named
+from .chips import chip_input
 from .sensing import Sensing
 
 Values = Sequence[int]
@@ -164,13 +166,15 @@ def describe(sensing: Sensing, finding: Finding) -> str:
             "ground, its output wire to that pin, and that its sensing face points up."
         )
     if isinstance(finding, Unseen):
+        channel = layout.channel_of[finding.cell]
+        own = f"channel {channel}, {chip_input(layout.sensing, channel)}"
         if finding.read_for:
             instead = ", ".join(CELL_NAMES[c] for c in finding.read_for)
-            own = f"its channel, {where(finding.cell)}, read {instead}'s pawn instead"
+            own = f"Its own channel ({own}) read {instead}'s pawn instead"
         else:
-            own = f"its channel is {where(finding.cell)}"
+            own = f"Its own channel is {own}"
         return (
-            f"unseen: a pawn on {CELL_NAMES[finding.cell]} was read by no sensor; {own}. "
+            f"unseen: a pawn on {named(finding.cell)} was read by no sensor. {own}. "
             f"Check {CELL_NAMES[finding.cell]}'s sensor: its power and ground, where its "
             "output wire goes, and that its sensing face points up."
         )
@@ -188,12 +192,12 @@ def describe(sensing: Sensing, finding: Finding) -> str:
         )
     if isinstance(finding, Swapped):
         return (
-            f"swapped: a pawn on {CELL_NAMES[finding.placed]} is read on "
+            f"swapped: a pawn on {named(finding.placed)} is read on "
             f"{where(finding.read)}, not on {CELL_NAMES[finding.placed]}'s channel. Two output "
             "wires are crossed (or the layout file says otherwise)."
         )
     return (
-        f"crosstalk: a pawn on {CELL_NAMES[finding.placed]} is also read on "
+        f"crosstalk: a pawn on {named(finding.placed)} is also read on "
         f"{where(finding.also)}. The magnet reaches the next sensor (too strong, or the "
         "sensors too close), or two output wires touch."
     )
