@@ -19,7 +19,9 @@ The board's health (pure logic first, then what drives it):
 * :mod:`.procedures` - runs the tests and the calibration with a hand and an eye: a person
   (:mod:`.people`) or the simulated world with its faults (:mod:`.simulated`);
 * :mod:`.board_view`, :mod:`.connect` - a board link's latest news; opening a board;
-* :mod:`.doctor`, :mod:`.terminal_board` - the doctor's report, the sensors drawn as the board;
+* :mod:`.doctor`, :mod:`.terminal_board`, :mod:`.counters` - the doctor's report and its
+  findings, the sensors drawn as the board in 80 columns, what the link counters mean;
+* :mod:`.board_words` - a place's code with its board words, for every finding;
 * :mod:`.commands`, :mod:`.command_runs` - ``pawnlight doctor``, ``sensor-test``, ``led-test``,
   ``calibrate``.
 
