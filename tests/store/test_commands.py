@@ -272,3 +272,13 @@ def test_the_installed_command(data):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("game 2\n")
+
+
+def test_show_wraps_a_long_meta_to_80_columns(tmp_path, capsys, monkeypatch):
+    record = GameRecord.from_game(Game(CONFIG), meta={"where": "the kitchen table " * 8})
+    (tmp_path / "meta.jsonl").write_text(write_record(record))
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "show", "meta.jsonl")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 80
+    meta = out[out.index("  meta      ") :].split("\n  started")[0]
+    assert "the kitchen table " * 3 in " ".join(meta.split()) + " "

@@ -136,7 +136,7 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
     if record.seed is not None:
         lines.append(f"  seed      {record.seed}")
     if record.meta:
-        lines.append(f"  meta      {dump(dict(record.meta))}")
+        lines += wrap(f"  meta      {dump(dict(record.meta))}", "", " " * 12)
     replayed = record.events[: len(game.events)]  # each replayed event adds one to game.events
     undos = sum(1 for event in replayed if event.kind == "undo")
     lines.append(
@@ -276,7 +276,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             except StoreError as error:
                 problems.append(str(error))
     for problem in problems:
-        print(problem, file=out)
+        print("\n".join(wrap(problem, "", "  ")), file=out)
     if problems:
         return _fail(f"{len(problems)} problem(s) in {path}")
     print(f"ok: {path}: {count} games, all replay", file=out)
