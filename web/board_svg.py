@@ -428,8 +428,8 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
         )
     if role == "turn":
         return (
-            f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.42)}" fill="{paint}" '
-            f'fill-opacity="0.18"/>'
+            f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.44)}" fill="{paint}" '
+            f'fill-opacity="0.25" stroke="{paint}" stroke-width="{_n(0.1)}"/>'
         )
     if role == "pawn":
         return (
@@ -492,9 +492,13 @@ def _guidance(parts: list[str], guidance: list[Any]) -> None:
     """The corrections as arrows from where a pawn is to where it belongs, numbered in the
     order the LEDs show them; the misplaced pawn ringed; the first arrow pulses."""
     parts.append('<g class="guidance" pointer-events="none">')
+    marked: set[object] = set()  # START filled with four pawns: one mark, not four
     for index, item in enumerate(guidance):
         if not isinstance(item, Mapping):
             continue
+        if item.get("from") is None and item.get("to") in marked:
+            continue
+        marked.add(item.get("to"))
         source, target = _guide_point(item.get("from")), _guide_point(item.get("to"))
         colour = item.get("colour")
         paint = FILL.get(colour, DARK) if isinstance(colour, str) else DARK
