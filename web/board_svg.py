@@ -351,6 +351,45 @@ def _pawns(parts: list[str], pawns: Mapping[str, Any] | None) -> None:
     parts.append("</g>")
 
 
+UNKNOWN_PAWN = "#8a8a8a"
+
+
+def _sensed_pawns(parts: list[str], sensed: list[Any]) -> None:
+    """The pawns as the board senses them (a misplaced pawn where it really stands; one whose
+    colour the board cannot tell in grey with a "?")."""
+    parts.append('<g class="pawns sensed" pointer-events="none">')
+    used: dict[str, int] = {}
+    for item in sensed:
+        if not isinstance(item, Mapping) or not isinstance(item.get("at"), str):
+            continue
+        key, colour = item["at"], item.get("colour")
+        try:
+            point, area = _place_point(key)
+        except (ValueError, IndexError, KeyError):
+            continue
+        if area:
+            word, _, owner = key.partition(":")
+            spots = area_cells(START if word == "start" else HOME, COLOURS.index(owner))
+            index = used.get(key, 0)
+            used[key] = index + 1
+            if index >= len(spots):
+                continue
+            point = CELL_CENTRES[spots[index]]
+        radius = 0.3 if area else 0.34
+        if colour in FILL:
+            parts.append(_pawn(colour, key, point, radius))
+            continue
+        x, y = _xy(point)
+        parts.append(
+            f'<g class="pawn" data-pawn="unknown" data-at="{escape(key)}">'
+            f'<circle cx="{x}" cy="{y}" r="{_n(radius)}" fill="{UNKNOWN_PAWN}" stroke="{DARK}" '
+            f'stroke-width="{_n(0.05)}"/><text x="{x}" y="{_n(point[1] + radius * 0.38)}" '
+            f'font-size="{_n(radius * 1.05)}" font-weight="700" fill="#ffffff" '
+            f'text-anchor="middle">?</text></g>'
+        )
+    parts.append("</g>")
+
+
 def _centre(parts: list[str], centre: Centre) -> None:
     """A card in the middle of the board: the card drawn, in the colour of the player."""
     stroke = FILL.get(centre.colour or "", LINE)
@@ -562,13 +601,17 @@ def render_board(
     lit: Mapping[str, Any] | None = None,
     lit_colours: Mapping[str, Any] | None = None,
     guidance: list[Any] | None = None,
+    sensed: list[Any] | None = None,
 ) -> str:
     """The whole board as one ``<svg>`` element.
 
     ``pawns`` is the contract's form (``{"red": ["start", "T7", "S2", "home"], ...}``; a
     simulated board may hold fewer pawns).  ``diamonds`` draws the classic editions' diamond
     squares; ``marks`` the highlights of some moves; ``leds`` (the simulator's LED keys to
-    ``#rrggbb``) what the real LEDs show; ``interactive`` makes the squares and areas buttons.
+    ``#rrggbb``) what the real LEDs show; ``lit`` (LED key -> role: the state's ``lit``, with
+    ``lit_colours``) what they mean, one mark per lit LED; ``guidance`` the corrections as
+    arrows, over ``sensed`` (the pawns where the board senses them, drawn instead of ``pawns``
+    when given); ``interactive`` makes the squares and areas buttons.
     """
     occupants: dict[str, str] = {}
     counts: dict[str, int] = {}
@@ -599,7 +642,10 @@ def render_board(
         _marks(parts, marks)
     if lit:
         _lit(parts, lit, lit_colours or {}, over=False)
-    _pawns(parts, pawns)
+    if sensed is not None:
+        _sensed_pawns(parts, sensed)
+    else:
+        _pawns(parts, pawns)
     if marks.bumped:
         _bumps(parts, marks)
     if lit:

@@ -121,6 +121,7 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
         lit = state.get("lit")
         colours = state.get("lit_colours")
         guidance = state.get("guidance")
+        sensed = state.get("sensed")
         return render_board(
             state.get("pawns"),
             diamonds=diamonds(state),
@@ -128,6 +129,7 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
             lit=lit if isinstance(lit, Mapping) else {},
             lit_colours=colours if isinstance(colours, Mapping) else {},
             guidance=guidance if isinstance(guidance, list) else [],
+            sensed=sensed if isinstance(sensed, list) else None,
         )
     played = turns(state)
     if not 1 <= turn <= len(played):
