@@ -9,11 +9,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pawnlight.board.marks import NO_MARKS, parse_moves, turn_marks
+from pawnlight.board.svg import Centre, render_board
 from pawnlight.rules import EDITIONS
 from pawnlight.rules.words import a_card, move_words, no_move_reason
-
-from .board_svg import Centre, render_board
-from .marks import NO_MARKS, parse_moves, turn_marks
 
 PHASES: dict[str, str] = {
     "idle": "No game",

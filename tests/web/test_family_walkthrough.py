@@ -61,6 +61,7 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
     expect.set_options(timeout=15_000)
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
     hands = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    desktop = browser.new_context(viewport={"width": 1280, "height": 800})
     errors: list[str] = []
     try:
         page = context.new_page()
@@ -87,6 +88,7 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         shot(page, "walk-01-set-up")
 
         sim.goto(daemon.url + "/sim")
+        shot(sim, "walk-01-simulator-set-up")
         sim.locator("#sim-setup").click()
         expect(page.locator("#phase")).to_have_text("Draw a card")
         expect(page.locator("#phase-text")).to_have_text("Red: draw a card and scan it")
@@ -132,6 +134,11 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         expect(page.locator("#legend")).to_contain_text("follow the arrows, 1 first")
         no_codes(page, daemon)
         shot(page, "walk-04-wrong-move")
+        desk = desktop.new_page()  # the same moment on a laptop: the board beside the words
+        desk.goto(daemon.url)
+        expect(desk.locator('#board .guide.first [data-misplaced="T20"]')).to_have_count(1)
+        shot(desk, "walk-04-wrong-move-desktop")
+        desk.close()
         tap("T20")
         sim.wait_for_timeout(300)
         tap("T19")
@@ -225,4 +232,5 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
     finally:
         context.close()
         hands.close()
+        desktop.close()
     assert not errors, f"errors in the pages' scripts: {errors}"

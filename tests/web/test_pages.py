@@ -44,7 +44,8 @@ def test_history_lines_link_to_each_turns_board(client, service):
     service.scan("2")
     service.play("B:start-T19")
     html = page(client)
-    lines = re.findall(r'href="/\?turn=(\d)" data-turn="\d" data-code="[^"]*" data-testid="history-line"', html)
+    link = r'href="/\?turn=(\d)" data-turn="\d" data-code="[^"]*" data-testid="history-line"'
+    lines = re.findall(link, html)
     assert lines == ["2", "1"]  # newest first
     assert "Red, 1: a red pawn leaves START for red&#39;s start circle" in html
     assert "Blue, 2: a blue pawn leaves START for blue&#39;s start circle" in html
