@@ -34,9 +34,12 @@ def daemon(tmp_path):
     process.stop()
 
 
-def shot(page, name: str) -> None:
-    """The screen as the person sees it (not the whole page): what fits on the phone."""
-    path = screenshot(page, name)
+def shot(page, name: str, show: str | None = None) -> None:
+    """The screen as the person sees it (not the whole page): what fits on the phone, from the
+    top, or scrolled to the element ``show``."""
+    path = screenshot(page, name)  # the whole page, for the test's artifacts
+    if show is not None:
+        page.locator(show).first.scroll_into_view_if_needed()
     page.screenshot(path=str(path))
     if os.environ.get("PAWNLIGHT_DOC_SHOTS"):
         DOCS.mkdir(parents=True, exist_ok=True)
@@ -59,8 +62,8 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
     from playwright.sync_api import expect
 
     expect.set_options(timeout=15_000)
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
-    hands = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    context = browser.new_context(viewport=PHONE, is_mobile=True)
+    hands = browser.new_context(viewport=PHONE, is_mobile=True)
     desktop = browser.new_context(viewport={"width": 1280, "height": 800})
     errors: list[str] = []
     try:
@@ -191,7 +194,7 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         shot(page, "walk-09-undo")
         page.get_by_role("button", name="Undo one more").click()
         expect(page.get_by_role("alertdialog")).to_contain_text("Undo one more?")
-        shot(page, "walk-10-undo-asks")
+        shot(page, "walk-10-undo-asks", show="[role=alertdialog]")
         page.get_by_role("button", name="No", exact=True).click()
         expect(page.get_by_role("alertdialog")).to_have_count(0)
         sim.locator("#sim-setup").click()
@@ -209,12 +212,14 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         # -- a new game during this one asks first ------------------------------------------------
         page.get_by_role("button", name="Start the game").click()
         expect(page.get_by_role("alertdialog")).to_contain_text("End the game being played?")
-        page.get_by_role("alertdialog").scroll_into_view_if_needed()
-        shot(page, "walk-12-new-game-asks")
+        shot(page, "walk-12-new-game-asks", show="[role=alertdialog]")
         assert daemon.state()["phase"] == "move"  # nothing ended yet
         page.get_by_role("button", name="End it and start the new game").click()
         expect(page.locator("#phase")).to_have_text("Set up the board")
+        expect(page.locator("#warning")).to_have_count(0)  # the old game kept, no error
         assert daemon.state()["turns"] == []
+        games = daemon.request("GET", "/api/games")["games"]
+        assert any("abandoned" in g["outcome"] for g in games), games
 
         # -- the Pi goes away and comes back: the page says so within 5 s -------------------------
         daemon.stop()
