@@ -91,6 +91,8 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         shot(page, "walk-01-set-up")
 
         sim.goto(daemon.url + "/sim")
+        square = sim.locator('#simboard [data-place="T4"]').bounding_box()
+        assert square is not None and min(square["width"], square["height"]) >= 44, square
         shot(sim, "walk-01-simulator-set-up")
         sim.locator("#sim-setup").click()
         expect(page.locator("#phase")).to_have_text("Draw a card")

@@ -226,3 +226,13 @@ def test_the_page_highlights_exactly_what_the_leds_light_in_every_phase(client, 
     service.play("R:start-T4")
     check()
     assert {"idle", "setup", "draw", "move"} <= seen_phases
+
+
+def test_the_card_is_read_out_once_punctuated(client, service):
+    from pawnlight.web.view import card_sentence
+
+    assert card_sentence("sorry") == "The card: a Sorry!"  # not "Sorry!."
+    assert card_sentence("8") == "The card: an 8."
+    service.start(("red", "blue"))
+    service.scan("1")
+    assert '<span class="sr-only">The card: a 1. </span>' in page(client)
