@@ -12,16 +12,16 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template
 
+from pawnlight.board.places import pawn_places
+from pawnlight.board.svg import render_board
 from pawnlight.companion.signals import BUTTONS
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import CARDS
 
 from . import bodies
-from .board_svg import render_board
 from .context import context
 from .errors import ApiError
 from .pages import live_context, owner_context
-from .places import pawn_places
 
 blueprint = Blueprint("sim", __name__)
 

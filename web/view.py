@@ -9,11 +9,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pawnlight.board.marks import NO_MARKS, parse_moves, turn_marks
+from pawnlight.board.svg import Centre, render_board
 from pawnlight.rules import EDITIONS
 from pawnlight.rules.words import a_card, move_words, no_move_reason
-
-from .board_svg import Centre, render_board
-from .marks import NO_MARKS, parse_moves, turn_marks
 
 PHASES: dict[str, str] = {
     "idle": "No game",
@@ -121,6 +120,7 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
         lit = state.get("lit")
         colours = state.get("lit_colours")
         guidance = state.get("guidance")
+        sensed = state.get("sensed")
         return render_board(
             state.get("pawns"),
             diamonds=diamonds(state),
@@ -128,6 +128,7 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
             lit=lit if isinstance(lit, Mapping) else {},
             lit_colours=colours if isinstance(colours, Mapping) else {},
             guidance=guidance if isinstance(guidance, list) else [],
+            sensed=sensed if isinstance(sensed, list) else None,
         )
     played = turns(state)
     if not 1 <= turn <= len(played):

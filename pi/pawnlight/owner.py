@@ -42,7 +42,7 @@ from .companion.state import snapshot
 from .devices.controls import ButtonPressed
 from .devices.events import CardRead, FirmwareError, LinkState, SensorChanged, SensorSnapshot
 from .diagnostics.stuck import StuckSensorDetector, pawn_cells
-from .rules.game import Game
+from .rules.game import Game, Result
 from .store.errors import StoreError
 from .store.journal import Journal
 
@@ -309,7 +309,9 @@ class Owner:
                 self._record(lambda j, e=effect: self._new_record(j, e))
             elif isinstance(effect, FinishRecord):
                 if self.game_id is not None:
-                    self._record(lambda j, e=effect: j.finish(self.game_id, e.result))
+                    # No result: the game was ended early (a new game started over it).
+                    result = effect.result or Result((), reason="abandoned")
+                    self._record(lambda j, r=result: j.finish(self.game_id, r))
             elif isinstance(effect, ShowLeds):
                 self._send_leds(dimmed(effect.frame, self.companion.settings.brightness))
             elif isinstance(effect, Buzz):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 
 from pawnlight.board.cells import CELLS, SLIDE_LEDS
-from pawnlight.board.leds import PAWN_COLOURS, position_frame
+from pawnlight.board.leds import position_frame
 from pawnlight.board.render_svg import example_panels, render, render_panels, repository_docs
 
 from .helpers import PRESENCE, pos
@@ -17,13 +17,17 @@ def test_a_frame_is_drawn_on_every_place():
     position = pos(red="T19 T40 start start", blue="T26 start start start")
     svg = render(PRESENCE, position_frame(PRESENCE, position), position, "a position")
     root = ElementTree.fromstring(svg)
-    squares = root.findall(f"{SVG}rect")
-    circles = root.findall(f"{SVG}circle")
-    # Background, board, 80 squares; 20 slide LEDs, 8 areas of 4 spots and their rings, pawns.
-    assert len(squares) == 2 + 80
-    assert len(circles) == SLIDE_LEDS + 8 + (CELLS - 80) + 8
-    assert "#{:02x}{:02x}{:02x}".format(*PAWN_COLOURS[0]) in svg
-    assert "a position" in svg
+    # One board, drawn by the one renderer: every LED a place, every pawn on it.
+    leds = [e for e in root.iter() if e.get("data-led")]
+    assert len(leds) == CELLS + SLIDE_LEDS
+    lit = {e.get("data-led") for e in leds if e.get("fill") not in ("none", "#2b2f36")}
+    assert lit == {"T19", "T40", "T26", "start:red:1", "start:red:2"} | {
+        f"start:blue:{i}" for i in (1, 2, 3)
+    }
+    assert {e.get("data-at") for e in root.iter() if e.get("data-pawn") == "red"} == {
+        "T19", "T40", "start:red"
+    }  # fmt: skip
+    assert "#ff0000" in svg and "a position" in svg
 
 
 def test_the_docs_picture_is_up_to_date():

@@ -78,3 +78,17 @@ def test_computer_seats_are_recorded_and_come_back_after_a_restart(tmp_path):
         assert state["computer"] == {"blue": "heuristic"}
     finally:
         second.stop()
+
+
+def test_a_new_game_over_an_unfinished_one_keeps_it_as_abandoned(daemon, tmp_path):
+    """CONTRACT section 5: the old game stays in the records, ended early with no winner."""
+    owner = daemon.owner
+    wait_for(owner, lambda s: s["link"]["up"])
+    owner.command("new_game", {"players": ["red", "blue"]})
+    first = wait_for(owner, lambda s: s["game_id"] is not None)["game_id"]
+    owner.command("new_game", {"players": ["red", "green"]})
+    state = wait_for(owner, lambda s: s["game_id"] != first)
+    assert state["warning"] is None  # no internal error on the way
+    with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
+        games = {g.id: g for g in journal.games()}
+    assert games[first].finished and "abandoned" in games[first].outcome, games[first]

@@ -64,25 +64,31 @@ def test_a_history_line_replays_that_turn_before_and_after(phone, served, servic
     service.play("B:start-T19")
     open_live(phone, served, expect)
     line = phone.locator('.history-line[data-turn="1"]')
-    expect(line).to_have_text("1red 1: R:start-T4")
+    expect(line).to_have_text("1Red, 1: a red pawn leaves START for red's start circle")
     line.click()
     bar = phone.locator("#replay-bar")
     expect(bar).to_be_visible()
-    expect(phone.locator("#replay-label")).to_have_text("Turn 1, after: red 1: R:start-T4")
+    expect(phone.locator("#replay-label")).to_have_text(
+        "Turn 1, after: Red, 1: a red pawn leaves START for red's start circle (R:start-T4)"
+    )
     expect(phone.locator("#board")).to_have_class("board-wrap replaying")
     expect(phone.locator('#board .pawn[data-at="T4"]')).to_have_count(1)
     expect(phone.locator('#board .pawn[data-at="T19"]')).to_have_count(0)  # blue not out yet
     expect(line).to_have_attribute("aria-current", "true")
     assert phone.url.endswith("/?turn=1&when=after")
     bar.get_by_role("link", name="Before").click()
-    expect(phone.locator("#replay-label")).to_have_text("Turn 1, before: red 1: R:start-T4")
+    expect(phone.locator("#replay-label")).to_have_text(
+        "Turn 1, before: Red, 1: a red pawn leaves START for red's start circle (R:start-T4)"
+    )
     expect(phone.locator('#board .pawn[data-at="T4"]')).to_have_count(0)
-    expect(phone.locator('#board [data-lit="T4"]')).to_have_count(1)
+    expect(phone.locator('#board [data-dest="T4"]')).to_have_count(1)  # the turn's move
     screenshot(phone, "status-replay")
     # A new snapshot does not take the replayed board away.
     service.scan("1")
     expect(phone.locator("#card")).to_have_attribute("data-card", "1")
-    expect(phone.locator("#replay-label")).to_have_text("Turn 1, before: red 1: R:start-T4")
+    expect(phone.locator("#replay-label")).to_have_text(
+        "Turn 1, before: Red, 1: a red pawn leaves START for red's start circle (R:start-T4)"
+    )
     bar.get_by_role("link", name="Back to live").click()
     expect(bar).to_be_hidden()
     expect(phone.locator('#board .pawn[data-at="T19"]')).to_have_count(1)
@@ -132,17 +138,20 @@ def test_the_simulator_lifts_places_and_scans(phone, served, service, expect):
     expect(phone.locator("#phase")).to_have_text("Draw a card")
     phone.locator('[data-card="1"]').click()
     expect(phone.locator("#phase")).to_have_text("Make the move")
-    # The LEDs light red's destination, T4, in red.
-    expect(phone.locator('#simboard [data-led="T4"]')).to_have_attribute("fill", "#ff0000")
+    # The LEDs light red's destination, T4, in red: drawn from the state's lit.
+    expect(phone.locator('#simboard [data-lit="T4"]')).to_have_attribute("data-role", "destination")
+    expect(phone.locator('#simboard [data-lit="T4"]')).to_have_attribute("stroke", "#d7263d")
     phone.locator('#simboard [data-place="start:red"]').click()
-    expect(phone.locator("#sim-feedback")).to_have_text("Lifted the red pawn from start:red.")
+    expect(phone.locator("#sim-feedback")).to_have_text("Lifted the red pawn from red START.")
     expect(phone.locator('[data-hand="red"]')).to_have_attribute("aria-pressed", "true")
     expect(phone.locator('[data-hand="red"]')).to_have_attribute("data-count", "1")
     screenshot(phone, "sim-holding")
     phone.locator('#simboard [data-place="T4"]').click()
-    expect(phone.locator("#sim-feedback")).to_have_text("Put a red pawn on T4.")
+    expect(phone.locator("#sim-feedback")).to_have_text("Put a red pawn on red's start circle.")
     expect(phone.locator(".history-line")).to_have_count(1)
-    expect(phone.locator(".history-line .line-text")).to_have_text("red 1: R:start-T4")
+    expect(phone.locator(".history-line .line-text")).to_have_text(
+        "Red, 1: a red pawn leaves START for red's start circle"
+    )
     expect(phone.locator("#turn")).to_have_text("Blue’s turn")
     expect(phone.locator('#simboard .pawn[data-at="T4"]')).to_have_count(1)
     # A mistake is explained, not swallowed.
@@ -188,7 +197,9 @@ def test_without_javascript_the_page_still_shows_the_game(browser, served, servi
         expect(page.locator("#phase")).to_have_text("Draw a card")
         expect(page.locator('#board .pawn[data-at="T4"]')).to_have_count(1)
         page.locator(".history-line").first.click()  # a plain link: the server draws the turn
-        expect(page.locator("#replay-label")).to_have_text("Turn 1, after: red 1: R:start-T4")
+        expect(page.locator("#replay-label")).to_have_text(
+            "Turn 1, after: Red, 1: a red pawn leaves START for red's start circle (R:start-T4)"
+        )
         screenshot(page, "status-no-script")
     finally:
         context.close()

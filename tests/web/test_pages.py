@@ -44,7 +44,8 @@ def test_history_lines_link_to_each_turns_board(client, service):
     service.scan("2")
     service.play("B:start-T19")
     html = page(client)
-    lines = re.findall(r'href="/\?turn=(\d)" data-turn="\d" data-testid="history-line"', html)
+    link = r'href="/\?turn=(\d)" data-turn="\d" data-code="[^"]*" data-testid="history-line"'
+    lines = re.findall(link, html)
     assert lines == ["2", "1"]  # newest first
     assert "Red, 1: a red pawn leaves START for red&#39;s start circle" in html
     assert "Blue, 2: a blue pawn leaves START for blue&#39;s start circle" in html
@@ -225,3 +226,13 @@ def test_the_page_highlights_exactly_what_the_leds_light_in_every_phase(client, 
     service.play("R:start-T4")
     check()
     assert {"idle", "setup", "draw", "move"} <= seen_phases
+
+
+def test_the_card_is_read_out_once_punctuated(client, service):
+    from pawnlight.web.view import card_sentence
+
+    assert card_sentence("sorry") == "The card: a Sorry!"  # not "Sorry!."
+    assert card_sentence("8") == "The card: an 8."
+    service.start(("red", "blue"))
+    service.scan("1")
+    assert '<span class="sr-only">The card: a 1. </span>' in page(client)

@@ -134,3 +134,24 @@ def test_with_no_game_the_hand_holds_a_box_of_every_colour(client):
     page = client.get("/partial/sim").get_data(as_text=True)
     for colour in ("red", "blue", "yellow", "green"):
         assert f'data-hand="{colour}" data-count="4"' in page
+
+
+def test_one_press_of_the_boards_new_game_button_only_asks(client, service):
+    """CONTRACT section 5: a second press within 3 s ends the game; one press does not."""
+    service.start(("red", "blue"))
+    service.scan("1")
+    assert client.post("/api/sim/press", json={"button": "new_game"}).status_code == 200
+    state = client.get("/api/state").json
+    assert state["phase"] == "move" and state["card"] == "1" and state["asking"]
+    assert "press it again within 3 s" in state["warning"]
+    assert set(state["lit"].values()) == {"ask"}  # the LEDs ask too
+    client.post("/api/sim/press", json={"button": "new_game"})
+    state = client.get("/api/state").json
+    assert state["card"] is None and state["phase"] in ("setup", "draw")  # a new game
+    assert not state["asking"] and state["warning"] is None
+
+
+def test_the_sim_page_says_its_cards_properly(client):
+    page = client.get("/sim").get_data(as_text=True)
+    assert 'aria-label="Scan an 8"' in page and 'aria-label="Scan a Sorry!"' in page
+    assert "Scan a 8" not in page

@@ -8,11 +8,15 @@
   var tools = document.getElementById("owner-tools");
 
   var saidAt = 0;
+  var fade = null;
   function say(text, bad) {
     if (!status) return;
     status.textContent = text;
     status.classList.toggle("bad", !!bad);
     saidAt = Date.now();
+    // "Done" is news for a moment, not for the rest of the game.
+    clearTimeout(fade);
+    if (text && !bad) fade = setTimeout(function () { if (status.textContent === text) say(""); }, 5000);
   }
 
   // What an action did belongs to that moment: once the game has moved on, it goes.

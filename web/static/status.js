@@ -74,9 +74,12 @@
 
   // -- replaying a turn ----------------------------------------------------------------------
 
+  /* The turn in words, and its notation (the record's line) in brackets. */
   function lineLabel(turn) {
-    var line = document.querySelector('.history-line[data-turn="' + turn + '"] .line-text');
-    return line ? line.textContent : "";
+    var link = document.querySelector('.history-line[data-turn="' + turn + '"]');
+    var line = link && link.querySelector(".line-text");
+    if (!line) return "";
+    return line.textContent + (link.dataset.code ? " (" + link.dataset.code + ")" : "");
   }
 
   function showReplay(turn, when) {

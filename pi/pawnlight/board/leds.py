@@ -18,7 +18,7 @@ from pawnlight.rules.board import HOME, START, TRACK_SQUARES
 from pawnlight.rules.moves import Move, Options, Step
 from pawnlight.rules.position import Position
 
-from .cells import LEDS, SLIDE_CHANNEL_SQUARES, Spot, area_cells, cell_key, cell_of
+from .cells import CELLS, LEDS, SLIDE_CHANNEL_SQUARES, Spot, area_cells, cell_key, cell_of
 from .guidance import CHECK, LIFT, MOVE, PUT, Correction
 from .layout import Layout
 from .recognise import Ambiguous, Decision, InProgress, Mismatch, Recognised
@@ -399,6 +399,22 @@ def position_picture(layout: Layout, position: Position) -> Picture:
 def position_frame(layout: Layout, position: Position) -> Frame:
     """Every pawn's place lit in its colour: a board test, and a picture of a position."""
     return position_picture(layout, position).frame
+
+
+def led_colours(layout: Layout, frame: Sequence[RGB]) -> dict[str, str]:
+    """A frame as ``#rrggbb`` by place key (``T4``, ``start:red:1``, ``slide:T10``): the form of
+    GET /api/sim/leds, and what the board picture draws."""
+    colours: dict[str, str] = {}
+
+    def hex_of(index: int) -> str:
+        r, g, b = frame[index] if index < len(frame) else OFF
+        return f"#{r:02x}{g:02x}{b:02x}"
+
+    for cell in range(CELLS):
+        colours[cell_key(cell)] = hex_of(layout.led_of[cell])
+    for square, index in zip(SLIDE_CHANNEL_SQUARES, layout.slide_led_of, strict=True):
+        colours[f"slide:T{square}"] = hex_of(index)
+    return colours
 
 
 def _moves(moves: Options | Sequence[Move]) -> Sequence[Move]:

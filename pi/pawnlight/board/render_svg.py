@@ -1,8 +1,8 @@
-"""Draw LED frames onto a picture of the board, as SVG.
+"""Pictures of LED frames for docs/leds.md: several boards side by side, with captions.
 
-The squares sit where geometry.py puts them (the 16 x 16 grid, T0 top-left, clockwise); each
-place is filled with the colour of its LED in the frame, dark when the LED is off.  Pawns can be
-drawn on top as white-ringed discs.  Used for docs/leds.md; regenerate the picture with::
+Each board is drawn by the one board renderer (board/svg.py, the same as the phone page's and
+the simulator's) on its dark theme, every place glowing in the colour of its LED in the frame.
+Regenerate the picture with::
 
     python -m pawnlight.board.render_svg            # writes docs/leds.svg
     python -m pawnlight.board.render_svg out.svg
@@ -17,37 +17,26 @@ from typing import NamedTuple
 from xml.sax.saxutils import escape
 
 from pawnlight.rules import EDITIONS, legal_options
-from pawnlight.rules.board import HOME, SLIDES, START
 from pawnlight.rules.position import Position
+from pawnlight.rules.words import sentence
 
-from .cells import CELLS, SAFETY_BASE, START_BASE, area_cells
-from .geometry import (
-    AREA_RADIUS,
-    CELL_CENTRES,
-    GRID,
-    SLIDE_LED_CENTRES,
-    area_centre,
-    square_centre,
-)
+from .geometry import GRID
 from .guidance import corrections
 from .layout import Layout
 from .leds import (
-    PAWN_COLOURS,
-    RGB,
     Frame,
     celebration_frame,
     guidance_frame,
+    led_colours,
     progress_frame,
     turn_frame,
 )
 from .recognise import InProgress
 from .snapshot import expected_occupancy, true_occupancy
+from .svg import DARK, render_board
 from .targets import MoveTargets, apply_steps
 
 UNIT = 26  # pixels per square
-UNLIT = "#2b2f36"
-BACKGROUND = "#15171a"
-LINE = "#59606b"
 
 
 class Panel(NamedTuple):
@@ -55,86 +44,6 @@ class Panel(NamedTuple):
     caption: str
     frame: Frame
     position: Position | None = None
-
-
-def _hex(rgb: RGB) -> str:
-    return UNLIT if rgb == (0, 0, 0) else "#{:02x}{:02x}{:02x}".format(*rgb)
-
-
-def _board(layout: Layout, frame: Frame, position: Position | None, x0: float, y0: float) -> list:
-    """SVG elements of one board whose top-left corner is at (x0, y0) pixels."""
-
-    def at(x: float, y: float) -> tuple[float, float]:
-        return x0 + x * UNIT, y0 + y * UNIT
-
-    def led(cell: int) -> str:
-        return _hex(frame[layout.led_of[cell]])
-
-    parts = [
-        f'<rect x="{x0}" y="{y0}" width="{GRID * UNIT}" height="{GRID * UNIT}" '
-        f'fill="{BACKGROUND}" rx="6"/>'
-    ]
-    half = 0.45 * UNIT
-    for cell in range(START_BASE):
-        x, y = at(*CELL_CENTRES[cell])
-        stroke = LINE if cell < SAFETY_BASE else _hex(PAWN_COLOURS[(cell - SAFETY_BASE) // 5])
-        parts.append(
-            f'<rect x="{x - half:.1f}" y="{y - half:.1f}" width="{2 * half:.1f}" '
-            f'height="{2 * half:.1f}" rx="3" fill="{led(cell)}" stroke="{stroke}" '
-            'stroke-width="1"/>'
-        )
-    for slide in SLIDES:
-        (ax, ay), (bx, by) = (at(*square_centre(s)) for s in (slide.triangle, slide.end))
-        colour = _hex(PAWN_COLOURS[slide.colour])
-        parts.append(
-            f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="{colour}" '
-            'stroke-width="3" stroke-opacity="0.45" stroke-linecap="round"/>'
-        )
-    for index, (cx, cy) in enumerate(SLIDE_LED_CENTRES):
-        x, y = at(cx, cy)
-        fill = _hex(frame[layout.slide_led_of[index]])
-        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{0.11 * UNIT:.1f}" fill="{fill}"/>')
-    for colour in range(4):
-        for place, word in ((START, "START"), (HOME, "HOME")):
-            x, y = at(*area_centre(place, colour))
-            parts.append(
-                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{AREA_RADIUS * UNIT:.1f}" fill="none" '
-                f'stroke="{_hex(PAWN_COLOURS[colour])}" stroke-width="1.5"/>'
-            )
-            parts.append(
-                f'<text x="{x:.1f}" y="{y + AREA_RADIUS * UNIT + 9:.1f}" font-size="8" '
-                f'fill="{LINE}" text-anchor="middle">{word}</text>'
-            )
-            for cell in area_cells(place, colour):
-                sx, sy = at(*CELL_CENTRES[cell])
-                parts.append(
-                    f'<circle cx="{sx:.1f}" cy="{sy:.1f}" r="{0.3 * UNIT:.1f}" '
-                    f'fill="{led(cell)}" stroke="{LINE}" stroke-width="0.8"/>'
-                )
-    for square in (0, 15, 30, 45):
-        x, y = at(*square_centre(square))
-        parts.append(
-            f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="8" fill="#aab" '
-            f'text-anchor="middle">T{square}</text>'
-        )
-    if position is not None:
-        parts.extend(_pawns(position, at))
-    return parts
-
-
-def _pawns(position: Position, at) -> list:
-    cells = true_occupancy(position)
-    parts = []
-    for cell in range(CELLS):
-        colour = cells[cell]
-        if colour < 0:
-            continue
-        x, y = at(*CELL_CENTRES[cell])
-        parts.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{0.2 * UNIT:.1f}" '
-            f'fill="{_hex(PAWN_COLOURS[colour])}" stroke="#ffffff" stroke-width="2"/>'
-        )
-    return parts
 
 
 def render(layout: Layout, frame: Frame, position: Position | None = None, title: str = "") -> str:
@@ -145,7 +54,7 @@ def render(layout: Layout, frame: Frame, position: Position | None = None, title
 def render_panels(layout: Layout, panels: Sequence[Panel], columns: int = 2) -> str:
     """Several boards side by side, each with a title and a caption, as one SVG document."""
     size = GRID * UNIT
-    gap, head, foot = 24, 26, 34
+    gap, head, foot = 24, 26, 60
     rows = (len(panels) + columns - 1) // columns
     width = columns * size + (columns + 1) * gap
     height = rows * (size + head + foot) + gap
@@ -162,7 +71,16 @@ def render_panels(layout: Layout, panels: Sequence[Panel], columns: int = 2) -> 
             f'<text x="{x0}" y="{y0 - 8}" font-size="14" font-weight="bold" '
             f'fill="#222">{escape(panel.title)}</text>'
         )
-        parts.extend(_board(layout, panel.frame, panel.position, x0, y0))
+        pawns = panel.position.to_json() if panel.position is not None else None
+        parts.append(
+            render_board(
+                pawns,
+                leds=led_colours(layout, panel.frame),
+                theme=DARK,
+                label=panel.title,
+                at=(x0, y0, size),
+            )
+        )
         for number, line in enumerate(panel.caption.split("\n")):
             parts.append(
                 f'<text x="{x0}" y="{y0 + size + 14 + 13 * number}" font-size="11" '
@@ -222,7 +140,8 @@ def example_panels(layout: Layout) -> list[Panel]:
     )
     panels.append(
         Panel(
-            "Guidance: " + fixes[0].text,
+            "Guidance: a knocked pawn",
+            sentence(fixes[0].text).replace(" to ", "\nto ", 1) + ".\n"
             "Source blinks fast white (clear it), target blinks slowly\n"
             "in the colour that belongs there (fill it).",
             guidance_frame(layout, fixes, 0.1, 0),

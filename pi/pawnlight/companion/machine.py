@@ -495,7 +495,7 @@ class Companion:
         self.choices = ()
         self.warning = None
         self.news = ""
-        self.message = "Set up the board as lit, then play: " + self._phase_message()
+        self.message = f"Set up the board as lit, then {COLOURS[game.turn]} draws the first card."
         self._watch((), guide_only=True)
         computer = tuple((COLOURS[c], spec) for c, (spec, _) in sorted(self.computer.items()))
         effects: list[Effect] = [StartRecord(game.config, computer=computer)]

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..board.cells import EMPTY, spot_of_cell
 from ..board.guidance import Correction
 from ..board.recognise import InProgress, Mismatch
+from ..board.snapshot import true_occupancy
 from ..players.game_stats import GameStatistics, game_statistics
 from ..rules.board import COLOURS
 from ..rules.game import Game
@@ -37,6 +39,28 @@ def _guidance(correction: Correction) -> dict[str, Any]:
         "text": correction.text,
         "code": correction.code,
     }
+
+
+def _sensed(companion: Companion) -> list[dict[str, Any]] | None:
+    """The pawns as they stand on the board now (while it does not match the game), so the
+    page draws the misplaced pawn where it really is: ``{"at": "T20", "colour": "blue"}``, the
+    colour None where the board cannot tell (a presence board's pawn on the track)."""
+    recogniser = companion.recogniser
+    board = recogniser.board if recogniser is not None else None
+    if board is None:
+        return None
+    game = companion.game
+    expected = true_occupancy(game.position) if game is not None else None
+    pawns = []
+    for cell, value in enumerate(board):
+        if value == EMPTY:
+            continue
+        spot = spot_of_cell(cell)
+        colour = value if 0 <= value < len(COLOURS) else spot.colour
+        if colour < 0 and expected is not None and 0 <= expected[cell] < len(COLOURS):
+            colour = expected[cell]  # a presence board: the pawn the game has there
+        pawns.append({"at": spot.key, "colour": COLOURS[colour] if colour >= 0 else None})
+    return pawns
 
 
 def snapshot(companion: Companion) -> dict[str, Any]:
@@ -76,6 +100,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         "waiting_for": [],
         "corrections": [],
         "guidance": [],
+        "sensed": None,
         "in_progress": [],
         "choices": [],
         "choice_unchanged": False,
@@ -104,6 +129,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
     if isinstance(decision, Mismatch):
         state["corrections"] = [c.text for c in decision.corrections]
         state["guidance"] = [_guidance(c) for c in decision.corrections]
+        state["sensed"] = _sensed(companion)
     elif isinstance(decision, InProgress):
         state["in_progress"] = sorted({text(m) for m in decision.moves})
     if game is None:

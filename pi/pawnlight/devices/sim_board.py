@@ -18,13 +18,12 @@ from typing import Any
 from ..board.cells import (
     CELLS,
     EMPTY,
-    SLIDE_CHANNEL_SQUARES,
     area_cells,
-    cell_key,
     safety_cell,
     spot_of_cell,
 )
 from ..board.layout import Layout
+from ..board.leds import led_colours
 from ..board.snapshot import reading_for
 from ..rules.board import COLOURS, HOME, START, TRACK_SQUARES, parse_colour, parse_place
 from ..rules.cards import CARDS
@@ -166,19 +165,7 @@ class SimulatedBoard:
         self._press(button)
 
     def leds(self) -> dict[str, str]:
-        frame = list(self._read_leds())
-        layout = self.layout
-        colours: dict[str, str] = {}
-
-        def hex_of(index: int) -> str:
-            r, g, b = frame[index] if index < len(frame) else (0, 0, 0)
-            return f"#{r:02x}{g:02x}{b:02x}"
-
-        for cell in range(CELLS):
-            colours[cell_key(cell)] = hex_of(layout.led_of[cell])
-        for square, index in zip(SLIDE_CHANNEL_SQUARES, layout.slide_led_of, strict=True):
-            colours[f"slide:T{square}"] = hex_of(index)
-        return colours
+        return led_colours(self.layout, list(self._read_leds()))
 
     # -- keeping the pawns --------------------------------------------------------------------
 

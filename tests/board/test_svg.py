@@ -5,11 +5,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from pawnlight.web.board_svg import SCALE, Centre, render_board
-from pawnlight.web.marks import marks_for, parse_moves, turn_marks
-from pawnlight.web.places import describe, place_key
 
 from pawnlight.board.geometry import square_centre
+from pawnlight.board.marks import marks_for, parse_moves, turn_marks
+from pawnlight.board.places import describe, place_key
+from pawnlight.board.svg import SCALE, Centre, render_board
 from pawnlight.rules import EDITIONS, Position, legal_options
 
 NS = {"svg": "http://www.w3.org/2000/svg"}

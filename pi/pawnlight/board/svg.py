@@ -71,6 +71,23 @@ _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 @dataclass(frozen=True)
+class Theme:
+    """The board's own colours; the pawns, slides and marks keep theirs (one palette)."""
+
+    board: str
+    square: str
+    line: str
+    text: str
+    slide_led_off: str
+
+
+#: The phone page and the simulator: a light board.
+LIGHT = Theme(BOARD, SQUARE, LINE, TEXT, SLIDE_LED_OFF)
+#: Pictures of LED frames (docs/leds.svg): lights show best on a dark board.
+DARK = Theme("#15171a", "#2b2f36", "#59606b", "#aab0bb", "#2b2f36")
+
+
+@dataclass(frozen=True)
 class Centre:
     """What the middle of the board shows: whose turn and the card (either may be absent)."""
 
@@ -145,11 +162,13 @@ def key_words(key: str) -> str:
     return place_words(S1 + int(name[1:]) - 1, colour)
 
 
-def _squares(parts: list[str], occupants: Mapping[str, str], interactive: bool) -> None:
+def _squares(
+    parts: list[str], occupants: Mapping[str, str], interactive: bool, theme: Theme
+) -> None:
     for square in range(TRACK_SQUARES):
         key = f"T{square}"
         attrs = _cell_attrs(key, interactive, occupants.get(key))
-        parts.append(_square(key, square_centre(square), SQUARE, LINE, attrs))
+        parts.append(_square(key, square_centre(square), theme.square, theme.line, attrs))
     for cell in range(SAFETY_BASE, START_BASE):
         colour, index = divmod(cell - SAFETY_BASE, SAFETY_SQUARES)
         name = COLOURS[colour]
@@ -158,7 +177,7 @@ def _squares(parts: list[str], occupants: Mapping[str, str], interactive: bool) 
         parts.append(_square(key, CELL_CENTRES[cell], TINT[name], FILL[name], attrs))
 
 
-def _areas(parts: list[str], counts: Mapping[str, int], interactive: bool) -> None:
+def _areas(parts: list[str], counts: Mapping[str, int], interactive: bool, theme: Theme) -> None:
     for place, colour in AREAS:
         name = COLOURS[colour]
         word = "start" if place == START else "home"
@@ -174,7 +193,8 @@ def _areas(parts: list[str], counts: Mapping[str, int], interactive: bool) -> No
         x, y = area_centre(place, colour)
         parts.append(
             f'<text x="{_n(x)}" y="{_n(y + AREA_RADIUS + 0.4)}" font-size="{_n(0.36)}" '
-            f'font-weight="700" fill="{TEXT}" text-anchor="middle" letter-spacing="{_n(0.03)}" '
+            f'font-weight="700" fill="{theme.text}" text-anchor="middle" '
+            f'letter-spacing="{_n(0.03)}" '
             f'pointer-events="none">{word.upper()}</text>'
         )
 
@@ -200,7 +220,7 @@ def _slides(parts: list[str]) -> None:
     parts.append("</g>")
 
 
-def _diamonds(parts: list[str]) -> None:
+def _diamonds(parts: list[str], theme: Theme) -> None:
     """The diamond squares of the classic boards, one past each safety entry."""
     parts.append('<g class="diamonds" pointer-events="none">')
     for colour in range(4):
@@ -211,12 +231,12 @@ def _diamonds(parts: list[str]) -> None:
         )
         parts.append(
             f'<polygon data-diamond="T{diamond_square(colour)}" points="{points}" '
-            f'fill="{SQUARE}" stroke="{FILL[COLOURS[colour]]}" stroke-width="{_n(0.07)}"/>'
+            f'fill="{theme.square}" stroke="{FILL[COLOURS[colour]]}" stroke-width="{_n(0.07)}"/>'
         )
     parts.append("</g>")
 
 
-def _leds(parts: list[str], leds: Mapping[str, Any]) -> None:
+def _leds(parts: list[str], leds: Mapping[str, Any], theme: Theme) -> None:
     """What the real board's LEDs show, over the squares (the simulator)."""
     parts.append('<g class="leds" pointer-events="none">')
     for cell in range(START_BASE):
@@ -241,7 +261,7 @@ def _leds(parts: list[str], leds: Mapping[str, Any]) -> None:
         cx, cy = _xy(centre)
         parts.append(
             f'<circle class="led slide-led" data-led="{key}" cx="{cx}" cy="{cy}" '
-            f'r="{_n(0.13)}" {_led_paint(leds.get(key), SLIDE_LED_OFF)} stroke="{DARK}" '
+            f'r="{_n(0.13)}" {_led_paint(leds.get(key), theme.slide_led_off)} stroke="{DARK}" '
             f'stroke-width="{_n(0.02)}"/>'
         )
     parts.append("</g>")
@@ -351,9 +371,48 @@ def _pawns(parts: list[str], pawns: Mapping[str, Any] | None) -> None:
     parts.append("</g>")
 
 
-def _centre(parts: list[str], centre: Centre) -> None:
+UNKNOWN_PAWN = "#8a8a8a"
+
+
+def _sensed_pawns(parts: list[str], sensed: list[Any]) -> None:
+    """The pawns as the board senses them (a misplaced pawn where it really stands; one whose
+    colour the board cannot tell in grey with a "?")."""
+    parts.append('<g class="pawns sensed" pointer-events="none">')
+    used: dict[str, int] = {}
+    for item in sensed:
+        if not isinstance(item, Mapping) or not isinstance(item.get("at"), str):
+            continue
+        key, colour = item["at"], item.get("colour")
+        try:
+            point, area = _place_point(key)
+        except (ValueError, IndexError, KeyError):
+            continue
+        if area:
+            word, _, owner = key.partition(":")
+            spots = area_cells(START if word == "start" else HOME, COLOURS.index(owner))
+            index = used.get(key, 0)
+            used[key] = index + 1
+            if index >= len(spots):
+                continue
+            point = CELL_CENTRES[spots[index]]
+        radius = 0.3 if area else 0.34
+        if colour in FILL:
+            parts.append(_pawn(colour, key, point, radius))
+            continue
+        x, y = _xy(point)
+        parts.append(
+            f'<g class="pawn" data-pawn="unknown" data-at="{escape(key)}">'
+            f'<circle cx="{x}" cy="{y}" r="{_n(radius)}" fill="{UNKNOWN_PAWN}" stroke="{DARK}" '
+            f'stroke-width="{_n(0.05)}"/><text x="{x}" y="{_n(point[1] + radius * 0.38)}" '
+            f'font-size="{_n(radius * 1.05)}" font-weight="700" fill="#ffffff" '
+            f'text-anchor="middle">?</text></g>'
+        )
+    parts.append("</g>")
+
+
+def _centre(parts: list[str], centre: Centre, theme: Theme) -> None:
     """A card in the middle of the board: the card drawn, in the colour of the player."""
-    stroke = FILL.get(centre.colour or "", LINE)
+    stroke = FILL.get(centre.colour or "", theme.line)
     parts.append('<g class="centre" pointer-events="none">')
     parts.append(
         f'<rect x="{_n(6.7)}" y="{_n(5.9)}" width="{_n(2.6)}" height="{_n(3.6)}" '
@@ -369,11 +428,11 @@ def _centre(parts: list[str], centre: Centre) -> None:
         )
     else:
         parts.append(
-            f'<text x="{_n(8)}" y="{_n(7.85)}" font-size="{_n(0.42)}" fill="{TEXT}" '
+            f'<text x="{_n(8)}" y="{_n(7.85)}" font-size="{_n(0.42)}" fill="{theme.text}" '
             f'text-anchor="middle">no card</text>'
         )
     if centre.caption:
-        fill = FILL.get(centre.colour or "", TEXT)
+        fill = FILL.get(centre.colour or "", theme.text)
         if centre.colour == "yellow":
             fill = "#8a6d00"  # yellow text on a light board is unreadable
         parts.append(
@@ -428,8 +487,8 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
         )
     if role == "turn":
         return (
-            f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.42)}" fill="{paint}" '
-            f'fill-opacity="0.18"/>'
+            f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.44)}" fill="{paint}" '
+            f'fill-opacity="0.25" stroke="{paint}" stroke-width="{_n(0.1)}"/>'
         )
     if role == "pawn":
         return (
@@ -492,9 +551,13 @@ def _guidance(parts: list[str], guidance: list[Any]) -> None:
     """The corrections as arrows from where a pawn is to where it belongs, numbered in the
     order the LEDs show them; the misplaced pawn ringed; the first arrow pulses."""
     parts.append('<g class="guidance" pointer-events="none">')
+    marked: set[object] = set()  # START filled with four pawns: one mark, not four
     for index, item in enumerate(guidance):
         if not isinstance(item, Mapping):
             continue
+        if item.get("from") is None and item.get("to") in marked:
+            continue
+        marked.add(item.get("to"))
         source, target = _guide_point(item.get("from")), _guide_point(item.get("to"))
         colour = item.get("colour")
         paint = FILL.get(colour, DARK) if isinstance(colour, str) else DARK
@@ -558,13 +621,20 @@ def render_board(
     lit: Mapping[str, Any] | None = None,
     lit_colours: Mapping[str, Any] | None = None,
     guidance: list[Any] | None = None,
+    sensed: list[Any] | None = None,
+    theme: Theme | None = None,
+    at: tuple[float, float, float] | None = None,
 ) -> str:
     """The whole board as one ``<svg>`` element.
 
     ``pawns`` is the contract's form (``{"red": ["start", "T7", "S2", "home"], ...}``; a
     simulated board may hold fewer pawns).  ``diamonds`` draws the classic editions' diamond
     squares; ``marks`` the highlights of some moves; ``leds`` (the simulator's LED keys to
-    ``#rrggbb``) what the real LEDs show; ``interactive`` makes the squares and areas buttons.
+    ``#rrggbb``) what the real LEDs show; ``lit`` (LED key -> role: the state's ``lit``, with
+    ``lit_colours``) what they mean, one mark per lit LED; ``guidance`` the corrections as
+    arrows, over ``sensed`` (the pawns where the board senses them, drawn instead of ``pawns``
+    when given); ``interactive`` makes the squares and areas buttons. ``theme`` picks the
+    board's colours (LIGHT, DARK); ``at`` (x, y, size) places the board in a bigger picture.
     """
     occupants: dict[str, str] = {}
     counts: dict[str, int] = {}
@@ -576,26 +646,33 @@ def render_board(
             occupants[key] = f"{COLOURS[colour]} pawn"
     description = label or f"The board. {describe(pawns)}."
     role = 'role="group"' if interactive else 'role="img"'
+    theme = theme or LIGHT
+    if at is not None:  # a board inside a bigger picture: where, and how big
+        x, y, size = at
+        role += f' x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}"'
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {SIZE} {SIZE}" '
         f'{role} aria-label={quoteattr(description)} font-family="system-ui, sans-serif">',
         f"<title>{escape(description)}</title>",
-        f'<rect width="{SIZE}" height="{SIZE}" rx="{_n(0.3)}" fill="{BOARD}"/>',
+        f'<rect width="{SIZE}" height="{SIZE}" rx="{_n(0.3)}" fill="{theme.board}"/>',
     ]
-    _squares(parts, occupants, interactive)
-    _areas(parts, counts, interactive)
+    _squares(parts, occupants, interactive, theme)
+    _areas(parts, counts, interactive, theme)
     _slides(parts)
     if diamonds:
-        _diamonds(parts)
+        _diamonds(parts, theme)
     if leds is not None:
-        _leds(parts, leds)
+        _leds(parts, leds, theme)
     if centre is not None:
-        _centre(parts, centre)
+        _centre(parts, centre, theme)
     if marks:
         _marks(parts, marks)
     if lit:
         _lit(parts, lit, lit_colours or {}, over=False)
-    _pawns(parts, pawns)
+    if sensed is not None:
+        _sensed_pawns(parts, sensed)
+    else:
+        _pawns(parts, pawns)
     if marks.bumped:
         _bumps(parts, marks)
     if lit:
