@@ -114,7 +114,7 @@ def test_the_leader_draw_and_the_settings_survive_a_restart(daemon):
     restart(daemon, "SIGKILL")
     state = daemon.wait(lambda s: s["phase"] == "leader")
     assert state["leader"] == {"drawing": ["blue", "green"], "draws": {"red": "10"}, "round": 1}
-    assert state["settings"] == {"brightness": 0.25, "settle": 0.15}
+    assert state["settings"]["brightness"] == 0.25 and state["settings"]["settle"] == 0.15
     scan(daemon, "12")
     scan(daemon, "3")
     state = set_up(daemon)
@@ -123,4 +123,4 @@ def test_the_leader_draw_and_the_settings_survive_a_restart(daemon):
     restart(daemon, "SIGTERM")
     state = daemon.wait(lambda s: s["phase"] == "draw")  # the game, not the finished draw
     assert state["players"] == ["blue", "green", "red"]
-    assert state["settings"] == {"brightness": 0.25, "settle": 0.15}
+    assert state["settings"]["brightness"] == 0.25 and state["settings"]["settle"] == 0.15
