@@ -24,15 +24,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..board.layout import Layout
+from ..board.guidance import corrections
+from ..board.layout import COLOUR, Layout
 from ..board.recognise import (
     Ambiguous,
     Decision,
+    Mismatch,
     Recognised,
     Recogniser,
     Takeback,
     Waiting,
 )
+from ..board.snapshot import true_occupancy
+from ..board.tracking import PawnTracker
 from ..rules.board import COLOURS, parse_colour
 from ..rules.cards import leader_draw
 from ..rules.game import DOUBLE, MOVE, OVER, Game, GameConfig, GameError
@@ -113,6 +117,11 @@ class Companion:
         self.match: Match | None = None
         self.phase = IDLE
         self.recogniser: Recogniser | None = None
+        #: Presence boards: which colour stands where, followed from every change (None on a
+        #: colour board, which reads the colours itself).
+        self.pawns: PawnTracker | None = None if layout.sensing == COLOUR else PawnTracker()
+        #: The colours the guidance shown last asks for (pawns put down are taken to follow it).
+        self._colours_asked: tuple[int, ...] | None = None
         self.decision: Decision = Waiting()
         self.reading: tuple[int, ...] | None = None
         self.link_up = False
@@ -354,6 +363,7 @@ class Companion:
         a recogniser made for another (a double answered after a restart or an undo).
         """
         self.phase = self._game_phase() if phase is None else phase
+        self._colours_asked = None
         self.choices = ()
         self.takeback_since = None
         game = self.game
@@ -406,13 +416,41 @@ class Companion:
         if self.reading is not None:
             self.decision = self.recogniser.feed(self.reading, self.now)
 
+    def _follow_colours(self) -> None:
+        """Presence boards: follow the colours on the board, and guide by colour where the
+        board is wrong (or looks right, but a pawn of a known colour stands on another's place:
+        then a swap is asked for). See board/tracking.py."""
+        tracker, recogniser, game = self.pawns, self.recogniser, self.game
+        if tracker is None or recogniser is None or game is None or recogniser.board is None:
+            return
+        tracker.follow(recogniser.board, self._colours_asked)
+        decision = self.decision
+        target = None
+        if self.phase == SETUP:
+            target = game.position
+        elif isinstance(decision, Mismatch):
+            target = decision.target
+        if target is None:
+            return
+        wanted = true_occupancy(target)
+        looks_right = self.phase == SETUP and recogniser.board == recogniser.expected
+        if isinstance(decision, Mismatch) or (looks_right and tracker.contradicts(wanted)):
+            found = corrections(tracker.believed(wanted), wanted, COLOUR)
+            if found:
+                move = decision.move if isinstance(decision, Mismatch) else None
+                self.decision = Mismatch(found, target, move)
+                self._colours_asked = wanted
+
     def _decided(self) -> list[Effect]:
+        self._follow_colours()
         decision = self.decision
         game = self.game
         if game is None:
             return []
         if self.phase == SETUP:
             if self._board_matches():
+                if self.pawns is not None:
+                    self.pawns.reset(game.position)
                 self._enter()
                 self.message = self._phase_message()
                 return [Buzz("turn")]
@@ -448,8 +486,11 @@ class Companion:
         return []
 
     def _board_matches(self) -> bool:
-        recogniser = self.recogniser
-        return recogniser is not None and recogniser.board == recogniser.expected
+        recogniser, game = self.recogniser, self.game
+        if recogniser is None or game is None or recogniser.board != recogniser.expected:
+            return False
+        # A presence board that looks right may still have pawns of known colours swapped.
+        return self.pawns is None or not self.pawns.contradicts(true_occupancy(game.position))
 
     def _play(self, move: Move) -> list[Effect]:
         game = self.game
@@ -461,6 +502,8 @@ class Companion:
         except GameError as error:  # cannot happen for a recognised move; keep the game safe
             self.warning = str(error)
             return [Buzz("illegal")]
+        if self.pawns is not None:
+            self.pawns.reset(game.position)  # the board shows the move, in the move's colours
         self.choices = ()
         self.guided = None
         self.news = f"{colour.capitalize()}: {move_words(move)}"
@@ -543,6 +586,8 @@ class Companion:
             effects.append(Remember("leader", None))
         self.warning = None
         self.news = ""
+        if self.pawns is not None and not self.pawns.following:
+            self.pawns.reset(game.position, seen=False)  # nothing seen yet: assume, then follow
         self._enter(SETUP)
         self.message = "Set up the board as lit, then play: " + self._phase_message()
         computer = tuple((COLOURS[c], spec) for c, (spec, _) in sorted(self.computer.items()))
@@ -773,6 +818,9 @@ class Companion:
             self.computer = {}
             self.warning = f"the computer seats were not restored: {error}"
         self.match = Match(game.config, first=game, earlier=earlier)
+        if self.pawns is not None:
+            # The board was last seen at the game's position (or part-way to the next one).
+            self.pawns.reset(game.position, seen=False)
         self.guided = None
         self._enter(SETUP)
         self.message = "Game resumed. Set the board as lit, then play on: " + self._phase_message()
