@@ -246,7 +246,7 @@ class Owner:
 
     def _resume(self) -> None:
         assert self._journal is not None
-        game_id = self._journal.unfinished()
+        game_id = self._journal.unfinished() or self._match_between_games()
         if game_id is None:
             return
         game: Game = self._journal.resume(game_id)
@@ -258,6 +258,19 @@ class Owner:
         self._execute(
             self.companion.resume(game, computer if isinstance(computer, dict) else None, earlier)
         )
+
+    def _match_between_games(self) -> int | None:
+        """The newest game, when it ended as a game of a match ends (point play, or a match's
+        second game or later): the match goes on from it with *next game*."""
+        assert self._journal is not None
+        games = self._journal.games()
+        if not games:
+            return None
+        last = games[-1]
+        if last.damage or not last.finished or not last.winners:
+            return None  # no game, one ended early (abandoned), or one nobody won
+        meta = self._journal.load(last.id).meta
+        return last.id if last.variant == "points" or "match" in meta else None
 
     def _match_games(self, match: object) -> list[Game]:
         """The match's earlier games, replayed from the journal (their points carry over)."""

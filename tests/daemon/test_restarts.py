@@ -90,10 +90,14 @@ def test_a_match_goes_on_after_restarts_with_its_totals_and_leader(daemon):
         "wins": {"red": 0, "yellow": 1},
     }
     assert state["players"] == ["yellow", "red"] and state["turn"] == "yellow"
-    # Game 2 ends the same way; game 3 counts both, also after a restart.
+    # Game 2 ends the same way; a restart between games keeps the match, game 3 counts both.
     post(daemon, "/api/double", {"colour": "red"})
     post(daemon, "/api/drop", {"colour": "yellow"})
     daemon.wait(lambda s: s["phase"] == "over")
+    restart(daemon, "SIGTERM")
+    state = daemon.wait(lambda s: s["phase"] == "over")
+    assert state["game_id"] == second_game and state["result"]["winners"] == ["red"]
+    assert state["match"]["game"] == 2 and state["match"]["totals"] == {"red": 25, "yellow": 25}
     post(daemon, "/api/next-game")
     set_up(daemon)
     restart(daemon, "SIGTERM")

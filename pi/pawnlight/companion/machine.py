@@ -822,6 +822,11 @@ class Companion:
             # The board was last seen at the game's position (or part-way to the next one).
             self.pawns.reset(game.position, seen=False)
         self.guided = None
+        if game.over:  # a match between games: its result, and the next game to start
+            self._enter(OVER_PHASE)
+            assert game.result is not None
+            self.message = _result_text(game.result)
+            return self._lights()
         self._enter(SETUP)
         self.message = "Game resumed. Set the board as lit, then play on: " + self._phase_message()
         return self._decided() + self._lights()
