@@ -32,6 +32,7 @@ from .companion.signals import (
     Pressed,
     Reading,
     RecordEvent,
+    Remember,
     SaveDeck,
     ShowLeds,
     StartRecord,
@@ -111,6 +112,8 @@ class Owner:
         self._have_reading = False
         self._journal: Journal | None = None
         self.game_id: int | None = None
+        #: The earlier games of the match the current game belongs to, oldest first.
+        self.match_ids: list[int] = []
         self._subscribers: list[_Subscription] = []
         self._subscribers_lock = threading.Lock()
         self._state: dict[str, Any] = {}
@@ -202,7 +205,7 @@ class Owner:
         try:
             self._journal = Journal.open(self.journal_path)
             if resume:
-                self._resume()
+                self._restore()
         except StoreError as error:
             self._fail(f"the journal cannot be used: {error}")
         finally:
@@ -226,16 +229,67 @@ class Owner:
         if self._journal is not None:
             self._journal.close()
 
+    def _restore(self) -> None:
+        """Carry on where the board stopped: its settings, then a leader draw in progress (it
+        is newer than any unfinished game: starting one ends the draw), else the unfinished
+        game, with the match it belongs to."""
+        assert self._journal is not None
+        settings = self._journal.recall("settings")
+        if settings is not None:
+            self.companion.restore_settings(settings)
+        leader = self._journal.recall("leader")
+        if leader is not None:
+            log.info("resuming the leader draw")
+            self._execute(self.companion.restore_leader(leader))
+            return
+        self._resume()
+
     def _resume(self) -> None:
         assert self._journal is not None
-        game_id = self._journal.unfinished()
+        game_id = self._journal.unfinished() or self._match_between_games()
         if game_id is None:
             return
         game: Game = self._journal.resume(game_id)
-        computer = self._journal.load(game_id).meta.get("computer")
+        meta = self._journal.load(game_id).meta
+        computer = meta.get("computer")
         self.game_id = game_id
+        earlier = self._match_games(meta.get("match"))
         log.info("resuming game %s at turn %s", game_id, len(game.history))
-        self._execute(self.companion.resume(game, computer if isinstance(computer, dict) else None))
+        self._execute(
+            self.companion.resume(game, computer if isinstance(computer, dict) else None, earlier)
+        )
+
+    def _match_between_games(self) -> int | None:
+        """The newest game, when it ended as a game of a match ends (point play, or a match's
+        second game or later): the match goes on from it with *next game*."""
+        assert self._journal is not None
+        games = self._journal.games()
+        if not games:
+            return None
+        last = games[-1]
+        if last.damage or not last.finished or not last.winners:
+            return None  # no game, one ended early (abandoned), or one nobody won
+        meta = self._journal.load(last.id).meta
+        return last.id if last.variant == "points" or "match" in meta else None
+
+    def _match_games(self, match: object) -> list[Game]:
+        """The match's earlier games, replayed from the journal (their points carry over)."""
+        assert self._journal is not None
+        self.match_ids = []
+        if match is None:
+            return []
+        ids = match.get("games") if isinstance(match, dict) else None
+        try:
+            if not isinstance(ids, list) or not all(isinstance(i, int) for i in ids):
+                raise StoreError(f"its match names no games: {match!r}")
+            games = [self._journal.resume(i) for i in ids]
+            if any(not g.over for g in games):
+                raise StoreError("an earlier game of the match is not finished")
+        except StoreError as error:
+            self._fail(f"the match goes on from this game only: {error}")
+            return []
+        self.match_ids = list(ids)
+        return games
 
     def _handle(self, item: object) -> None:
         companion = self.companion
@@ -320,10 +374,17 @@ class Owner:
                 self._status(effect.state)
             elif isinstance(effect, SaveDeck):
                 self.companion.deck.save()
+            elif isinstance(effect, Remember):
+                self._record(lambda j, e=effect: j.remember(e.name, e.value))
 
     def _new_record(self, journal: Journal, effect: StartRecord) -> None:
-        meta = {"computer": dict(effect.computer)} if effect.computer else None
+        meta: dict[str, Any] = {"computer": dict(effect.computer)} if effect.computer else {}
+        match = []
+        if effect.match and self.game_id is not None:
+            match = [*self.match_ids, self.game_id]
+            meta["match"] = {"games": match}
         self.game_id = journal.new_game(effect.config, seed=effect.seed, meta=meta)
+        self.match_ids = match
 
     def _record(self, write: Callable[[Journal], object]) -> None:
         if self._journal is None:

@@ -315,3 +315,106 @@ def test_a_hint_lights_one_move_and_the_player_may_still_choose():
     assert snapshot(bench.companion)["guided"] == {"text": "R:start-T4", "by": "hint"}
     bench.play(bench.game.legal[0])
     assert snapshot(bench.companion)["guided"] is None
+
+
+# -- issue #22: recognition always follows the phase and the card -----------------------------
+
+
+def _points_red_yellow_after_a_5_and_a_double() -> Bench:
+    bench = started(players=("red", "yellow"), edition="parker-1950", variant="points")
+    bench.scan("5")
+    assert [m["text"] for m in snapshot(bench.companion)["legal"]] == ["T4-T9"]
+    bench.command("double", colour="yellow")
+    assert bench.companion.phase == "double"
+    return bench
+
+
+def _made(bench: Bench, move_text: str) -> bool:
+    return bool(bench.game.history) and bench.game.history[-1].text == move_text
+
+
+def test_a_double_accepted_after_a_restart_recognises_the_cards_move():
+    """Issue #22, 1: scan 5, yellow doubles, restart, red accepts, red makes T4-T9."""
+    from pawnlight.rules import Game
+
+    before = _points_red_yellow_after_a_5_and_a_double()
+    restarted = Bench()
+    game = Game.replay(before.game.config, before.recorded())
+    restarted.effects += restarted.companion.resume(game)
+    restarted.show(game.position)
+    assert restarted.companion.phase == "double"
+    restarted.command("accept", colour="red")
+    assert restarted.companion.phase == "move"
+    restarted.play(restarted.game.legal[0])
+    assert _made(restarted, "T4-T9"), snapshot(restarted.companion)["corrections"]
+    assert restarted.companion.phase == "draw" and restarted.game.turn == parse_colour("yellow")
+
+
+def test_a_double_accepted_after_drop_and_undo_recognises_the_cards_move():
+    """Issue #22, 1: ... drop -> game over -> undo -> accept."""
+    bench = _points_red_yellow_after_a_5_and_a_double()
+    bench.command("drop", colour="red")
+    assert bench.companion.phase == "over"
+    bench.command("undo")
+    bench.show(bench.game.position)
+    assert bench.companion.phase == "double"
+    bench.command("accept", colour="red")
+    bench.play(bench.game.legal[0])
+    assert _made(bench, "T4-T9"), snapshot(bench.companion)["corrections"]
+
+
+def test_a_double_called_during_a_move_keeps_the_move_recognisable_once_accepted():
+    bench = _points_red_yellow_after_a_5_and_a_double()
+    bench.command("accept", colour="red")
+    bench.play(bench.game.legal[0])
+    assert _made(bench, "T4-T9")
+
+
+def _switch_offered() -> Bench:
+    """Red's 11 may switch with blue or go forward; the pawns were handled and put back: a
+    presence board cannot see a switch, so it asks."""
+    from pawnlight.rules import Game, GameConfig
+
+    bench = Bench("presence")
+    position = Position.from_json(
+        {"red": ["T10", "start", "start", "start"], "blue": ["T30", "start", "start", "start"]}
+    )
+    bench.companion.resume(Game(GameConfig(players=("red", "blue")), position))
+    bench.show(position)
+    bench.scan("11")
+    lifted = Position.from_places([(66, 66, 66), (66, 66, 66), None, None])
+    bench.show(lifted, settle=False)
+    bench.show(position)
+    bench.advance(1.0)  # left still well past the settle time
+    state = snapshot(bench.companion)
+    assert state["phase"] == "choose" and [c["text"] for c in state["choices"]] == ["T10<>T30"]
+    return bench
+
+
+def test_in_choose_a_legal_move_made_on_the_board_wins():
+    """Issue #22, 5: the forward 11 made on the board is played, the question withdrawn."""
+    bench = _switch_offered()
+    from pawnlight.rules import text
+
+    forward = next(m for m in bench.game.legal if text(m) == "T10-T21")
+    bench.play(forward)
+    assert _made(bench, "T10-T21")
+    assert bench.companion.phase == "draw" and snapshot(bench.companion)["choices"] == []
+    with pytest.raises(CommandError, match="no move to choose"):
+        bench.command("resolve", move="T10<>T30")
+
+
+def test_in_choose_a_choice_the_board_no_longer_shows_is_refused():
+    bench = _switch_offered()
+    # Both pawns are lifted again: the board shows none of the moves offered.
+    lifted = Position.from_places([(66, 66, 66), (66, 66, 66), None, None])
+    bench.show(lifted)
+    with pytest.raises(CommandError, match="the board has changed"):
+        bench.command("resolve", move="T10<>T30")
+    assert bench.game.history == ()
+    # Put back, the question comes again and may be answered.
+    bench.show(bench.game.position)
+    bench.advance(1.0)
+    assert bench.companion.phase == "choose"
+    bench.command("resolve", move="T10<>T30")
+    assert _made(bench, "T10<>T30")

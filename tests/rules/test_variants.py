@@ -29,6 +29,20 @@ def test_a_dead_hand_discards_and_ends_the_turn():
     assert game.history[-1].text == "discard" and game.turn == BLUE
 
 
+@pytest.mark.parametrize("edition", ["parker-1950", "hasbro-2002"])
+def test_a_discarded_2_ends_the_turn_too(edition):
+    """Issue #22: a 2 discarded from a dead hand gave another turn.  000: "His turn then ends";
+    001: "Your turn ends; do not move a pawn until your next turn"."""
+    position = pos(red="S5 home home home", blue="T19 start start start")
+    game = Game(GameConfig(edition=edition, variant="points", players=("red", "blue")), position)
+    game.draw("2")
+    assert game.history[-1].text == "discard" and game.turn == BLUE and game.phase == "draw"
+    # Played, a 2 still gives its extra card.
+    game.draw("2")
+    game.play("T19-T21")
+    assert game.turn == BLUE and game.phase == "draw"
+
+
 # Final positions: red has won; blue has two pawns home, yellow one, green none.
 FINAL = pos(
     red="home home home home",

@@ -244,3 +244,35 @@ def test_a_newer_schema_is_refused_and_an_older_one_upgraded(tmp_path, monkeypat
     monkeypatch.setattr(schema, "SCHEMA_VERSION", 9)
     with pytest.raises(JournalError, match="cannot upgrade"):
         Journal.open(path)
+
+
+def test_board_state_is_kept_replaced_and_forgotten(journal):
+    assert journal.recall("settings") is None
+    journal.remember("settings", {"brightness": 0.3, "settle": 0.5})
+    journal.remember("settings", {"brightness": 0.4, "settle": 0.5})
+    with Journal.open(journal.path, readonly=True) as reader:
+        assert reader.recall("settings") == {"brightness": 0.4, "settle": 0.5}
+    journal.remember("settings", None)
+    assert journal.recall("settings") is None
+
+
+def test_a_version_1_journal_is_upgraded_with_its_games_kept(tmp_path):
+    """A journal written before the board's state was kept (schema 1) gains the table."""
+    path = tmp_path / "journal.sqlite3"
+    db = sqlite3.connect(path)
+    for statement in schema.TABLES[:2]:  # version 1 had the games and events tables only
+        db.execute(statement)
+    db.execute(f"PRAGMA application_id = {schema.APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 1")
+    db.execute("""INSERT INTO games (header) VALUES ('{"format": "pawnlight-record", \
+"version": 1, "edition": "hasbro-2002", "variant": "standard", "players": ["red", "blue"], \
+"teams": false, "extra_one": false, "started": "2025-12-26T15:04:11+01:00"}')""")
+    db.commit()
+    db.close()
+    with Journal.open(path) as journal:
+        assert [g.id for g in journal.games()] == [1]
+        journal.remember("leader", {"drawing": ["red"]})
+        assert journal.recall("leader") == {"drawing": ["red"]}
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    db.close()

@@ -20,11 +20,12 @@ Phases, as the status page shows them:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..board.layout import Layout
+from ..board.guidance import corrections
+from ..board.layout import COLOUR, Layout
 from ..board.recognise import (
     Ambiguous,
     Decision,
@@ -34,6 +35,8 @@ from ..board.recognise import (
     Takeback,
     Waiting,
 )
+from ..board.snapshot import true_occupancy
+from ..board.tracking import PawnTracker
 from ..rules.board import COLOURS, parse_colour
 from ..rules.cards import leader_draw
 from ..rules.game import DOUBLE, MOVE, OVER, Game, GameConfig, GameError
@@ -54,6 +57,7 @@ from .signals import (
     Pressed,
     Reading,
     RecordEvent,
+    Remember,
     SaveDeck,
     ShowLeds,
     StartRecord,
@@ -113,6 +117,11 @@ class Companion:
         self.match: Match | None = None
         self.phase = IDLE
         self.recogniser: Recogniser | None = None
+        #: Presence boards: which colour stands where, followed from every change (None on a
+        #: colour board, which reads the colours itself).
+        self.pawns: PawnTracker | None = None if layout.sensing == COLOUR else PawnTracker()
+        #: The colours the guidance shown last asks for (pawns put down are taken to follow it).
+        self._colours_asked: tuple[int, ...] | None = None
         self.decision: Decision = Waiting()
         self.reading: tuple[int, ...] | None = None
         self.link_up = False
@@ -216,19 +225,21 @@ class Companion:
             self.warning = f"a {card} was scanned, but no card is wanted now"
             return [Buzz("illegal")]
         self.warning = warning
-        colour = COLOURS[game.turn].capitalize()
+        drawer = game.turn
+        colour = COLOURS[drawer].capitalize()
         options = game.draw(card)
         self.deck.played_card(uid)
         effects: list[Effect] = [RecordEvent(game.events[-1])]
         if game.phase == MOVE and game.turn in self.computer:
             return effects + self._computer_move(card, options)
         if game.phase == MOVE:
-            self.phase = MOVE
+            self._enter(MOVE)
             self.message = f"{colour} plays {a_card(card)}: make the move lit on the board"
-            self._watch(options)
         else:
+            # A point game's discard never draws again, even of a 2.
+            again = not game.over and game.turn == drawer
             self.news = f"{colour} drew {a_card(card)}: {no_move_reason(card)}" + (
-                f". The 2 says {colour} draws again" if options.again else ""
+                f". The 2 says {colour} draws again" if again else ""
             )
             effects += self._after_turn()
         return effects
@@ -246,13 +257,12 @@ class Companion:
             game.forfeit()
             self.news = f"{colour} (computer) declines {a_card(card)}"
             return [RecordEvent(game.events[-1]), *self._after_turn()]
-        self.phase = MOVE
         self.guided, self.guided_by = move, f"{colour} (computer, {spec})"
+        self._enter(MOVE)
         self.message = (
             f"{self.guided_by} plays {a_card(card)}: {move_words(move)}. "
             "Please make the move lit for it"
         )
-        self._watch([move])
         return [Buzz("turn")]
 
     def _enrol_card(self, uid: str) -> list[Effect]:
@@ -267,7 +277,7 @@ class Companion:
             self.deck.uids = dict(self.enrolment.scanned)
             self.deck.shuffled()
             self.enrolment = None
-            self.phase = IDLE if self.game is None else self._game_phase()
+            self._enter()
             self.message = "The pack is enrolled."
             return [SaveDeck(), Buzz("confirm")]
         self.message = f"{card} enrolled; {self.enrolment.prompt()}"
@@ -280,18 +290,17 @@ class Companion:
         draw.draws[colour] = card
         if draw.drawing:
             self.message = f"{colour} drew a {card}; {draw.drawing[0]}, scan a card"
-            return [Buzz("turn")]
+            return [self._remember_leader(), Buzz("turn")]
         best = leader_draw(draw.draws)
         if len(best) > 1:
             draw.drawing = list(best)
             draw.draws = {}
             draw.rounds += 1
             self.message = f"{' and '.join(best)} tie: draw again, {best[0]} first"
-            return [Buzz("turn")]
+            return [self._remember_leader(), Buzz("turn")]
         leader = best[0]
         players = [p for p in draw.config.players if p != leader]
         config = replace(draw.config, players=(leader, *players))
-        self.leader = None
         self.deck.shuffled()  # the drawn cards go back into the pack
         effects = self._start(config)
         self.message = f"{leader} drew the highest card and leads. " + self.message
@@ -345,6 +354,52 @@ class Companion:
 
     # -- recognition --------------------------------------------------------------------------
 
+    def _enter(self, phase: str | None = None) -> None:
+        """Go to ``phase`` (the game's own when None) and recognise what that phase expects.
+
+        Recognition is derived afresh from the phase and the game's card every time: the card's
+        legal moves in ``move`` (only the computer's choice for a computer seat), the position
+        alone in ``setup``, ``draw`` and ``double``, nothing otherwise. So no phase can inherit
+        a recogniser made for another (a double answered after a restart or an undo).
+        """
+        self.phase = self._game_phase() if phase is None else phase
+        self._colours_asked = None
+        self.choices = ()
+        self.takeback_since = None
+        game = self.game
+        if self.phase != MOVE:
+            self.guided = None
+        if game is None or self.phase not in (SETUP, DRAW, MOVE, DOUBLE):
+            self.recogniser = None
+            self.decision = Waiting()
+            return
+        if self.phase == SETUP:
+            self._watch((), guide_only=True)
+        elif self.phase == MOVE:
+            self._watch(self._moves_to_recognise())
+        else:
+            self._watch(())
+
+    def _moves_to_recognise(self) -> list[Move]:
+        game = self.game
+        assert game is not None and game.phase == MOVE
+        legal = game.legal
+        if self.guided is not None and self.guided not in legal:
+            self.guided = None
+        if game.turn in self.computer:
+            if self.guided is None:  # resumed, or undone back to the computer's card
+                spec, player = self.computer[game.turn]
+                from ..players import view_of
+
+                assert game.card is not None and game.options is not None
+                move = player.choose(view_of(game), game.card, game.options)
+                if move is not None:
+                    self.guided = move
+                    self.guided_by = f"{COLOURS[game.turn]} (computer, {spec})"
+            if self.guided is not None:
+                return [self.guided]
+        return legal
+
     def _watch(self, options=(), guide_only: bool = False) -> None:
         """Start recognising on the current position (with the card's moves, if any)."""
         game = self.game
@@ -361,26 +416,58 @@ class Companion:
         if self.reading is not None:
             self.decision = self.recogniser.feed(self.reading, self.now)
 
+    def _follow_colours(self) -> None:
+        """Presence boards: follow the colours on the board, and guide by colour where the
+        board is wrong (or looks right, but a pawn of a known colour stands on another's place:
+        then a swap is asked for). See board/tracking.py."""
+        tracker, recogniser, game = self.pawns, self.recogniser, self.game
+        if tracker is None or recogniser is None or game is None or recogniser.board is None:
+            return
+        tracker.follow(recogniser.board, self._colours_asked)
+        decision = self.decision
+        target = None
+        if self.phase == SETUP:
+            target = game.position
+        elif isinstance(decision, Mismatch):
+            target = decision.target
+        if target is None:
+            return
+        wanted = true_occupancy(target)
+        looks_right = self.phase == SETUP and recogniser.board == recogniser.expected
+        if isinstance(decision, Mismatch) or (looks_right and tracker.contradicts(wanted)):
+            found = corrections(tracker.believed(wanted), wanted, COLOUR)
+            if found:
+                move = decision.move if isinstance(decision, Mismatch) else None
+                self.decision = Mismatch(found, target, move)
+                self._colours_asked = wanted
+
     def _decided(self) -> list[Effect]:
+        self._follow_colours()
         decision = self.decision
         game = self.game
         if game is None:
             return []
         if self.phase == SETUP:
             if self._board_matches():
-                self.phase = self._game_phase()
+                if self.pawns is not None:
+                    self.pawns.reset(game.position)
+                self._enter()
                 self.message = self._phase_message()
-                self._watch(game.options if game.phase == MOVE else ())
                 return [Buzz("turn")]
             return []
-        if isinstance(decision, Recognised) and self.phase == MOVE:
-            return self._play(decision.move)
-        if isinstance(decision, Ambiguous) and self.phase == MOVE:
-            self.phase = CHOOSE
-            self.choices = decision.moves
-            self.choice_unchanged = decision.unchanged
-            self.message = "The board fits more than one move: say which one on the page"
-            return [Buzz("turn")]
+        if self.phase in (MOVE, CHOOSE):
+            # The board is the authority, over a pending question too: a legal move made on it
+            # is played, and the question follows what it shows now.
+            if isinstance(decision, Recognised):
+                return self._play(decision.move)
+            if isinstance(decision, Ambiguous):
+                if self.phase == CHOOSE and decision.moves == self.choices:
+                    return []
+                self.phase = CHOOSE
+                self.choices = decision.moves
+                self.choice_unchanged = decision.unchanged
+                self.message = "The board fits more than one move: say which one on the page"
+                return [Buzz("turn")]
         if isinstance(decision, Takeback) and self.phase in (DRAW, MOVE, CHOOSE):
             # Half-way through a move the board can pass through the last position (a pawn
             # bumped by the mover put back in START first): a takeback must be held longer.
@@ -391,15 +478,19 @@ class Companion:
                 return self._take_back()
             return []
         self.takeback_since = None
-        if isinstance(decision, Mismatch) and self.phase == CHOOSE:
-            # The board moved on from the ambiguous result: back to recognising.
+        if self.phase == CHOOSE:
+            # The board moved on from what was asked: the question is withdrawn.
             self.phase = MOVE
             self.choices = ()
+            self.message = self._phase_message()
         return []
 
     def _board_matches(self) -> bool:
-        recogniser = self.recogniser
-        return recogniser is not None and recogniser.board == recogniser.expected
+        recogniser, game = self.recogniser, self.game
+        if recogniser is None or game is None or recogniser.board != recogniser.expected:
+            return False
+        # A presence board that looks right may still have pawns of known colours swapped.
+        return self.pawns is None or not self.pawns.contradicts(true_occupancy(game.position))
 
     def _play(self, move: Move) -> list[Effect]:
         game = self.game
@@ -411,6 +502,8 @@ class Companion:
         except GameError as error:  # cannot happen for a recognised move; keep the game safe
             self.warning = str(error)
             return [Buzz("illegal")]
+        if self.pawns is not None:
+            self.pawns.reset(game.position)  # the board shows the move, in the move's colours
         self.choices = ()
         self.guided = None
         self.news = f"{colour.capitalize()}: {move_words(move)}"
@@ -423,19 +516,16 @@ class Companion:
         game = self.game
         assert game is not None
         self.guided = None
+        self._enter()
         if game.over:
-            self.phase = OVER_PHASE
-            self.recogniser = None
             result = game.result
             assert result is not None
             said = _result_text(result)
             self.message = f"{self.news}. {said}" if self.news else said
             return [FinishRecord(result), Buzz("win")]
-        self.phase = self._game_phase()
         self.message = self._phase_message()
         if self.news:
             self.message = f"{self.news}. {self.message[:1].upper()}{self.message[1:]}"
-        self._watch(())
         return [Buzz("turn")]
 
     def _take_back(self) -> list[Effect]:
@@ -448,10 +538,8 @@ class Companion:
             effects.append(RecordEvent(game.events[-1]))
             if undone.kind == "move":
                 break
-        self.choices = ()
-        self.phase = self._game_phase()
+        self._enter()
         self.message = "Move taken back. " + self._phase_message()
-        self._watch(game.options if game.phase == MOVE else ())
         return [*effects, Buzz("turn")]
 
     def _game_phase(self) -> str:
@@ -461,7 +549,7 @@ class Companion:
         if game.phase == OVER:
             return OVER_PHASE
         if game.phase == DOUBLE:
-            return "double"
+            return DOUBLE
         return MOVE if game.phase == MOVE else DRAW
 
     def _phase_message(self) -> str:
@@ -474,7 +562,7 @@ class Companion:
             return f"{COLOURS[game.turn].capitalize()} plays {card}: make the move lit on the board"
         if phase == DRAW:
             return f"{COLOURS[game.turn].capitalize()}: draw a card and scan it"
-        if phase == "double":
+        if phase == DOUBLE:
             waiting = ", ".join(COLOURS[c] for c in sorted(game.waiting_for))
             return f"a double was called: {waiting} accept or drop"
         return _result_text(game.result) if game.result else ""
@@ -482,6 +570,7 @@ class Companion:
     # -- commands -----------------------------------------------------------------------------
 
     def _start(self, config: GameConfig, match: bool = False) -> list[Effect]:
+        """Set up a game (the match's next one with ``match``) and open its record."""
         try:
             if match and self.match is not None:
                 self.match.next_game()
@@ -491,69 +580,84 @@ class Companion:
             raise CommandError(str(error), 400) from None
         game = self.game
         assert game is not None
-        self.phase = SETUP
-        self.choices = ()
+        effects: list[Effect] = []
+        if self.leader is not None:
+            self.leader = None
+            effects.append(Remember("leader", None))
         self.warning = None
         self.news = ""
+        if self.pawns is not None and not self.pawns.following:
+            self.pawns.reset(game.position, seen=False)  # nothing seen yet: assume, then follow
+        self._enter(SETUP)
         self.message = f"Set up the board as lit, then {COLOURS[game.turn]} draws the first card."
-        self._watch((), guide_only=True)
         computer = tuple((COLOURS[c], spec) for c, (spec, _) in sorted(self.computer.items()))
-        effects: list[Effect] = [StartRecord(game.config, computer=computer)]
+        effects.append(StartRecord(game.config, computer=computer, match=match))
         effects += self._decided()
         return effects
 
-    def _cmd_new_game(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
-        config = args.get("config") or _config_from(args)
-        if "config" not in args:
-            self.computer = _computer_seats(args.get("computer", {}), config)
+    def _new_game(self, config: GameConfig, match: bool = False) -> list[Effect]:
+        """The one way a game begins, mid-game or not, alone or as a match's next game: the
+        game under way (if unfinished) is ended as abandoned, then the new one is started."""
         if self.phase == ENROL:
             raise CommandError("finish or cancel the pack enrolment first")
+        if not self.deck.enrolled:
+            raise CommandError("enrol the pack of cards first (Enrol on the owner's page)")
         effects: list[Effect] = []
         if self.game is not None and not self.game.over:
             effects.append(FinishRecord(None))  # the old game is abandoned, kept in the journal
+        return effects + self._start(config, match=match)
+
+    def _cmd_new_game(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
+        config = args.get("config") or _config_from(args)
+        if self.phase == ENROL:
+            raise CommandError("finish or cancel the pack enrolment first")
         if not self.deck.enrolled:
             raise CommandError("enrol the pack of cards first (Enrol on the owner's page)")
+        if "config" not in args:
+            self.computer = _computer_seats(args.get("computer", {}), config)
         if args.get("draw_leader"):
             config.check()
+            effects: list[Effect] = []
+            if self.game is not None and not self.game.over:
+                effects.append(FinishRecord(None))
             self.match = None
             self.leader = LeaderDraw(config, list(config.players), {})
-            self.phase = LEADER
-            self.recogniser = None
+            self._enter(LEADER)
             self.message = f"Leader draw: {config.players[0]}, scan a card"
-            return {"ok": True, "phase": self.phase}, effects
-        effects += self._start(config)
-        return {"ok": True, "phase": self.phase}, effects
+            return {"ok": True, "phase": self.phase}, [*effects, self._remember_leader()]
+        return {"ok": True, "phase": SETUP}, self._new_game(config)
 
     def _cmd_next_game(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
         if game is None or not game.over or self.match is None:
             raise CommandError("the next game starts when this one is over")
-        return {"ok": True}, self._start(game.config, match=True)
+        return {"ok": True}, self._new_game(game.config, match=True)
 
     def _cmd_undo(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
         if game is None or not game.can_undo():
             raise CommandError("nothing to undo")
         undone = game.undo()
-        self.choices = ()
         self.news = ""
         effects: list[Effect] = [RecordEvent(game.events[-1])]
-        self.phase = SETUP
+        self._enter(SETUP)
         said = _event_words(undone, game)
         self.message = f"Undone: {said}. Put the board back as lit."
-        self._watch((), guide_only=True)
         effects += self._decided()
         return {"ok": True, "undone": _event_text(undone), "said": said}, effects
 
     def _cmd_resolve(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
-        if self.phase != CHOOSE or game is None:
+        if game is None or self.phase not in (MOVE, CHOOSE):
             raise CommandError("no move to choose between now")
+        if self.phase == MOVE:
+            raise CommandError(
+                "the board has changed since the question was asked: it shows none of the "
+                "moves offered now; finish the move on the board"
+            )
         wanted = args.get("move")
         if wanted is None and self.choice_unchanged and args.get("none"):
-            self.phase = MOVE
-            self.choices = ()
-            self._watch(game.options)
+            self._enter(MOVE)
             return {"ok": True}, []
         if not isinstance(wanted, str):
             raise CommandError('say which move: {"move": "<notation>"}', 400)
@@ -565,6 +669,12 @@ class Companion:
         if chosen is None:
             offered = ", ".join(text(m) for m in self.choices)
             raise CommandError(f"{wanted} is not one of the moves offered ({offered})", 400)
+        # The question follows the board; check once more that it still shows this move.
+        decision = self.decision
+        if not isinstance(decision, Ambiguous) or chosen.after not in (
+            m.after for m in decision.moves
+        ):
+            raise CommandError(f"the board no longer shows {wanted}: finish the move on the board")
         return {"ok": True, "played": text(chosen)}, self._play(chosen)
 
     def _cmd_hint(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
@@ -609,8 +719,11 @@ class Companion:
         if game.over:
             effects += self._after_turn()
         else:
-            self.phase = self._game_phase()
+            # A board still being put right stays in setup; otherwise the game's phase, with
+            # recognition made for it (an accepted double goes back to the card's moves).
+            self._enter(SETUP if self.phase == SETUP else None)
             self.message = self._phase_message()
+            effects += self._decided()
         return {"ok": True, "doubled": game.doubled}, effects
 
     def _cmd_double(self, args):
@@ -626,8 +739,7 @@ class Companion:
         if self.phase not in (IDLE, OVER_PHASE, ENROL):
             raise CommandError("enrol the pack between games")
         self.enrolment = Enrolment.start(bool(args.get("extra_one", False)))
-        self.phase = ENROL
-        self.recogniser = None
+        self._enter(ENROL)
         self.scanned_uid = None
         self.message = "Enrolling the pack: " + self.enrolment.prompt()
         return {"ok": True, "prompt": self.enrolment.prompt()}, []
@@ -636,7 +748,7 @@ class Companion:
         if self.phase != ENROL:
             raise CommandError("no enrolment to cancel")
         self.enrolment = None
-        self.phase = IDLE if self.game is None else self._game_phase()
+        self._enter()
         self.message = "Enrolment cancelled; the pack is as it was."
         return {"ok": True}, []
 
@@ -659,28 +771,98 @@ class Companion:
                 raise CommandError("speech is true or false", 400)
             settings = replace(settings, speech=args["speech"])
         self.settings = settings
-        reply = {"brightness": settings.brightness, "settle": settings.settle}
-        return {"ok": True, **reply, "speech": settings.speech}, []
+        saved = {
+            "brightness": settings.brightness,
+            "settle": settings.settle,
+            "speech": settings.speech,
+        }
+        return {"ok": True, **saved}, [Remember("settings", saved)]
+
+    def _remember_leader(self) -> Remember:
+        draw = self.leader
+        assert draw is not None
+        config = draw.config
+        return Remember(
+            "leader",
+            {
+                "edition": config.edition,
+                "variant": config.variant,
+                "players": list(config.players),
+                "teams": config.teams,
+                "extra_one": config.extra_one,
+                "computer": {COLOURS[c]: spec for c, (spec, _) in sorted(self.computer.items())},
+                "drawing": list(draw.drawing),
+                "draws": dict(draw.draws),
+                "round": draw.rounds,
+            },
+        )
 
     # -- resume -------------------------------------------------------------------------------
 
-    def resume(self, game: Game, computer: Mapping[str, str] | None = None) -> list[Effect]:
+    def resume(
+        self,
+        game: Game,
+        computer: Mapping[str, str] | None = None,
+        earlier: Sequence[Game] = (),
+    ) -> list[Effect]:
         """Carry on with a game reloaded from the journal: first the board must match it.
 
         ``computer`` is the record's colours played by the computer ({"blue": "heuristic"}); a
         seat that no longer makes sense (a damaged header) is dropped with a warning rather than
-        stopping the game.
+        stopping the game. ``earlier``: the match's games before this one, oldest first (their
+        points carry over, the game number counts them).
         """
         try:
             self.computer = _computer_seats(computer or {}, game.config)
         except CommandError as error:
             self.computer = {}
             self.warning = f"the computer seats were not restored: {error}"
-        self.match = Match(game.config, first=game)
-        self.phase = SETUP
+        self.match = Match(game.config, first=game, earlier=earlier)
+        if self.pawns is not None:
+            # The board was last seen at the game's position (or part-way to the next one).
+            self.pawns.reset(game.position, seen=False)
+        self.guided = None
+        if game.over:  # a match between games: its result, and the next game to start
+            self._enter(OVER_PHASE)
+            assert game.result is not None
+            self.message = _result_text(game.result)
+            return self._lights()
+        self._enter(SETUP)
         self.message = "Game resumed. Set the board as lit, then play on: " + self._phase_message()
-        self._watch((), guide_only=True)
         return self._decided() + self._lights()
+
+    def restore_settings(self, saved: Mapping[str, Any]) -> None:
+        """The settings last changed on the page (kept in the journal), checked as if sent again."""
+        try:
+            names = ("brightness", "settle", "speech")
+            self._cmd_settings({k: saved[k] for k in names if k in saved})
+        except CommandError as error:
+            self.warning = f"the saved settings were not restored: {error}"
+
+    def restore_leader(self, saved: Mapping[str, Any]) -> list[Effect]:
+        """Carry on with a leader draw interrupted by a restart (kept in the journal)."""
+        try:
+            config = _config_from(saved)
+            computer = _computer_seats(saved.get("computer", {}), config)
+            drawing, draws, rounds = saved["drawing"], saved["draws"], saved["round"]
+            if not (
+                isinstance(drawing, list)
+                and drawing
+                and all(d in config.players for d in drawing)
+                and isinstance(draws, dict)
+                and all(c in config.players and isinstance(v, str) for c, v in draws.items())
+                and isinstance(rounds, int)
+            ):
+                raise CommandError("its draws do not fit its players")
+        except (CommandError, KeyError) as error:
+            self.warning = f"the leader draw in progress was not restored: {error}"
+            return [Remember("leader", None)]
+        self.computer = computer
+        self.match = None
+        self.leader = LeaderDraw(config, list(drawing), dict(draws), rounds)
+        self._enter(LEADER)
+        self.message = f"Leader draw resumed: {drawing[0]}, scan a card"
+        return self._lights()
 
     # -- LEDs ---------------------------------------------------------------------------------
 

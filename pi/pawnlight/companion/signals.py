@@ -86,6 +86,9 @@ class StartRecord:
     #: Colours the computer plays with their player specs, (("blue", "heuristic"),): kept in the
     #: record's header so a resumed game still has them.
     computer: tuple[tuple[str, str], ...] = ()
+    #: The next game of the match the current record belongs to (the winner leads it, points
+    #: carry over): the record names the match's earlier games so a restart keeps the match.
+    match: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,4 +108,15 @@ class SaveDeck:
     """The enrolled pack changed: write it to the data folder."""
 
 
-Effect = ShowLeds | Buzz | StatusLight | StartRecord | RecordEvent | FinishRecord | SaveDeck
+@dataclass(frozen=True)
+class Remember:
+    """Keep a piece of the board's state that is not a game in the journal (``settings``, the
+    ``leader`` draw in progress), so a restart carries on with it; None forgets it."""
+
+    name: str
+    value: dict | None
+
+
+Effect = (
+    ShowLeds | Buzz | StatusLight | StartRecord | RecordEvent | FinishRecord | SaveDeck | Remember
+)

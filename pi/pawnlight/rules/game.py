@@ -219,8 +219,12 @@ class Game:
         self._push(Event("draw", state.turn, card))
         self._state = state._replace(phase=MOVE, card=card, options=options)
         if not options.moves:
-            label = DISCARD if self.config.variant == "points" else FORFEIT
-            self._finish_turn(label, None, options.again)
+            # Point play's dead hand: "his turn then ends" (000), "your turn ends" (001), even
+            # for a discarded 2; a 2 gives its extra card only when it is played.
+            if self.config.variant == "points":
+                self._finish_turn(DISCARD, None, again=False)
+            else:
+                self._finish_turn(FORFEIT, None, options.again)
         return options
 
     def play(self, move: Move | str) -> Move:

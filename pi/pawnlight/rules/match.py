@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from .board import COLOURS
@@ -18,12 +19,17 @@ class Match:
     """
 
     def __init__(
-        self, config: GameConfig, target: int | None = None, first: Game | None = None
+        self,
+        config: GameConfig,
+        target: int | None = None,
+        first: Game | None = None,
+        earlier: Sequence[Game] = (),
     ) -> None:
-        """``first``: a game already under way (resumed from a record) to continue the match."""
+        """``first``: a game already under way (resumed from a record) to continue the match;
+        ``earlier``: the match's games before it, oldest first (their points carry over)."""
         self.config = config
         self.target = target
-        self.games: list[Game] = [first if first is not None else Game(config)]
+        self.games: list[Game] = [*earlier, first if first is not None else Game(config)]
 
     @property
     def current(self) -> Game:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -278,7 +278,31 @@ class Journal:
             if self._live is not None and self._live[0] == game_id:
                 self._live = None
 
+    def remember(self, name: str, value: Mapping[str, object] | None) -> None:
+        """Keep (or, with None, forget) a piece of the board's state that is not a game: the
+        settings changed on the page, the leader draw in progress.  Durable on return."""
+        with self._transaction() as db:
+            if value is None:
+                db.execute("DELETE FROM board_state WHERE name = ?", (name,))
+            else:
+                db.execute(
+                    "INSERT OR REPLACE INTO board_state (name, value) VALUES (?, ?)",
+                    (name, dump(value)),
+                )
+
     # -- reading (any thread) ------------------------------------------------------------------
+
+    def recall(self, name: str) -> dict[str, object] | None:
+        """What :meth:`remember` kept under ``name``; None when nothing is (or it is damaged:
+        JournalError)."""
+        with self._reading() as db:
+            row = db.execute("SELECT value FROM board_state WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return json_object(row[0])
+        except (ValueError, TypeError) as error:
+            raise JournalError(f"the journal's saved {name} are damaged: {error}") from None
 
     def unfinished(self) -> int | None:
         """The most recently started game that has not ended, if any (the one to resume)."""

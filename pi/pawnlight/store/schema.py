@@ -13,9 +13,16 @@ from pathlib import Path
 
 from .errors import JournalError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: "PWNL": marks the file as a pawnlight journal for SQLite tools and for :meth:`Journal.open`.
 APPLICATION_ID = 0x50574E4C
+
+# What the board needs to go on besides the games (version 2): the settings changed on the page,
+# the leader draw in progress.  name -> one JSON object.
+BOARD_STATE = """CREATE TABLE board_state (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID"""
 
 TABLES = (
     # header: the record's header line (edition, variant, players, started, seed, names, meta).
@@ -40,11 +47,12 @@ TABLES = (
         move    TEXT,
         PRIMARY KEY (game_id, seq)
     ) WITHOUT ROWID""",
+    BOARD_STATE,
 )
 
 #: Schema upgrades: version -> the statements that bring a journal from it to version + 1.
 #: Each step runs in one transaction with the new user_version, so a cut leaves the old schema.
-MIGRATIONS: dict[int, tuple[str, ...]] = {}
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: (BOARD_STATE,)}
 
 
 def prepare(db: sqlite3.Connection, path: Path) -> None:

@@ -1,0 +1,198 @@
+"""Which colour stands where on a presence board, followed from every change the board shows.
+
+A presence board senses that a place holds a pawn, not which colour it is.  The companion knows
+more: every recognised move put known colours on known squares, and since then it has seen every
+pawn lifted and put down.  A :class:`PawnTracker` keeps that knowledge, so that guidance can ask
+for the right colour on each square, and ask for a swap where presence alone cannot see the
+difference.  (Issue #16: red moves onto T4, blue's Sorry! replaces it, the Sorry! is undone: the
+pawn on T4 is blue, and a red one must come back there; a presence board sees no difference
+between that and a red pawn left in blue's START.)
+
+Lifted pawns go into the *hand*; a pawn put down takes a colour from it: the colour of the START
+or HOME it is put in if the hand holds one, else the colour guidance asked for there if the hand
+holds one, else the hand's only colour.  When none of these tells, the pawn is *unknown* (PAWN),
+and an unknown pawn is taken to be the right one: the tracker only ever objects to what it knows.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pawnlight.rules.position import Position
+
+from .cells import AREA_STARTS, AREAS, EMPTY, PAWN, SPOTS_PER_AREA, SQUARE_CELLS
+from .snapshot import Occupancy, canonical, true_occupancy
+
+
+class PawnTracker:
+    """The colours on a presence board as far as they are known (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._squares: list[int] = [EMPTY] * len(SQUARE_CELLS)
+        self._areas: list[Counter[int]] = [Counter() for _ in AREAS]
+        self._hand: Counter[int] = Counter()
+        self._pawns = 0  # pawns of the game: when all are on the board, the hand is empty
+        self._sensed: Occupancy | None = None
+        self._assumed: Occupancy | None = None
+
+    @property
+    def following(self) -> bool:
+        """A position to follow from has been given."""
+        return self._sensed is not None or self._assumed is not None
+
+    def reset(self, position: Position, seen: bool = True) -> None:
+        """The board shows ``position`` in its colours (a move was recognised, the board was set
+        up as lit).  ``seen=False``: that is only the best guess (after a restart); the first
+        board followed then keeps the position's colour only where it has a pawn."""
+        truth = canonical(true_occupancy(position))
+        self._pawns = sum(1 for _ in position.items())
+        self._hand.clear()
+        self._load(truth)
+        self._sensed = _presence(truth) if seen else None
+        self._assumed = None if seen else truth
+
+    def follow(self, board: Occupancy, wanted: Occupancy | None = None) -> None:
+        """The presence board now shows ``board``: lifted pawns go into the hand, pawns put down
+        take a colour from it.  ``wanted``: the colours guidance asks for (a true occupancy)."""
+        board = _presence(board)
+        if self._sensed is None:
+            self._first(board)
+            return
+        before, self._sensed = self._sensed, board
+        if board == before:
+            return
+        for cell in SQUARE_CELLS:
+            if before[cell] != EMPTY and board[cell] == EMPTY:
+                self._hand[self._squares[cell]] += 1
+                self._squares[cell] = EMPTY
+        for index, first in enumerate(AREA_STARTS):
+            lost = _count(before, first) - _count(board, first)
+            for _ in range(max(lost, 0)):
+                self._hand[self._take_from_area(index)] += 1
+        for cell in SQUARE_CELLS:
+            if before[cell] == EMPTY and board[cell] != EMPTY:
+                want = wanted[cell] if wanted is not None else EMPTY
+                self._squares[cell] = self._from_hand((want,) if want != EMPTY else ())
+        for index, first in enumerate(AREA_STARTS):
+            gained = _count(board, first) - _count(before, first)
+            for _ in range(max(gained, 0)):
+                self._areas[index][self._from_hand((AREAS[index][1],))] += 1
+        self._settle_hand()
+
+    def colours(self) -> Occupancy:
+        """The board in true colours as known: PAWN where a pawn's colour is not known."""
+        cells = list(self._squares)
+        for area in self._areas:
+            spots = sorted(area.elements())
+            cells += spots + [EMPTY] * (SPOTS_PER_AREA - len(spots))
+        return canonical(cells)
+
+    def believed(self, target: Occupancy) -> Occupancy:
+        """The board as best believed against ``target`` (a true occupancy): each unknown pawn
+        taken to be the colour the target has there, or one the board is short of."""
+        cells = list(self.colours())
+        short = Counter(v for v in target if v != EMPTY)
+        short.subtract(v for v in cells if v not in (EMPTY, PAWN))
+        for cell in SQUARE_CELLS:
+            if cells[cell] == PAWN and target[cell] != EMPTY:
+                cells[cell] = target[cell]
+                short[target[cell]] -= 1
+        for (_, colour), first in zip(AREAS, AREA_STARTS, strict=True):
+            for cell in range(first, first + SPOTS_PER_AREA):
+                if cells[cell] == PAWN:
+                    cells[cell] = colour
+                    short[colour] -= 1
+        for cell in SQUARE_CELLS:
+            if cells[cell] == PAWN:
+                colour = max(short, key=lambda c: (short[c], -c), default=0)
+                cells[cell] = colour
+                short[colour] -= 1
+        return canonical(cells)
+
+    def contradicts(self, target: Occupancy) -> bool:
+        """A pawn of a known colour stands where ``target`` wants another colour."""
+        return self.believed(target) != canonical(target)
+
+    # -- inside ---------------------------------------------------------------------------------
+
+    def _load(self, truth: Occupancy) -> None:
+        self._squares = [truth[cell] for cell in SQUARE_CELLS]
+        self._areas = [
+            Counter(v for v in truth[first : first + SPOTS_PER_AREA] if v != EMPTY)
+            for first in AREA_STARTS
+        ]
+
+    def _first(self, board: Occupancy) -> None:
+        """The first board after a restart: the game's colours where it has pawns, the areas'
+        own colours in START and HOME, unknown elsewhere."""
+        assumed = self._assumed
+        assert assumed is not None
+        self._squares = [
+            EMPTY if board[cell] == EMPTY else (assumed[cell] if assumed[cell] != EMPTY else PAWN)
+            for cell in SQUARE_CELLS
+        ]
+        self._areas = [
+            Counter({colour: _count(board, first)}) if _count(board, first) else Counter()
+            for (_, colour), first in zip(AREAS, AREA_STARTS, strict=True)
+        ]
+        self._sensed = board
+        self._assumed = None
+
+    def _take_from_area(self, index: int) -> int:
+        """A pawn lifted from a START or HOME: the one pawn that does not belong there if there
+        is one (people put right what guidance points at), else one of the area's colour."""
+        area = self._areas[index]
+        own = AREAS[index][1]
+        foreign = [c for c in area if c not in (own, PAWN)]
+        if len(foreign) == 1:
+            colour = foreign[0]
+        elif not foreign and own in area:
+            colour = own
+        else:
+            colour = PAWN  # only unknown pawns there, or several wrong ones: cannot tell
+        taken = colour if area[colour] > 0 else next(iter(area), None)
+        if taken is not None:
+            area[taken] -= 1
+            if area[taken] <= 0:
+                del area[taken]
+        return colour
+
+    def _from_hand(self, preferred: tuple[int, ...]) -> int:
+        hand = self._hand
+        held = [c for c in hand if hand[c] > 0]
+        colour = next((c for c in preferred if hand[c] > 0), None)
+        if colour is None and len(held) == 1:
+            colour = held[0]
+        if colour is None:
+            if held:  # several colours in the hand: which one was put down is not known
+                unknown = PAWN if hand[PAWN] > 0 else None
+                if unknown is not None:
+                    hand[PAWN] -= 1
+            return PAWN
+        hand[colour] -= 1
+        if hand[colour] <= 0:
+            del hand[colour]
+        return colour
+
+    def _settle_hand(self) -> None:
+        """Once every pawn is back on the board the hand is empty: if what is left in it is one
+        colour, that is the colour of the unknown pawns."""
+        on_board = sum(1 for v in self._sensed or () if v != EMPTY)
+        if on_board < self._pawns or not self._hand:
+            return
+        left = {c for c in self._hand if self._hand[c] > 0 and c != PAWN}
+        if len(left) == 1:
+            colour = left.pop()
+            self._squares = [colour if v == PAWN else v for v in self._squares]
+            for area in self._areas:
+                if area[PAWN]:
+                    area[colour] += area.pop(PAWN)
+        self._hand.clear()
+
+
+def _presence(board: Occupancy) -> Occupancy:
+    return tuple(EMPTY if v == EMPTY else PAWN for v in board)
+
+
+def _count(board: Occupancy, first: int) -> int:
+    return sum(1 for v in board[first : first + SPOTS_PER_AREA] if v != EMPTY)

@@ -1,0 +1,141 @@
+"""Guidance puts the right colour on every square, also on a presence board (issue #16: undo
+after a bump).  The test keeps the physical board in true colours and carries out each
+correction literally, one pawn at a time, as a person does."""
+
+from __future__ import annotations
+
+import pytest
+
+from pawnlight.board.cells import EMPTY, Spot
+from pawnlight.board.guidance import LIFT, MOVE, PUT, Correction
+from pawnlight.board.snapshot import canonical, reading_for, true_occupancy
+from pawnlight.companion.signals import Reading
+from pawnlight.companion.state import snapshot
+from pawnlight.rules import text
+from pawnlight.rules.board import parse_colour
+
+from .bench import Bench
+
+RED, BLUE = parse_colour("red"), parse_colour("blue")
+START = 66
+#: After the Sorry! is undone: the blue pawn on T4 goes back to blue START, a red one onto T4.
+BLUE_BACK = Correction(MOVE, Spot(4), Spot(START, BLUE), BLUE)
+RED_BACK = Correction(MOVE, Spot(START, RED), Spot(4), RED)
+
+
+class Hands:
+    """The physical board in true colours, changed one pawn at a time and shown to the bench."""
+
+    def __init__(self, bench: Bench) -> None:
+        self.bench = bench
+        self.cells = list(true_occupancy(bench.game.position))
+        self.held: list[int] = []
+
+    def show(self, settle: bool = False) -> None:
+        bench = self.bench
+        bench.now += 0.01
+        reading = reading_for(bench.layout, tuple(self.cells))
+        bench.effects += bench.companion.handle(Reading(reading, bench.now))
+        bench.advance(0.5 if settle else 0.15)
+
+    def lift(self, spot: Spot, colour: int = -1) -> int:
+        cells = [c for c in spot.cells() if self.cells[c] != EMPTY]
+        assert cells, f"no pawn to lift from {spot}"
+        cell = next((c for c in cells if self.cells[c] == colour), cells[0])
+        lifted, self.cells[cell] = self.cells[cell], EMPTY
+        self.show()
+        return lifted
+
+    def place(self, spot: Spot, colour: int) -> None:
+        cell = next(c for c in spot.cells() if self.cells[c] == EMPTY)
+        self.cells[cell] = colour
+        self.show()
+
+    def carry_out(self, correction: Correction) -> None:
+        """Exactly what the correction says, no more."""
+        if correction.action == MOVE:
+            assert correction.source is not None and correction.target is not None
+            self.place(correction.target, self.lift(correction.source, correction.colour))
+        elif correction.action == LIFT:
+            assert correction.source is not None
+            self.held.append(self.lift(correction.source, correction.colour))
+        elif correction.action == PUT:
+            assert correction.target is not None
+            wanted = correction.colour
+            colour = wanted if wanted in self.held else self.held[0]
+            self.held.remove(colour)
+            self.place(correction.target, colour)
+        self.show(settle=True)
+
+    def follow_guidance(self, limit: int = 12) -> list[str]:
+        """Carry out the first correction shown until the board is accepted; the texts shown."""
+        shown = []
+        for _ in range(limit):
+            decision = self.bench.companion.decision
+            if self.bench.companion.phase != "setup":
+                return shown
+            first = decision.corrections[0]  # type: ignore[union-attr]
+            shown.append(first.text)
+            self.carry_out(first)
+        raise AssertionError(f"guidance did not finish: {shown}")
+
+    def board(self) -> tuple[int, ...]:
+        return canonical(self.cells)
+
+
+def red_on_t4_then_blue_sorry(layout: str) -> tuple[Bench, Hands]:
+    """Red 1 start->T4, blue Sorry! onto T4 (red goes back to START), each pawn moved by hand."""
+    bench = Bench(layout)
+    bench.command("new_game", players=["red", "blue"])
+    hands = Hands(bench)
+    hands.show(settle=True)
+    assert bench.companion.phase == "draw"
+    bench.scan("1")
+    hands.place(Spot(4), hands.lift(Spot(START, RED)))
+    hands.show(settle=True)
+    assert [t.text for t in bench.game.history] == ["R:start-T4"]
+    bench.scan("sorry")
+    sorry = next(m for m in bench.game.legal if text(m) == "B:start-T4")
+    hands.place(Spot(START, RED), hands.lift(Spot(4)))  # the bumped pawn goes home to START
+    hands.place(Spot(4), hands.lift(Spot(START, BLUE)))
+    hands.show(settle=True)
+    assert bench.game.history[-1].after == sorry.after
+    return bench, hands
+
+
+@pytest.mark.parametrize("layout", ["presence", "colour"])
+def test_undo_after_a_bump_guides_each_colour_back(layout):
+    """Issue #16: undo the Sorry!; guidance must bring the blue pawn back to blue START and a
+    red pawn onto T4, and never accept a red pawn in blue's START."""
+    bench, hands = red_on_t4_then_blue_sorry(layout)
+    bench.command("undo")
+    bench.advance(0.5)  # the board stays as it is past the settle time
+    assert bench.companion.phase == "setup"
+    first = snapshot(bench.companion)["corrections"][0]
+    assert first == BLUE_BACK.text, first
+    # Done the old, misleading way: a red pawn from red START into blue START.  A presence board
+    # now reads exactly as the game wants; it must not be accepted.
+    hands.place(Spot(START, BLUE), hands.lift(Spot(START, RED)))
+    hands.show(settle=True)
+    hands.bench.advance(3.0)
+    assert bench.companion.phase == "setup"
+    shown = hands.follow_guidance()
+    # A swap: the red pawn out of blue START, the blue one back in, the red one onto T4.
+    assert shown == [
+        Correction(LIFT, Spot(START, BLUE), None, RED).text,
+        BLUE_BACK.text,
+        Correction(PUT, None, Spot(4), RED).text,
+    ]
+    assert hands.board() == canonical(true_occupancy(bench.game.position))
+    assert bench.companion.phase == "move" and bench.game.card == "sorry"
+
+
+@pytest.mark.parametrize("layout", ["presence", "colour"])
+def test_undo_after_a_bump_followed_as_guided(layout):
+    bench, hands = red_on_t4_then_blue_sorry(layout)
+    bench.command("undo")
+    bench.advance(0.5)
+    shown = hands.follow_guidance()
+    assert shown == [BLUE_BACK.text, RED_BACK.text]
+    assert hands.board() == canonical(true_occupancy(bench.game.position))
+    assert bench.companion.phase == "move"

@@ -1,0 +1,75 @@
+"""Undo after a bump on the real daemon and the simulated board (issue #16): the guidance puts
+the right colour on each square, on a presence board as on a colour board."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from pawnlight.board.cells import Spot
+from pawnlight.board.guidance import LIFT, MOVE, Correction
+from pawnlight.rules.board import START, parse_colour
+
+from .hands import HAND
+from .process import DaemonProcess
+
+RED, BLUE = parse_colour("red"), parse_colour("blue")
+BLUE_BACK = Correction(MOVE, Spot(4), Spot(START, BLUE), BLUE).text
+RED_OUT_OF_BLUE_START = Correction(LIFT, Spot(START, BLUE), None, RED).text
+
+
+def touch(daemon: DaemonProcess, action: str, square: str, colour: str | None = None) -> dict:
+    """Lift or place one pawn, then a hand's pace: a presence board sees pawns change places
+    only through the touches it senses one by one (longer than sensor flicker)."""
+    body = {"square": square} if colour is None else {"square": square, "colour": colour}
+    reply = daemon.request("POST", f"/api/sim/{action}", body)
+    time.sleep(HAND)
+    return reply
+
+
+def pawns(board: dict) -> dict:
+    return {colour: sorted(places) for colour, places in board.items()}
+
+
+@pytest.mark.parametrize("layout", ["presence", "colour"])
+def test_undo_after_a_bump_puts_each_colour_back(tmp_path, layout):
+    daemon = DaemonProcess(tmp_path, layout=layout)
+    daemon.start()
+    try:
+        daemon.request("POST", "/api/game", {"players": ["red", "blue"]}, pin=True)
+        state = daemon.wait(lambda s: s["phase"] == "setup")
+        daemon.request("POST", "/api/sim/board", {"pawns": state["pawns"]})
+        daemon.wait(lambda s: s["phase"] == "draw")
+        daemon.request("POST", "/api/sim/scan", {"card": "1"})
+        daemon.wait(lambda s: s["phase"] == "move")
+        touch(daemon, "lift", "start:red")
+        touch(daemon, "place", "T4", "red")
+        daemon.wait(lambda s: s["history"] == ["R:start-T4"])
+        daemon.request("POST", "/api/sim/scan", {"card": "sorry"})
+        daemon.wait(lambda s: s["phase"] == "move")
+        touch(daemon, "lift", "T4")
+        touch(daemon, "place", "start:red", "red")
+        touch(daemon, "lift", "start:blue")
+        touch(daemon, "place", "T4", "blue")
+        daemon.wait(lambda s: len(s["history"]) == 2)
+
+        daemon.request("POST", "/api/undo", {}, pin=True)
+        state = daemon.wait(lambda s: s["phase"] == "setup" and s["corrections"])
+        assert state["corrections"][0] == BLUE_BACK
+        # The old, misleading way: a red pawn from red START into blue START. Presence alone
+        # reads the board as right; the daemon knows better and asks for a swap.
+        touch(daemon, "lift", "start:red")
+        touch(daemon, "place", "start:blue", "red")
+        state = daemon.wait(lambda s: s["corrections"][:1] == [RED_OUT_OF_BLUE_START])
+        assert state["phase"] == "setup"
+        assert touch(daemon, "lift", "start:blue")["lifted"] == "red"
+        assert touch(daemon, "lift", "T4")["lifted"] == "blue"
+        touch(daemon, "place", "start:blue", "blue")
+        touch(daemon, "place", "T4", "red")
+        state = daemon.wait(lambda s: s["phase"] == "move")
+        assert state["card"] == "sorry" and state["corrections"] == []
+        board = daemon.request("GET", "/api/sim/board")["pawns"]
+        assert pawns(board) == pawns(state["pawns"])  # colours included
+    finally:
+        daemon.stop()
