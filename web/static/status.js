@@ -29,8 +29,10 @@
     if (now !== lastAnnounced) { lastAnnounced = now; P.announce(now); }
   });
   P.refresh = load;
+  var updateHistory = P.history(markReplayLine);
 
   P.connect(function (state) {
+    updateHistory(state);
     var version = P.versionOf(state);
     if (version === shown) return;
     shown = version;
