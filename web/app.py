@@ -8,6 +8,7 @@ pawnlight.web.server.WebServer (cheroot), never with Flask's development server.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -24,6 +25,7 @@ from . import sim as sim_routes
 from .context import KEY, Context, StreamSlots, context
 from .hosts import HostPolicy
 from .ratelimit import PinLimiter
+from .sessions import Sessions
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -58,6 +60,7 @@ def create_app(
     streams_per_address: int = 4,
     heartbeat: float = 15.0,
     allowed_hosts: Iterable[str] = (),
+    sessions_path: Path | None = None,
 ) -> Flask:
     """The web app for one running companion.
 
@@ -70,6 +73,7 @@ def create_app(
     address; ``heartbeat`` is the seconds between keep-alive comments on a quiet stream.
     ``allowed_hosts``: names the page answers to besides localhost and the machine's own names
     and addresses (hosts.py: every other ``Host`` is refused, which closes DNS rebinding).
+    ``sessions_path``: where the owner's logins are kept across restarts (sessions.py).
     """
     pin = pin or None
     if pin is not None and len(pin) < MIN_PIN:
@@ -80,9 +84,10 @@ def create_app(
     elif sim and not has_sim:
         raise ValueError("sim=True needs a service with a simulated board (service.sim)")
 
+    secret_key = secret_key or os.urandom(32)
     app = Flask(__name__)
     app.config.update(
-        SECRET_KEY=secret_key or os.urandom(32),
+        SECRET_KEY=secret_key,
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_NAME="pawnlight_session",
         SESSION_COOKIE_SAMESITE="Strict",
@@ -95,11 +100,17 @@ def create_app(
     app.extensions[KEY] = Context(
         service=service,
         pin=pin,
-        limiter=PinLimiter(clock=clock),
+        limiter=PinLimiter(clock=clock, on_global_lockout=auth.tell_the_board(service)),
         sim=sim,
         public_url=public_url,
         streams=StreamSlots(max_streams, streams_per_address),
         hosts=HostPolicy(allowed_hosts, public_url),
+        sessions=Sessions(
+            sessions_path,
+            lifetime=app.permanent_session_lifetime.total_seconds(),
+            # Logins made under another PIN end when the PIN changes.
+            pin_tag=hmac.new(secret_key, (pin or "").encode(), hashlib.sha256).hexdigest()[:32],
+        ),
     )
     version = _asset_version()
 

@@ -14,6 +14,7 @@ from pawnlight.companion.service import Service
 from .hosts import HostPolicy
 from .live import LiveCache
 from .ratelimit import PinLimiter
+from .sessions import Sessions
 
 KEY = "pawnlight"
 
@@ -62,6 +63,7 @@ class Context:
     #: Each version's encodings and fragments, built once and shared by every phone.
     live: LiveCache = field(default_factory=LiveCache)
     hosts: HostPolicy = field(default_factory=HostPolicy)
+    sessions: Sessions = field(default_factory=Sessions)
 
 
 def context() -> Context:
