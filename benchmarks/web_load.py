@@ -230,6 +230,10 @@ def progress(pawns: dict[str, list[str]]) -> int:
     return sum(2 if p == "home" else 1 for ps in pawns.values() for p in ps if p[0] in "hS")
 
 
+def same(pawns: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {colour: sorted(places) for colour, places in pawns.items()}
+
+
 class Players:
     """Plays the game on the simulated board: scan a card, make the slowest legal move."""
 
@@ -249,13 +253,21 @@ class Players:
         owner = self.owner
         before = len(owner.state()["history"])
         self.board.scan(self.deck.draw())
-        state = wait_state(owner, lambda s: s["phase"] in ("move", "over") or len(s["history"]) > before)
+        state = wait_state(
+            owner, lambda s: s["phase"] in ("move", "over") or len(s["history"]) > before
+        )
         if state["phase"] != "move":
             return state
-        if not state["legal"]:
-            owner.command("forfeit", {})
+        # A move that ends where it began (a 4 back onto a slide that brings the pawn back)
+        # cannot be seen on the board: play another, or decline the card, or confirm it.
+        changing = [m for m in state["legal"] if same(m["pawns"]) != same(state["pawns"])]
+        if not changing:
+            if state["forfeit_allowed"] or not state["legal"]:
+                owner.command("forfeit", {})
+            else:
+                self.board.press("confirm")
             return wait_state(owner, lambda s: len(s["history"]) > before)
-        moves = sorted(state["legal"], key=lambda m: (progress(m["pawns"]), self.rng.random()))
+        moves = sorted(changing, key=lambda m: (progress(m["pawns"]), self.rng.random()))
         choice = moves[0]
         self.board.set_board(choice["pawns"])
         state = wait_state(owner, lambda s: len(s["history"]) > before or s["phase"] == "choose")
@@ -389,7 +401,9 @@ def main() -> None:
                 )
                 print(f"    change -> page updated   {ms(late)}")
                 print(f"    bytes per update         {per_update / 1024:.2f} KB (event + fetches)")
-                print(f"    GET /api/state           {ms(prober.times)}  failures {prober.failures}")
+                print(
+                    f"    GET /api/state           {ms(prober.times)}  failures {prober.failures}"
+                )
                 print(
                     f"    slow connections         closed by the server and reopened "
                     f"{slow.reopened} times, refused {slow.refused}"

@@ -2,7 +2,7 @@
 
 :func:`create_app` is given the companion's :class:`~pawnlight.companion.service.Service` and
 nothing else; every route reads snapshots from it or sends it commands.  Serve the app with
-pawnlight.web.server.WebServer (cheroot), never with Flask's development server.
+pawnlight.web.server.WebServer (uvicorn), never with Flask's development server.
 """
 
 from __future__ import annotations
