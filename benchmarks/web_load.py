@@ -77,7 +77,7 @@ class PageClient:
         return response.status, body, wire
 
     def run(self, stop: threading.Event) -> None:
-        status, page, _ = self.get("/")  # the first load: the whole page, not counted
+        _, page, _ = self.get("/")  # the first load: the whole page, not counted
         match = re.search(rb'id="history"[^>]*data-length="(\d+)" data-epoch="(\d+)"', page)
         if match:
             self.history, self.epoch = int(match.group(1)), int(match.group(2))
@@ -328,11 +328,12 @@ def main() -> None:
         parser.error("turns 1..2000, clients 1..64 each, slow at most 200: a bounded load")
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "pi"))
-    from pawnlight.config import Config
-    from pawnlight.daemon import Daemon
     from pawnlight.web import create_app
     from pawnlight.web.guard import ConnectionLimits
     from pawnlight.web.server import WebServer
+
+    from pawnlight.config import Config
+    from pawnlight.daemon import Daemon
 
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as data:
