@@ -258,15 +258,22 @@ class Players:
         )
         if state["phase"] != "move":
             return state
-        # A move that ends where it began (a 4 back onto a slide that brings the pawn back)
-        # cannot be seen on the board: play another, or decline the card, or confirm it.
+        # A move that ends where it began (a 4 back onto a slide that brings the pawn back) is
+        # made by lifting the pawn and putting it back; prefer others, or decline the card.
         changing = [m for m in state["legal"] if same(m["pawns"]) != same(state["pawns"])]
         if not changing:
             if state["forfeit_allowed"] or not state["legal"]:
                 owner.command("forfeit", {})
             else:
-                self.board.press("confirm")
-            return wait_state(owner, lambda s: len(s["history"]) > before)
+                square = state["legal"][0]["text"].split(":")[-1].split("-")[0]
+                self.board.lift(square)
+                time.sleep(0.5)  # long enough for the board to see the pawn in the hand
+                self.board.place(square, state["turn"])
+            state = wait_state(owner, lambda s: len(s["history"]) > before or s["phase"] == "choose")
+            if state["phase"] == "choose":
+                owner.command("resolve", {"move": state["choices"][0]["text"]})
+                state = wait_state(owner, lambda s: len(s["history"]) > before)
+            return state
         moves = sorted(changing, key=lambda m: (progress(m["pawns"]), self.rng.random()))
         choice = moves[0]
         self.board.set_board(choice["pawns"])
