@@ -269,7 +269,9 @@ class Players:
                 self.board.lift(square)
                 time.sleep(0.5)  # long enough for the board to see the pawn in the hand
                 self.board.place(square, state["turn"])
-            state = wait_state(owner, lambda s: len(s["history"]) > before or s["phase"] == "choose")
+            state = wait_state(
+                owner, lambda s: len(s["history"]) > before or s["phase"] == "choose"
+            )
             if state["phase"] == "choose":
                 owner.command("resolve", {"move": state["choices"][0]["text"]})
                 state = wait_state(owner, lambda s: len(s["history"]) > before)
