@@ -178,7 +178,8 @@ class SlowHeaders:
 
 
 class Prober:
-    """Times GET /api/state every ``every`` seconds on a fresh connection (as a new phone)."""
+    """Times GET /api/state (the contract's whole state, 170 KB late in the game) every
+    ``every`` seconds on a fresh connection, as a script would."""
 
     def __init__(self, port: int, every: float = 0.1) -> None:
         self.port, self.every = port, every
@@ -192,7 +193,7 @@ class Prober:
             began = time.perf_counter()
             try:
                 connection = http.client.HTTPConnection(HOST, self.port, timeout=10)
-                connection.request("GET", "/api/state?compact=1")
+                connection.request("GET", "/api/state")  # the whole state, not gzipped
                 connection.getresponse().read()
                 connection.close()
                 self.times.append(time.perf_counter() - began)
@@ -391,10 +392,12 @@ def main() -> None:
                         process.start()
                     time.sleep(3.0)  # every client has loaded the page and opened its stream
                     first = owner._version + 1
+                    began = time.monotonic()
                     for _ in range(args.measure_turns):
                         if players.turn()["phase"] == "over":
                             break
                     last = owner._version
+                    took = time.monotonic() - began
                     time.sleep(1.0)  # the last update reaches everyone
                     stop.set()
                     logs = [log for _ in processes for log in results.get(timeout=30)]
@@ -407,7 +410,7 @@ def main() -> None:
                 now, peak = rss_mb()
                 print(
                     f"{count:3d} page-like clients + {args.slow} slow-header connections, turns "
-                    f"{turns}..{len(owner.state()['history'])}, {len(window)} changes:"
+                    f"{turns}..{len(owner.state()['history'])}, {len(window)} changes in {took:.0f} s:"
                 )
                 print(f"    change -> page updated   {ms(late)}")
                 print(f"    bytes per update         {per_update / 1024:.2f} KB (event + fetches)")

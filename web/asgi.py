@@ -21,14 +21,16 @@ import logging
 import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+from urllib.parse import parse_qs
 
 from a2wsgi import WSGIMiddleware
 from flask import Flask
 
 from .api import STREAM_REFUSED
-from .app import bad_host_message
+from .app import CSP, bad_host_message
 from .context import Context, context_of
 from .events import WAKE
+from .live import Encoded
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,14 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+
+#: The headers every page answer carries (app.py adds them to the Flask app's answers).
+_PAGE_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", CSP.encode()),
+]
 
 #: The largest request body (the Flask app's MAX_CONTENT_LENGTH says the same).
 MAX_BODY = 64 * 1024
@@ -77,6 +87,7 @@ class Broadcaster:
         self._changed: asyncio.Future[None] | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._last: tuple[int, int] | None = None  # the history length and epoch last sent
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -114,13 +125,21 @@ class Broadcaster:
             subscription.close()
 
     def _prepare(self, snapshot: dict[str, Any]) -> None:
-        """Build what every phone will ask for next, once, before waking them."""
+        """Build what every phone will ask for next, once, before waking them: the event, the
+        public live fragment, and the history lines new since the last state sent."""
+        from .pages import fragment, history_fragment
+
         try:
             self.ctx.live.event(snapshot)
             with self.app.test_request_context("/partial/live", headers={"Host": "localhost"}):
-                from .pages import fragment
-
                 fragment("_live.html", "live")
+            length = len(snapshot.get("history") or [])
+            epoch = self.ctx.live.epoch(snapshot)
+            before, self._last = self._last, (length, epoch)
+            if before is not None and before[1] == epoch and 0 < before[0] < length:
+                path = f"/partial/history?after={before[0]}"
+                with self.app.test_request_context(path, headers={"Host": "localhost"}):
+                    history_fragment()
         except Exception:  # a phone asking later builds it (and logs what went wrong)
             log.exception("could not prepare the live fragment")
 
@@ -165,10 +184,58 @@ class Front:
         if scope["path"] == "/api/events" and scope["method"] in ("GET", "HEAD"):
             await self._events(scope, receive, send)
             return
+        if scope["method"] == "GET" and await self._cached_fragment(scope, send):
+            return
         body = await self._read_body(scope, receive, send)
         if body is None:
             return
         await self.wsgi(_with_length(scope, len(body)), _replay(body), send)  # type: ignore[arg-type]
+
+    async def _cached_fragment(self, scope: Scope, send: Send) -> bool:
+        """Answer a phone's fragment request from the per-version cache, on the loop, when it
+        is there and the phone is not the owner's (whose fragment has the buttons and needs
+        the login checked by Flask): twenty phones asking after a change cost no thread."""
+        path = scope["path"]
+        if path not in ("/partial/live", "/partial/history"):
+            return False
+        cookie = _header(scope, b"cookie") or ""
+        if "pawnlight_session=" in cookie:
+            return False
+        state = self.ctx.service.state()
+        if path == "/partial/live":
+            if scope.get("query_string"):
+                return False
+            key: Any = ("text", ("live", False))
+        else:
+            query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+            after = query.get("after", ["0"])
+            if len(query) > 1 or len(after) != 1 or not after[0].isdigit() or len(after[0]) > 6:
+                return False  # Flask explains what is wrong
+            key = ("text", ("history", int(after[0])))
+        encoded = self.ctx.live.peek(state, key)
+        if not isinstance(encoded, Encoded):
+            return False
+        headers = [
+            (b"etag", f'"{encoded.etag}"'.encode()),
+            (b"cache-control", b"no-cache"),
+            (b"vary", b"Accept-Encoding, Cookie"),
+            *_PAGE_HEADERS,
+        ]
+        if f'"{encoded.etag}"' in (_header(scope, b"if-none-match") or ""):
+            await send({"type": "http.response.start", "status": 304, "headers": headers})
+            await send({"type": "http.response.body", "body": b""})
+            return True
+        body = encoded.plain
+        if encoded.gzipped is not None and "gzip" in (_header(scope, b"accept-encoding") or ""):
+            body = encoded.gzipped
+            headers.append((b"content-encoding", b"gzip"))
+        headers += [
+            (b"content-type", b"text/html; charset=utf-8"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+        return True
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
         while True:

@@ -144,6 +144,11 @@ class LiveCache:
         tag = self.tag(state, *(key if isinstance(key, tuple) else (key,)))
         return self.get(state, ("text", key), lambda: Encoded.of(render().encode(), tag))
 
+    def peek(self, state: Mapping[str, Any], key: Any) -> Any:
+        """What is built for this version and key already, or None (never builds)."""
+        with self._lock:
+            return self._versions.get(state.get("version"), {}).get(key)
+
     def get(self, state: Mapping[str, Any], key: Any, build: Callable[[], Any]) -> Any:
         version = state.get("version")
         if not isinstance(version, int):

@@ -122,3 +122,29 @@ def test_another_host_name_is_refused_on_every_route(served):
             b"GET %s HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n" % path,
         )
         assert answer.startswith(b"HTTP/1.1 421"), (path, answer[:80])
+
+
+def test_a_phones_fragment_comes_from_the_cache_the_same_as_flasks(app, served, service):
+    import http.client
+
+    service.start(("red", "blue"))
+    flask_html = app.test_client().get("/partial/live").get_data()
+    deadline = __import__("time").monotonic() + 10
+    while True:  # the server's broadcaster has built this version's fragment by now
+        connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        connection.request("GET", "/partial/live", headers={"Accept-Encoding": "gzip"})
+        response = connection.getresponse()
+        body = response.read()
+        if response.getheader("Content-Encoding") == "gzip":
+            import gzip
+
+            body = gzip.decompress(body)
+        if body == flask_html or __import__("time").monotonic() > deadline:
+            break
+    assert response.status == 200 and body == flask_html
+    etag = response.getheader("ETag")
+    connection.request("GET", "/partial/live", headers={"If-None-Match": etag})
+    again = connection.getresponse()
+    again.read()
+    assert again.status == 304
+    connection.close()
