@@ -410,7 +410,8 @@ def main() -> None:
                 now, peak = rss_mb()
                 print(
                     f"{count:3d} page-like clients + {args.slow} slow-header connections, turns "
-                    f"{turns}..{len(owner.state()['history'])}, {len(window)} changes in {took:.0f} s:"
+                    f"{turns}..{len(owner.state()['history'])}, {len(window)} changes "
+                    f"in {took:.0f} s:"
                 )
                 print(f"    change -> page updated   {ms(late)}")
                 print(f"    bytes per update         {per_update / 1024:.2f} KB (event + fetches)")
