@@ -56,7 +56,8 @@ class PageClient:
         self.etag: str | None = None
         self.history = -1
         self.epoch: Any = None
-        self.log: list[tuple[int, float, int]] = []  # (version, page updated at, bytes)
+        # (version, page updated at, bytes, event arrived at)
+        self.log: list[tuple[int, float, int, float]] = []
 
     def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes, int]:
         """GET on the kept-alive connection: status, body (unzipped), bytes on the wire."""
@@ -96,10 +97,11 @@ class PageClient:
             if line.startswith(b"data: "):
                 data = line[6:]
             elif line in (b"\n", b"\r\n") and data:
+                arrived = time.perf_counter()
                 state = json.loads(data)
                 data = b""
                 wire += self.update(state)
-                self.log.append((int(state["version"]), time.perf_counter(), wire))
+                self.log.append((int(state["version"]), time.perf_counter(), wire, arrived))
                 wire = 0
         stream.close()
 
@@ -241,6 +243,9 @@ class Players:
     def __init__(self, daemon, seed: int = 7) -> None:
         from pawnlight.rules import Deck
 
+        #: Seconds the players take between a card and its move, and after a move (0 while
+        #: fast-forwarding to the late game).
+        self.pace = 0.0
         self.owner, self.board = daemon.owner, daemon.sim_board
         self.rng = random.Random(seed)
         self.deck = Deck(self.rng)
@@ -258,7 +263,9 @@ class Players:
             owner, lambda s: s["phase"] in ("move", "over") or len(s["history"]) > before
         )
         if state["phase"] != "move":
+            time.sleep(self.pace)
             return state
+        time.sleep(self.pace)
         # A move that ends where it began (a 4 back onto a slide that brings the pawn back) is
         # made by lifting the pawn and putting it back; prefer others, or decline the card.
         changing = [m for m in state["legal"] if same(m["pawns"]) != same(state["pawns"])]
@@ -284,6 +291,7 @@ class Players:
         if state["phase"] == "choose":
             owner.command("resolve", {"move": choice["text"]})
             state = wait_state(owner, lambda s: len(s["history"]) > before)
+        time.sleep(self.pace)
         return state
 
 
@@ -295,13 +303,15 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def latencies(published: dict[int, float], logs: list[list[tuple[int, float, int]]]) -> list[float]:
+def latencies(
+    published: dict[int, float], logs: list[list[tuple]], event: bool = False
+) -> list[float]:
     """For every version published while measuring and every client: how long until that
-    client's page showed it or a newer one."""
+    client's page showed it or a newer one (``event``: until the event arrived)."""
     out = []
     for log in logs:
         for version, at in published.items():
-            done = [t for v, t, _ in log if v >= version and t >= at]
+            done = [e[3] if event else e[1] for e in log if e[0] >= version and e[1] >= at]
             if done:
                 out.append(min(done) - at)
     return out
@@ -330,8 +340,15 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=400, help="turns played before measuring")
     parser.add_argument("--clients", default="1,10,20", help="page-like client counts to measure")
     parser.add_argument("--slow", type=int, default=20, help="slow-header connections meanwhile")
-    parser.add_argument("--measure-turns", type=int, default=15, help="turns per client count")
+    parser.add_argument("--measure-turns", type=int, default=12, help="turns per client count")
     parser.add_argument("--settle", type=float, default=0.1)
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.4,
+        help="seconds the players take between a card and its move, and after a move, while "
+        "measuring (people take longer; the game up to --turns is played without pause)",
+    )
     args = parser.parse_args()
     counts = [int(c) for c in args.clients.split(",") if c.strip()]
     if not (1 <= args.turns <= 2000 and all(1 <= c <= 64 for c in counts) and args.slow <= 200):
@@ -379,6 +396,7 @@ def main() -> None:
                 f"web load on the simulated board: a 4-player game played to turn {turns} in "
                 f"{time.monotonic() - started:.0f} s; the whole state is {full_state / 1024:.0f} KB"
             )
+            players.pace = args.pace
             context = multiprocessing.get_context("spawn")
             for count in counts:
                 stop, results = context.Event(), context.Queue()
@@ -406,7 +424,7 @@ def main() -> None:
                 window = {v: t for v, t in published.items() if first <= v <= last}
                 late = latencies(window, logs)
                 updates = [entry for log in logs for entry in log if entry[0] >= first]
-                per_update = statistics.mean(b for _, _, b in updates) if updates else 0
+                per_update = statistics.mean(e[2] for e in updates) if updates else 0
                 now, peak = rss_mb()
                 print(
                     f"{count:3d} page-like clients + {args.slow} slow-header connections, turns "
@@ -414,6 +432,7 @@ def main() -> None:
                     f"in {took:.0f} s:"
                 )
                 print(f"    change -> page updated   {ms(late)}")
+                print(f"    change -> event arrived  {ms(latencies(window, logs, event=True))}")
                 print(f"    bytes per update         {per_update / 1024:.2f} KB (event + fetches)")
                 print(
                     f"    GET /api/state           {ms(prober.times)}  failures {prober.failures}"
