@@ -42,7 +42,7 @@ def history():
     """The turns with the board before and after each, ``HISTORY_PAGE`` a page (page 1 is the
     first turns): what a replay needs, without sending the whole game on every change."""
     raw = request.args.get("page", "1")
-    if not raw.isdigit() or len(raw) > 6 or int(raw) < 1:
+    if not view.whole_number(raw) or int(raw) < 1:
         raise ApiError(f"page must be a page number from 1, not {raw[:20]!r}")
     page = int(raw)
     ctx = context()
@@ -143,8 +143,8 @@ def replay_args() -> tuple[int | None, str]:
     raw = request.args.get("turn")
     if raw is None or raw == "":
         return None, when
-    if not raw.isdigit() or int(raw) < 1:
-        raise ApiError(f"turn must be a turn number from 1, not {raw!r}")
+    if not view.whole_number(raw) or int(raw) < 1:
+        raise ApiError(f"turn must be a turn number from 1, not {raw[:20]!r}")
     return int(raw), when
 
 

@@ -31,6 +31,7 @@ from .app import CSP, bad_host_message
 from .context import Context, context_of
 from .events import WAKE
 from .live import Encoded
+from .view import whole_number
 
 log = logging.getLogger(__name__)
 
@@ -209,7 +210,7 @@ class Front:
         else:
             query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
             after = query.get("after", ["0"])
-            if len(query) > 1 or len(after) != 1 or not after[0].isdigit() or len(after[0]) > 6:
+            if len(query) > 1 or len(after) != 1 or not whole_number(after[0]):
                 return False  # Flask explains what is wrong
             key = ("text", ("history", int(after[0])))
         encoded = self.ctx.live.peek(state, key)
@@ -251,7 +252,9 @@ class Front:
     async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
         """The whole body, or None once a 413/408/400 has been sent."""
         declared = _header(scope, b"content-length")
-        if declared is not None and (not declared.strip().isdigit() or int(declared) > MAX_BODY):
+        if declared is not None and (
+            not whole_number(declared.strip(), 12) or int(declared) > MAX_BODY
+        ):
             await _json(send, 413, {"error": "the request body is too large"})
             return None
         chunks: list[bytes] = []

@@ -66,8 +66,8 @@ def _replay(state: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None
     when = request.args.get("when", "after")
     if when not in view.WHEN:
         when = "after"
-    if not raw.isdigit():
-        return None, f"There is no turn {raw!r}."
+    if not view.whole_number(raw):
+        return None, f"There is no turn {raw[:20]!r}."
     turn = int(raw)
     try:
         svg = view.board_svg(state, turn, when)
@@ -116,7 +116,7 @@ def history_fragment():
     """The history lines after turn ``after`` (newest first), or with ``after=0`` the whole
     history section: what a page that has the first ``after`` lines is missing."""
     raw = request.args.get("after", "0")
-    if not raw.isdigit() or len(raw) > 6:
+    if not view.whole_number(raw):
         raise ApiError(f"after must be a turn number from 0, not {raw[:20]!r}")
     after = int(raw)
     ctx = context()

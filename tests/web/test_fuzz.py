@@ -60,7 +60,10 @@ path_values = st.integers(min_value=-(10**30), max_value=10**30).map(str) | st.t
 )
 query = st.dictionaries(
     st.sampled_from(["turn", "when", "page", "after", "compact", "v", "x"]),
-    st.text(max_size=12) | st.integers(-(10**25), 10**25).map(str),
+    st.text(max_size=12)
+    | st.integers(-(10**25), 10**25).map(str)
+    | st.text(alphabet="0123456789²٣", min_size=1, max_size=8)
+    | st.integers(4000, 6000).map(lambda n: "9" * n),
     max_size=3,
 )
 
