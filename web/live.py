@@ -20,7 +20,6 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, request
@@ -53,20 +52,32 @@ def dumps(value: Any) -> bytes:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-@dataclass(frozen=True)
 class Encoded:
-    """One body, ready to send: plain, gzipped (when worth it) and its ETag (unquoted)."""
+    """One body, ready to send: plain, gzipped (when worth it, made at the first client that
+    takes gzip) and its ETag (unquoted)."""
 
-    plain: bytes
-    gzipped: bytes | None
-    etag: str
+    __slots__ = ("_gzipped", "etag", "plain")
+
+    def __init__(self, plain: bytes, etag: str) -> None:
+        self.plain = plain
+        self.etag = etag
+        self._gzipped: bytes | bool | None = False  # False: not made yet
 
     @classmethod
     def of(cls, body: bytes, tag: str) -> Encoded:
-        gzipped = gzip.compress(body, 6, mtime=0) if len(body) >= GZIP_FROM else None
-        if gzipped is not None and len(gzipped) >= len(body):
-            gzipped = None
-        return cls(body, gzipped, tag)
+        return cls(body, tag)
+
+    @property
+    def gzipped(self) -> bytes | None:
+        """The gzipped body, or None when gzip would not make it smaller."""
+        if self._gzipped is False:
+            packed: bytes | None = None
+            if len(self.plain) >= GZIP_FROM:
+                packed = gzip.compress(self.plain, 6, mtime=0)
+                if len(packed) >= len(self.plain):
+                    packed = None
+            self._gzipped = packed
+        return self._gzipped  # type: ignore[return-value]
 
 
 class _Epochs:
