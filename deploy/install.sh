@@ -41,7 +41,9 @@ port = 8080
 TOML
 fi
 if [ ! -f /etc/pawnlight/pawnlight.env ]; then
-    pin=$(python3 -c 'import secrets; print(f"{secrets.randbelow(10**6):06d}")')
+    # Ten digits: with the limit of wrong PINs across all addresses (docs/web.md), guessing one
+    # would take thousands of years; still easy to type on a phone's number pad.
+    pin=$(python3 -c 'import secrets; print(f"{secrets.randbelow(10**10):010d}")')
     umask 077
     echo "PAWNLIGHT_PIN=$pin" > /etc/pawnlight/pawnlight.env
     echo "owner PIN: $pin (kept in /etc/pawnlight/pawnlight.env)"

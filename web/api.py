@@ -12,7 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from pawnlight.store.errors import StoreError
 
-from . import qr, view
+from . import live, qr, view
 from .auth import owner_only
 from .context import StreamSlots, context
 from .errors import ApiError
@@ -23,16 +23,57 @@ blueprint = Blueprint("api", __name__)
 
 @blueprint.get("/api/state")
 def state():
-    return jsonify(context().service.state())
+    """The whole state (contract section 5); ``?compact=1`` without the history (what the event
+    stream sends).  Encoded once per version, with an ETag: a poller that has it gets a 304."""
+    compact = request.args.get("compact", "0")
+    if compact not in ("0", "1"):
+        raise ApiError(f"compact must be 0 or 1, not {compact[:20]!r}")
+    ctx = context()
+    encoded = ctx.live.json(ctx.service.state(), compact_form=compact == "1")
+    return live.respond(encoded, "application/json")
+
+
+#: Turns in one page of GET /api/history.
+HISTORY_PAGE = 50
+
+
+@blueprint.get("/api/history")
+def history():
+    """The turns with the board before and after each, ``HISTORY_PAGE`` a page (page 1 is the
+    first turns): what a replay needs, without sending the whole game on every change."""
+    raw = request.args.get("page", "1")
+    if not view.whole_number(raw) or int(raw) < 1:
+        raise ApiError(f"page must be a page number from 1, not {raw[:20]!r}")
+    page = int(raw)
+    ctx = context()
+    current = ctx.service.state()
+    turns = view.turns(current)
+    pages = max(1, -(-len(turns) // HISTORY_PAGE))
+    if page > pages:
+        raise ApiError(f"there is no page {page} (the history has {pages})", 404)
+
+    first = (page - 1) * HISTORY_PAGE
+    chosen = list(turns[first : first + HISTORY_PAGE])
+
+    def build() -> live.Encoded:
+        body = {"page": page, "first_turn": first + 1, "turns": chosen}
+        # Within one epoch the history only grows, so a page's content is fixed by how many
+        # turns it holds: a full page keeps its ETag for the rest of the game.
+        epoch = ctx.live.epoch(current)
+        tag = f"{ctx.live.boot}-h{epoch}-{page}-{len(chosen)}"
+        return live.Encoded.of(live.dumps(body), tag)
+
+    return live.respond(ctx.live.get(current, ("history", page), build), "application/json")
 
 
 class _Stream:
     """The event stream as a WSGI body that gives its slot back when closed, even if it was
     never iterated (a generator's ``finally`` would not run then)."""
 
-    def __init__(self, body: Iterator[str], slots: StreamSlots) -> None:
+    def __init__(self, body: Iterator[str], slots: StreamSlots, address: str) -> None:
         self._body = body
         self._slots: StreamSlots | None = slots
+        self._address = address
 
     def __iter__(self) -> _Stream:
         return self
@@ -45,19 +86,28 @@ class _Stream:
         if close is not None:
             close()
         if self._slots is not None:
-            self._slots.give_back()
+            self._slots.give_back(self._address)
             self._slots = None
+
+
+STREAM_REFUSED = "too many live connections: poll GET /api/state instead"
 
 
 @blueprint.get("/api/events")
 def events():
+    """The event stream through Flask (the test client, a plain WSGI server); the served app
+    answers this route in asgi.py instead, without holding a thread per phone."""
     ctx = context()
-    if not ctx.streams.take():
-        raise ApiError(
-            "too many live connections: poll GET /api/state instead", 503, {"Retry-After": "30"}
-        )
-    body = stream(ctx.service, ctx.stopping.is_set, heartbeat=current_app.config["SSE_HEARTBEAT"])
-    response = Response(_Stream(body, ctx.streams), mimetype="text/event-stream")
+    address = request.remote_addr or ""
+    if not ctx.streams.take(address):
+        raise ApiError(STREAM_REFUSED, 503, {"Retry-After": "30"})
+    body = stream(
+        ctx.service,
+        ctx.stopping.is_set,
+        heartbeat=current_app.config["SSE_HEARTBEAT"],
+        encode=lambda state: ctx.live.event(state).decode(),
+    )
+    response = Response(_Stream(body, ctx.streams, address), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a proxy in front must not buffer the stream
     return response
@@ -93,8 +143,8 @@ def replay_args() -> tuple[int | None, str]:
     raw = request.args.get("turn")
     if raw is None or raw == "":
         return None, when
-    if not raw.isdigit() or int(raw) < 1:
-        raise ApiError(f"turn must be a turn number from 1, not {raw!r}")
+    if not view.whole_number(raw) or int(raw) < 1:
+        raise ApiError(f"turn must be a turn number from 1, not {raw[:20]!r}")
     return int(raw), when
 
 

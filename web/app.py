@@ -2,17 +2,19 @@
 
 :func:`create_app` is given the companion's :class:`~pawnlight.companion.service.Service` and
 nothing else; every route reads snapshots from it or sends it commands.  Serve the app with
-pawnlight.web.server.WebServer (cheroot), never with Flask's development server.
+pawnlight.web.server.WebServer (uvicorn), never with Flask's development server.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, Response, request, url_for
 
@@ -20,8 +22,10 @@ from pawnlight.companion.service import Service
 
 from . import api, auth, commands, errors, pages, view
 from . import sim as sim_routes
-from .context import KEY, Context, StreamSlots
+from .context import KEY, Context, StreamSlots, context
+from .hosts import HostPolicy
 from .ratelimit import PinLimiter
+from .sessions import Sessions
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -53,7 +57,10 @@ def create_app(
     clock: Callable[[], float] = time.monotonic,
     public_url: str | None = None,
     max_streams: int = 32,
+    streams_per_address: int = 4,
     heartbeat: float = 15.0,
+    allowed_hosts: Iterable[str] = (),
+    sessions_path: Path | None = None,
 ) -> Flask:
     """The web app for one running companion.
 
@@ -62,8 +69,11 @@ def create_app(
     (a random key is made otherwise).  ``sim``: serve the simulator page and API; None means
     "when the service has a simulator".  ``clock`` times PIN lockouts (tests pass a fake);
     ``public_url`` is what the QR code shows (default: the address the page was opened at);
-    ``max_streams`` caps live event streams, below the server's thread count; ``heartbeat`` is
-    the seconds between keep-alive comments on a quiet stream.
+    ``max_streams`` caps live event streams, ``streams_per_address`` those of one client
+    address; ``heartbeat`` is the seconds between keep-alive comments on a quiet stream.
+    ``allowed_hosts``: names the page answers to besides localhost and the machine's own names
+    and addresses (hosts.py: every other ``Host`` is refused, which closes DNS rebinding).
+    ``sessions_path``: where the owner's logins are kept across restarts (sessions.py).
     """
     pin = pin or None
     if pin is not None and len(pin) < MIN_PIN:
@@ -74,9 +84,10 @@ def create_app(
     elif sim and not has_sim:
         raise ValueError("sim=True needs a service with a simulated board (service.sim)")
 
+    secret_key = secret_key or os.urandom(32)
     app = Flask(__name__)
     app.config.update(
-        SECRET_KEY=secret_key or os.urandom(32),
+        SECRET_KEY=secret_key,
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_NAME="pawnlight_session",
         SESSION_COOKIE_SAMESITE="Strict",
@@ -89,10 +100,17 @@ def create_app(
     app.extensions[KEY] = Context(
         service=service,
         pin=pin,
-        limiter=PinLimiter(clock=clock),
+        limiter=PinLimiter(clock=clock, on_global_lockout=auth.tell_the_board(service)),
         sim=sim,
         public_url=public_url,
-        streams=StreamSlots(max_streams),
+        streams=StreamSlots(max_streams, streams_per_address),
+        hosts=HostPolicy(allowed_hosts, public_url),
+        sessions=Sessions(
+            sessions_path,
+            lifetime=app.permanent_session_lifetime.total_seconds(),
+            # Logins made under another PIN end when the PIN changes.
+            pin_tag=hmac.new(secret_key, (pin or "").encode(), hashlib.sha256).hexdigest()[:32],
+        ),
     )
     version = _asset_version()
 
@@ -112,6 +130,7 @@ def create_app(
         a_card=view.a_card,
         sim=sim,
     )
+    app.before_request(_check_host)
     app.after_request(_headers)
     errors.install(app)
     for blueprint in (pages.blueprint, api.blueprint, commands.blueprint, auth.blueprint):
@@ -119,6 +138,32 @@ def create_app(
     if sim:
         app.register_blueprint(sim_routes.blueprint)
     return app
+
+
+def local_address(environ: Mapping[str, Any]) -> str | None:
+    """The address this connection came in on (the served app's ASGI scope, else the WSGI
+    server's name for itself)."""
+    scope = environ.get("asgi.scope")
+    server = scope.get("server") if isinstance(scope, Mapping) else None
+    if server:
+        return str(server[0])
+    name = environ.get("SERVER_NAME")
+    return str(name) if name else None
+
+
+def _check_host() -> Response | None:
+    policy = context().hosts
+    if policy.allows(request.headers.get("Host"), local_address(request.environ)):
+        return None
+    return errors.json_error(bad_host_message(request.headers.get("Host")), 421)
+
+
+def bad_host_message(host: str | None) -> str:
+    shown = (host or "")[:80]
+    return (
+        f"this board does not answer to the name {shown!r}: open it by the Pi's own name or "
+        "address, or add the name to allowed_hosts in the [http] settings"
+    )
 
 
 def _headers(response: Response) -> Response:

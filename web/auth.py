@@ -6,14 +6,17 @@ header: a browser never adds that header by itself, so another site cannot forge
 cookie; because a browser does send cookies on its own, cookie-authenticated changing requests
 must also carry the CSRF token issued at login (``X-CSRF-Token``) and come from this origin.
 
-Wrong PINs are counted per client address (ratelimit.py); with no PIN configured, nothing may
-be changed, and the message says how to set one.
+Wrong PINs are counted per client address and across all of them (ratelimit.py); reaching the
+global limit is told to the companion, which buzzes and shows a warning.  Each login is known
+to the server (sessions.py): logging out or changing the PIN ends it for good.  With no PIN
+configured, nothing may be changed, and the message says how to set one.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 from collections.abc import Callable
 from functools import wraps
@@ -38,6 +41,7 @@ NEED_PIN = (
 )
 
 blueprint = Blueprint("auth", __name__)
+log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -82,17 +86,38 @@ def _check_pin(given: str) -> None:
 
 
 def _too_many(seconds: int) -> ApiError:
-    return ApiError(
-        f"too many wrong PINs from this address: try again in {seconds} s",
-        429,
-        {"Retry-After": str(seconds)},
-    )
+    if context().limiter.globally_locked():
+        message = (
+            f"too many wrong PINs from the network: logins are locked for everyone for "
+            f"{seconds} s (restarting pawnlight ends it)"
+        )
+    else:
+        message = f"too many wrong PINs from this address: try again in {seconds} s"
+    return ApiError(message, 429, {"Retry-After": str(seconds)})
+
+
+def tell_the_board(service: Any) -> Callable[[int], None]:
+    """What the limiter calls on a global lockout: the companion buzzes and warns (through
+    its commands, as every other input from the web)."""
+
+    def notify(seconds: int) -> None:
+        try:
+            service.command("pin_lockout", {"minutes": max(1, min(1440, round(seconds / 60)))})
+        except Exception:  # the lockout holds even if the board cannot say so
+            log.exception("could not tell the board about the PIN lockout")
+
+    return notify
 
 
 def is_owner() -> bool:
-    """Logged in through the page (cookie) with the current PIN."""
-    pin = context().pin
-    return bool(pin) and session.get("owner") == _fingerprint(pin)
+    """Logged in through the page (cookie) with the current PIN, in a login not ended."""
+    ctx = context()
+    pin = ctx.pin
+    return (
+        bool(pin)
+        and session.get("owner") == _fingerprint(pin)
+        and ctx.sessions.valid(session.get("sid"))
+    )
 
 
 def require_owner(changing: bool) -> None:
@@ -136,9 +161,11 @@ def login():
         raise ApiError("the request comes from another site", 403)
     data = bodies.body({"pin": bodies.text(64)}, required=("pin",))
     _check_pin(data["pin"])
+    context().sessions.end(session.get("sid"))
     session.clear()
     session.permanent = True
     session["owner"] = _fingerprint(context().pin or "")
+    session["sid"] = context().sessions.start()
     session["csrf"] = secrets.token_urlsafe(32)
     return jsonify(ok=True, owner=True, csrf=session["csrf"])
 
@@ -147,6 +174,7 @@ def login():
 def logout():
     if not same_origin():
         raise ApiError("the request comes from another site", 403)
+    context().sessions.end(session.get("sid"))  # the cookie, even if kept, opens nothing now
     session.clear()
     return jsonify(ok=True, owner=False)
 

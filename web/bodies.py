@@ -6,13 +6,31 @@ the companion: a wrong type must never surface as a 500 from deep inside.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from flask import request
 
+from pawnlight import strict_json
+
 from .errors import ApiError
+
+#: The largest request body (the served app refuses larger ones before Flask sees them).
+MAX_BODY = 64 * 1024
+
+
+def read_body() -> bytes:
+    """The request body; ApiError 413 past :data:`MAX_BODY`, with a length or chunked."""
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise ApiError("the request body is too large", 413)
+    cached = getattr(request, "_pawnlight_body", None)
+    if cached is None:
+        cached = request.stream.read(MAX_BODY + 1)
+        if len(cached) > MAX_BODY:
+            raise ApiError("the request body is too large", 413)
+        request._pawnlight_body = cached  # type: ignore[attr-defined]
+    return cached
+
 
 Check = Callable[[Any, str], Any]
 
@@ -24,14 +42,14 @@ def body(
 
     ``aliases`` maps another spelling to a field (``color`` for ``colour``).
     """
-    raw = request.get_data(cache=True)  # werkzeug raises 413 past MAX_CONTENT_LENGTH
+    raw = read_body()
     if not raw.strip():
         data: Any = {}
     else:
         try:
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as error:
-            raise ApiError(f"the body is not valid JSON ({error})") from None
+            data = strict_json.loads(raw, max_bytes=MAX_BODY)
+        except ValueError as error:
+            raise ApiError(f"the body is not valid JSON: {error}") from None
     if not isinstance(data, dict):
         raise ApiError("the body must be a JSON object")
     for alias, name in dict(aliases).items():

@@ -11,30 +11,43 @@ from flask import Flask, current_app
 
 from pawnlight.companion.service import Service
 
+from .hosts import HostPolicy
+from .live import LiveCache
 from .ratelimit import PinLimiter
+from .sessions import Sessions
 
 KEY = "pawnlight"
 
 
 class StreamSlots:
-    """Counts the open event streams, so they cannot take every server thread: past the limit
-    a phone is told to poll instead."""
+    """Counts the open event streams, in all and per client address, so that neither everyone
+    together nor one address alone can hold more than their share: past either limit a phone
+    is told to poll instead."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, per_address: int = 4) -> None:
         self.limit = limit
+        self.per_address = per_address
         self.open = 0
+        self._by_address: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def take(self) -> bool:
+    def take(self, address: str = "") -> bool:
         with self._lock:
-            if self.open >= self.limit:
+            mine = self._by_address.get(address, 0)
+            if self.open >= self.limit or mine >= self.per_address:
                 return False
             self.open += 1
+            self._by_address[address] = mine + 1
             return True
 
-    def give_back(self) -> None:
+    def give_back(self, address: str = "") -> None:
         with self._lock:
             self.open -= 1
+            left = self._by_address.get(address, 1) - 1
+            if left > 0:
+                self._by_address[address] = left
+            else:
+                self._by_address.pop(address, None)
 
 
 @dataclass
@@ -47,6 +60,10 @@ class Context:
     #: Set when the server stops: event streams end at their next wake-up.
     stopping: threading.Event = field(default_factory=threading.Event)
     streams: StreamSlots = field(default_factory=lambda: StreamSlots(32))
+    #: Each version's encodings and fragments, built once and shared by every phone.
+    live: LiveCache = field(default_factory=LiveCache)
+    hosts: HostPolicy = field(default_factory=HostPolicy)
+    sessions: Sessions = field(default_factory=Sessions)
 
 
 def context() -> Context:

@@ -30,15 +30,17 @@ def stream(
     stopping: Callable[[], bool],
     heartbeat: float = 15.0,
     clock: Callable[[], float] = time.monotonic,
+    encode: Callable[[dict[str, Any]], str] = event,
 ) -> Iterator[str]:
-    """The text of an event stream; ends when ``stopping()`` turns true."""
+    """The text of an event stream; ends when ``stopping()`` turns true.  ``encode`` makes a
+    snapshot's event (the app's sends the compact state, encoded once for all phones)."""
     # Subscribe before reading the state, so no snapshot can fall between the two.
     subscription = service.subscribe()
     try:
         # retry: how long the browser waits before reconnecting by itself.
         yield "retry: 2000\n\n"
         state = service.state()
-        yield event(state)
+        yield encode(state)
         last = state.get("version")
         quiet_since = clock()
         while not stopping():
@@ -52,7 +54,7 @@ def stream(
             if isinstance(version, int) and isinstance(last, int) and version <= last:
                 continue  # already sent (the replay at connect can overlap the subscription)
             last = version
-            yield event(snapshot)
+            yield encode(snapshot)
             quiet_since = clock()
     finally:
         subscription.close()

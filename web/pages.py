@@ -7,7 +7,7 @@ swaps in fresh fragments, rendered by the same templates, when a new snapshot ar
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, render_template, request
@@ -15,25 +15,51 @@ from flask import Blueprint, render_template, request
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.editions import EDITIONS, VARIANTS
 
+<<<<<<< HEAD
 from . import diagnostics_view, qr, view
+=======
+from . import live, qr, view
+>>>>>>> i20
 from .auth import csrf_token, is_owner
 from .context import context
+from .errors import ApiError
 
 blueprint = Blueprint("pages", __name__)
 
 
-def live_context(state: Mapping[str, Any], board: bool = True) -> dict[str, Any]:
+def live_context(
+    state: Mapping[str, Any], board: bool = True, history: bool = True, owner: bool | None = None
+) -> dict[str, Any]:
     """What the live regions (summary, board, details) need; the simulator page draws its own
-    board, of the pawns as they physically stand."""
+    board, of the pawns as they physically stand.  ``history=False`` leaves the history out
+    (the live fragments: the page fetches only its new lines)."""
     return {
         "state": state,
-        "owner": is_owner(),
-        "history": view.history(state),
+        "owner": is_owner() if owner is None else owner,
+        "history": view.history(state) if history else None,
+        "history_length": len(state.get("history") or []),
+        "history_epoch": context().live.epoch(state),
         "scores": view.scores(state),
         "result": view.result_text(state),
         "board": view.board_svg(state) if board else "",
         "version": state.get("version", ""),
     }
+
+
+def fragment(template: str, key: Any, extra: Callable[[], Mapping[str, Any]] | None = None):
+    """A live fragment of the current version: rendered once per version (and per owner or
+    not: the owner's has the buttons) for every phone, sent with an ETag and gzipped."""
+    ctx = context()
+    state = ctx.service.state()
+    owner = is_owner()
+
+    def render() -> str:
+        more = extra() if extra is not None else {}
+        return render_template(
+            template, **{**live_context(state, history=False, owner=owner), **more}
+        )
+
+    return live.respond(ctx.live.text(state, (key, owner), render), "text/html")
 
 
 def _replay(state: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
@@ -44,8 +70,8 @@ def _replay(state: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None
     when = request.args.get("when", "after")
     if when not in view.WHEN:
         when = "after"
-    if not raw.isdigit():
-        return None, f"There is no turn {raw!r}."
+    if not view.whole_number(raw):
+        return None, f"There is no turn {raw[:20]!r}."
     turn = int(raw)
     try:
         svg = view.board_svg(state, turn, when)
@@ -87,8 +113,33 @@ def status():
 
 
 @blueprint.get("/partial/live")
-def live():
-    return render_template("_live.html", **live_context(context().service.state()))
+def live_fragment():
+    return fragment("_live.html", "live")
+
+
+@blueprint.get("/partial/history")
+def history_fragment():
+    """The history lines after turn ``after`` (newest first), or with ``after=0`` the whole
+    history section: what a page that has the first ``after`` lines is missing."""
+    raw = request.args.get("after", "0")
+    if not view.whole_number(raw):
+        raise ApiError(f"after must be a turn number from 0, not {raw[:20]!r}")
+    after = int(raw)
+    ctx = context()
+    state = ctx.service.state()
+
+    def render() -> str:
+        lines = view.history(state)
+        if after == 0:
+            return render_template(
+                "_history.html",
+                history=lines,
+                history_length=len(lines),
+                history_epoch=ctx.live.epoch(state),
+            )
+        return render_template("_history_lines.html", history=lines[: max(0, len(lines) - after)])
+
+    return live.respond(ctx.live.text(state, ("history", after), render), "text/html")
 
 
 @blueprint.get("/diagnostics")

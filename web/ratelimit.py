@@ -1,8 +1,17 @@
-"""Slowing down PIN guessing: a few wrong PINs from one address lock it out for a while.
+"""Slowing down PIN guessing, per address and across all addresses together.
 
-Each lockout is twice as long as the one before (up to an hour), so guessing a 4-digit PIN
-takes weeks, while a player who mistypes waits a minute.  The clock is injected: tests move
-time by hand instead of sleeping.
+Per address: a few wrong PINs lock that address out for a while; each lockout is twice as long
+as the one before (up to an hour), so a player who mistypes waits a minute.
+
+Across all addresses: someone with many addresses (a phone can take a new one at will) is held
+to :data:`GLOBAL_FAILURES` wrong PINs in any :data:`GLOBAL_WINDOW` seconds; the one that reaches
+it locks every login for :data:`GLOBAL_LOCKOUT` seconds (twice as long each time, up to a day)
+and ``on_global_lockout`` is told, so the board can buzz and the page warn.  That bounds
+guessing to about 20 PINs per 15 minutes, under 2,000 a day: a 10-digit PIN (the installer's)
+would take thousands of years on average.  The price: while locked, the owner cannot log in
+either (the lock is in memory: restarting pawnlight ends it).
+
+The clock is injected: tests move time by hand instead of sleeping.
 """
 
 from __future__ import annotations
@@ -10,7 +19,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,6 +32,14 @@ class _Record:
     last: float = 0.0
 
 
+#: Wrong PINs from all addresses together within :data:`GLOBAL_WINDOW` seconds.
+GLOBAL_FAILURES = 20
+GLOBAL_WINDOW = 15 * 60.0
+#: The first global lockout; each next one is twice as long, up to a day.
+GLOBAL_LOCKOUT = 15 * 60.0
+GLOBAL_LONGEST = 24 * 3600.0
+
+
 class PinLimiter:
     def __init__(
         self,
@@ -33,7 +50,18 @@ class PinLimiter:
         forget_after: float = 24 * 3600.0,
         clock: Callable[[], float] = time.monotonic,
         capacity: int = 1024,
+        global_failures: int = GLOBAL_FAILURES,
+        global_window: float = GLOBAL_WINDOW,
+        global_lockout: float = GLOBAL_LOCKOUT,
+        on_global_lockout: Callable[[int], None] | None = None,
     ) -> None:
+        self.global_failures = global_failures
+        self.global_window = global_window
+        self.global_lockout = global_lockout
+        self.on_global_lockout = on_global_lockout
+        self._recent: deque[float] = deque()
+        self._global_until = 0.0
+        self._global_lockouts = 0
         self.max_failures = max_failures
         self.lockout = lockout
         self.longest = longest
@@ -46,13 +74,25 @@ class PinLimiter:
     def retry_after(self, address: str) -> int:
         """Whole seconds until ``address`` may try again; 0 when it may try now."""
         with self._lock:
+            now = self.clock()
+            everyone = max(0, math.ceil(self._global_until - now))
             record = self._get(address)
             if record is None:
-                return 0
-            return max(0, math.ceil(record.locked_until - self.clock()))
+                return everyone
+            return max(everyone, math.ceil(record.locked_until - now))
+
+    def globally_locked(self) -> int:
+        """Whole seconds until anyone may try again (0: not locked for everyone)."""
+        with self._lock:
+            return max(0, math.ceil(self._global_until - self.clock()))
 
     def failed(self, address: str) -> int:
         """Count a wrong PIN; returns the seconds of lockout it caused (0 for none yet)."""
+        seconds = self._count_globally()
+        if seconds:
+            if self.on_global_lockout is not None:
+                self.on_global_lockout(seconds)
+            return seconds
         with self._lock:
             now = self.clock()
             record = self._get(address) or _Record()
@@ -68,6 +108,21 @@ class PinLimiter:
             record.lockouts += 1
             seconds = min(self.longest, self.lockout * 2 ** (record.lockouts - 1))
             record.locked_until = now + seconds
+            return math.ceil(seconds)
+
+    def _count_globally(self) -> int:
+        """Count a wrong PIN against everyone's budget; the global lockout it starts, or 0."""
+        with self._lock:
+            now = self.clock()
+            self._recent.append(now)
+            while self._recent and now - self._recent[0] > self.global_window:
+                self._recent.popleft()
+            if len(self._recent) < self.global_failures:
+                return 0
+            self._recent.clear()
+            self._global_lockouts += 1
+            seconds = min(GLOBAL_LONGEST, self.global_lockout * 2 ** (self._global_lockouts - 1))
+            self._global_until = now + seconds
             return math.ceil(seconds)
 
     def succeeded(self, address: str) -> None:

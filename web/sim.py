@@ -131,12 +131,17 @@ def hand(state: Mapping[str, Any], pawns: Mapping[str, Any] | None) -> list[dict
     return [{"colour": c, "count": max(0, each - standing.get(c, 0))} for c in colours]
 
 
-def sim_context() -> dict[str, Any]:
+def sim_context(history: bool = True) -> dict[str, Any]:
     state = context().service.state()
     pawns = _physical_pawns()
     return {
+<<<<<<< HEAD
         **live_context(state, board=False),
         "physical": physical_board_svg(pawns, state),
+=======
+        **live_context(state, board=False, history=history),
+        "physical": physical_board_svg(pawns),
+>>>>>>> i20
         "hand": hand(state, pawns),
     }
 
@@ -148,4 +153,6 @@ def page():
 
 @blueprint.get("/partial/sim")
 def partial():
-    return render_template("_sim_live.html", **sim_context())
+    # Not cached by version: the pawns in hand and the LEDs change between versions.  The
+    # history stays out of it, as in the status page's fragment.
+    return render_template("_sim_live.html", **sim_context(history=False))

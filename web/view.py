@@ -44,6 +44,13 @@ CARDS: dict[str, str] = {
 WHEN = ("before", "after")
 
 
+def whole_number(text: str, longest: int = 6) -> bool:
+    """ASCII digits only, and few of them: a turn or page number from a URL is checked with this
+    before ``int()`` (which takes other scripts' digits, and refuses 5,000 digits with an
+    error) and before it reaches a loop or SQLite."""
+    return 0 < len(text) <= longest and text.isascii() and text.isdigit()
+
+
 def card_label(card: object) -> str:
     return "Sorry!" if card == "sorry" else str(card)
 

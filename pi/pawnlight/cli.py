@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import __version__
+from . import __version__, strict_json
 from .diagnostics.commands import register as register_diagnostics
 from .players.commands import register as register_players
 from .store.commands import register as register_games
@@ -17,11 +18,7 @@ from .store.commands import register as register_games
 def _json_command(handler: Callable[[object], dict[str, Any]]) -> int:
     """Read one JSON object on stdin, answer on stdout; bad input: exit 2, one line on stderr."""
     try:
-        request = json.loads(sys.stdin.read())
-    except json.JSONDecodeError as error:
-        print(f"error: malformed JSON: {error}", file=sys.stderr)
-        return 2
-    try:
+        request = strict_json.loads(sys.stdin.buffer.read(strict_json.MAX_BYTES + 1))
         answer = handler(request)
     except ValueError as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
@@ -107,7 +104,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.handler(args) or 0)
+    try:
+        code = int(args.handler(args) or 0)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # The reader went away (``pawnlight games show 1 | head``): nothing more to say to it,
+        # and Python's own flush at exit must not fail again with a traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ See docs/daemon.md for every key. Example ``/etc/pawnlight/pawnlight.toml``::
     [http]
     host = "0.0.0.0"
     port = 8080
+    allowed_hosts = ["board.example.lan"]   # names besides the Pi's own (see docs/web.md)
 
     [pins]                       # BCM numbers
     confirm = 5
@@ -46,6 +47,8 @@ class Config:
     sim: bool = False
     http_host: str = "127.0.0.1"
     http_port: int = 8080
+    #: Host names the page answers to besides localhost, the machine's names and addresses.
+    http_allowed_hosts: list[str] = field(default_factory=list)
     #: The address phones should open (shown as the QR code), e.g. http://pawnlight.local:8080/
     public_url: str | None = None
     pin: str | None = None
@@ -81,6 +84,9 @@ def load(path: Path | None, overrides: dict[str, Any] | None = None) -> Config:
     pin = os.environ.get("PAWNLIGHT_PIN")
     if pin:
         config.pin = pin
+    hosts = os.environ.get("PAWNLIGHT_ALLOWED_HOSTS")
+    if hosts:
+        config.http_allowed_hosts = [name for name in hosts.replace(",", " ").split() if name]
     for key, value in (overrides or {}).items():
         if value is not None:
             setattr(config, key, value)
@@ -101,6 +107,13 @@ def _apply_file(config: Config, path: Path) -> None:
             if not isinstance(value, dict):
                 raise ConfigError(f"{path}: [http] must be a table")
             for sub, item in value.items():
+                if sub == "allowed_hosts":
+                    if not isinstance(item, list) or not all(
+                        isinstance(name, str) and 0 < len(name) <= 253 for name in item
+                    ):
+                        raise ConfigError(f"{path}: http.allowed_hosts must be a list of names")
+                    config.http_allowed_hosts = list(item)
+                    continue
                 if sub not in ("host", "port"):
                     raise ConfigError(f"{path}: unknown key http.{sub}")
                 expected = str if sub == "host" else int

@@ -163,6 +163,8 @@ class Daemon:
             sim=self.config.sim,
             secret_key=self._secret_key(),
             public_url=self.config.public_url,
+            allowed_hosts=self.config.http_allowed_hosts,
+            sessions_path=self.config.data / "sessions.json",
         )
         self.server = WebServer(app, self.config.http_host, self.config.http_port)
         self.server.start()

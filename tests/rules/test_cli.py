@@ -89,6 +89,20 @@ BAD = [
     (json.dumps(dict(EXAMPLE, player="green")), "has no pawns"),
     (json.dumps({k: v for k, v in EXAMPLE.items() if k != "card"}), "missing field 'card'"),
     (json.dumps(dict(EXAMPLE, teams="yes")), "teams must be"),
+    # Strict: the contract's exact spellings and types, no other fields, no key twice.
+    (json.dumps(dict(EXAMPLE, card=7)), "card must be a string"),
+    (
+        json.dumps(dict(EXAMPLE, pawns={"red": ["start", "t7", "S2", "home"]})),
+        "pawns.red: unknown location 't7' (write 'T7')",
+    ),
+    (json.dumps(dict(EXAMPLE, pawns={"Red": ["start", "T7", "S2", "home"]})), "unknown colour"),
+    (json.dumps(dict(EXAMPLE, extra=1)), "unknown field 'extra'"),
+    (json.dumps(EXAMPLE)[:-1] + ', "card": "8"}', "the key 'card' appears twice"),
+    (json.dumps(dict(EXAMPLE, house_rules="diamond-lock")), "house_rules must be a list"),
+    (json.dumps(dict(EXAMPLE, edition=7)), "edition must be a string"),
+    ("[" * 30000 + "]" * 30000, "nested too deeply"),
+    (json.dumps(dict(EXAMPLE, pawns={"red": [[[[]]]]})), "must be a list of location names"),
+    ("NaN", "NaN is not a JSON number"),
 ]
 
 
@@ -121,8 +135,35 @@ def test_score_answers_a_point_game():
         ({"edition": "parker-1950", "pawns": {"red": ["home"] * 4}, "doubled": -1}, "doubled"),
         ({"edition": "parker-1950", "pawns": {"red": ["home"] * 4}, "doubled": 1.5}, "doubled"),
         ({"pawns": {"red": ["home"] * 4}}, "missing field 'edition'"),
+        # A huge count of doublings is refused before any arithmetic (2**1e10 would run for
+        # minutes and take gigabytes).
+        ({"edition": "parker-1950", "pawns": {"red": ["home"] * 4}, "doubled": 10**10}, "0 to 30"),
+        ({"edition": "parker-1950", "pawns": {"red": ["home"] * 4}, "doubled": 1e10}, "doubled"),
+        (
+            {"edition": "parker-1950", "pawns": {"red": ["home"] * 4}, "player": "red"},
+            "unknown field",
+        ),
     ],
 )
 def test_score_bad_input(request_, problem):
     answer = run("score", json.dumps(request_))
     assert answer.returncode == 2 and answer.stdout == "" and problem in answer.stderr
+
+
+def test_a_house_rules_list_is_accepted_in_the_schema():
+    answer = run("moves", json.dumps(dict(EXAMPLE, house_rules=[])))
+    assert answer.returncode == 0, answer.stderr
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    """``pawnlight rules moves | head -c 10``: a broken pipe is no traceback."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pawnlight.cli", "rules", "moves"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    process.stdout.close()  # the reader is gone before the answer is written
+    _, err = process.communicate(json.dumps(EXAMPLE).encode(), timeout=60)
+    assert b"Traceback" not in err and err == b""
+    assert process.returncode == 1

@@ -40,11 +40,52 @@ def error_of(response, status: int) -> str:
 def test_state_is_the_services_snapshot(client, service):
     response = client.get("/api/state")
     assert response.status_code == 200 and response.json == service.state()
-    assert response.headers["Cache-Control"] == "no-store"
+    assert response.headers["Cache-Control"] == "no-cache"
     for field in ("edition", "players", "teams", "phase", "turn", "card", "pawns", "legal"):
         assert field in response.json
     for field in ("history", "scores", "message", "link", "version"):
         assert field in response.json
+
+
+def test_a_poller_that_has_the_version_gets_304_and_a_new_version_gets_the_state(client, service):
+    first = client.get("/api/state")
+    etag = first.headers["ETag"]
+    again = client.get("/api/state", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b""
+    service.command("new_game", {"players": ["red", "blue"]})
+    changed = client.get("/api/state", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.json["phase"] == "setup"
+    assert changed.headers["ETag"] != etag
+
+
+def test_the_compact_state_leaves_the_history_out_and_says_its_length(client, service):
+    service.start(("red", "blue"))
+    for _ in range(3):
+        service.scan("1")
+        service.play(service.state()["legal"][0]["text"])
+    service.scan("1")
+    full = client.get("/api/state").json
+    compact = client.get("/api/state?compact=1").json
+    assert len(full["history"]) == 3 and len(compact["legal"]) > 0
+    assert "turns" not in compact and "history" not in compact
+    assert compact["history_length"] == len(full["history"])
+    assert [m["text"] for m in compact["legal"]] == [m["text"] for m in full["legal"]]
+    assert all(set(m) == {"text"} for m in compact["legal"])
+    assert {k: v for k, v in compact.items() if k in full and k not in ("legal", "choices")} == {
+        k: full[k] for k in compact if k in full and k not in ("legal", "choices")
+    }
+    assert client.get("/api/state?compact=yes").status_code == 400
+
+
+def test_large_bodies_are_sent_gzipped_to_clients_that_take_gzip(client):
+    plain = client.get("/api/state")
+    zipped = client.get("/api/state", headers={"Accept-Encoding": "gzip"})
+    if len(plain.data) >= 512:
+        import gzip
+
+        assert zipped.headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(zipped.data) == plain.data
+    assert "Accept-Encoding" in zipped.headers["Vary"]
 
 
 def test_games_and_their_records(client, service):

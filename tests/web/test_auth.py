@@ -175,3 +175,107 @@ def test_lockouts_double_up_to_an_hour(lockouts):
             seconds = limiter.failed("a") or seconds
         clock.advance(seconds + 1)
     assert seconds == min(3600, 60 * 2 ** (lockouts - 1))
+
+
+# -- across all addresses -------------------------------------------------------------------------
+
+
+def test_wrong_pins_from_many_addresses_meet_one_global_limit(client, clock, service):
+    from pawnlight.web.ratelimit import GLOBAL_FAILURES
+
+    wrong = {"X-Pawnlight-Pin": "0000"}
+    answers = [
+        status_of(client, wrong, environ_base={"REMOTE_ADDR": f"10.0.{n // 250}.{n % 250}"})
+        for n in range(GLOBAL_FAILURES + 30)
+    ]
+    # Each address tried once; together they get GLOBAL_FAILURES tries, then everyone waits.
+    assert answers[: GLOBAL_FAILURES - 1] == [403] * (GLOBAL_FAILURES - 1)
+    assert set(answers[GLOBAL_FAILURES - 1 :]) == {429}
+    fresh = client.post(
+        "/api/settings", json={}, headers=OWNER, environ_base={"REMOTE_ADDR": "10.9.9.9"}
+    )
+    assert fresh.status_code == 429 and "locked for everyone" in fresh.json["error"]
+    # The board was told through the companion: a warning on the page, a buzz, the status LED.
+    assert "Too many wrong PINs" in service.state()["warning"]
+    assert ("pin_lockout", {"minutes": 15}) in service.commands
+    clock.advance(15 * 60 + 1)
+    assert status_of(client, OWNER, environ_base={"REMOTE_ADDR": "10.9.9.9"}) == 200
+
+
+def test_the_global_limit_is_a_rate_over_a_window():
+    clock = FakeClock()
+    limiter = PinLimiter(clock=clock, global_failures=3, global_window=60, global_lockout=100)
+    assert limiter.failed("a") == 0 and limiter.failed("b") == 0
+    clock.advance(61)  # the first two are out of the window now
+    assert limiter.failed("c") == 0 and limiter.failed("d") == 0
+    assert limiter.failed("e") == 100 and limiter.retry_after("z") == 100
+    clock.advance(101)
+    assert limiter.retry_after("z") == 0
+    for name in "fgh":
+        limiter.failed(name)
+    assert limiter.globally_locked() == 200  # twice as long the second time
+
+
+# -- logins the server can take back --------------------------------------------------------------
+
+
+def test_a_cookie_kept_after_logout_opens_nothing(client, app):
+    token = login(client)
+    cookie = client.get_cookie("pawnlight_session").value
+    client.post("/api/logout")
+    thief = app.test_client()
+    thief.set_cookie("pawnlight_session", cookie)
+    assert status_of(thief, {"X-CSRF-Token": token}) == 403
+    assert thief.get("/api/session").json["owner"] is False
+
+
+def test_logins_survive_a_restart_but_not_a_pin_change(service, tmp_path):
+    path = tmp_path / "sessions.json"
+    first = create_app(service, pin=PIN, secret_key=SECRET, sessions_path=path).test_client()
+    token = login(first)
+    cookie = first.get_cookie("pawnlight_session").value
+    again = create_app(service, pin=PIN, secret_key=SECRET, sessions_path=path).test_client()
+    again.set_cookie("pawnlight_session", cookie)
+    assert status_of(again, {"X-CSRF-Token": token}) == 200
+    assert "sid" not in path.read_text() and cookie not in path.read_text()
+    changed = create_app(service, pin="97531", secret_key=SECRET, sessions_path=path)
+    other = changed.test_client()
+    other.set_cookie("pawnlight_session", cookie)
+    assert other.get("/api/session").json["owner"] is False
+
+
+# -- the names the page answers to ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("host", "allowed"),
+    [
+        ("localhost", True),
+        ("localhost:8080", True),
+        ("127.0.0.1:8080", True),
+        ("[::1]:8080", True),
+        ("board.example.lan", True),  # configured
+        ("evil.example", False),
+        ("evil.example:8080", False),
+        ("localhost.evil.example", False),
+        ("192.168.1.50", False),  # an address that is not this connection's
+        ("", False),
+        ("a b", False),
+        ("user@localhost", False),
+    ],
+)
+def test_only_the_pis_own_names_are_answered(service, host, allowed):
+    app = create_app(service, pin=PIN, secret_key=SECRET, allowed_hosts=["board.example.lan"])
+    response = app.test_client().get("/api/state", headers={"Host": host})
+    assert (response.status_code == 200) is allowed, response.status_code
+    if not allowed:
+        assert response.status_code in (400, 421)
+
+
+def test_the_address_a_connection_came_in_on_is_allowed(service):
+    from pawnlight.web.hosts import HostPolicy
+
+    policy = HostPolicy()
+    assert policy.allows("192.168.1.50:8080", "192.168.1.50")
+    assert not policy.allows("192.168.1.51:8080", "192.168.1.50")
+    assert policy.allows("[fe80::1]", "fe80::1%eth0")

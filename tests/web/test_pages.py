@@ -236,3 +236,60 @@ def test_the_card_is_read_out_once_punctuated(client, service):
     service.start(("red", "blue"))
     service.scan("1")
     assert '<span class="sr-only">The card: a 1. </span>' in page(client)
+
+
+def _play_turns(service, count: int) -> None:
+    service.start(("red", "blue"))
+    for _ in range(count):
+        service.scan("1")
+        service.play(service.state()["legal"][0]["text"])
+
+
+def test_the_live_fragment_leaves_the_history_for_the_page_to_keep(client, service):
+    _play_turns(service, 3)
+    html = page(client, "/partial/live")
+    assert '<section class="panel" id="history" data-keep></section>' in html
+    assert "history-line" not in html
+    full = page(client)
+    assert full.count('data-testid="history-line"') == 3
+    assert 'data-length="3"' in full
+
+
+def test_history_lines_after_n_are_only_the_new_ones(client, service):
+    _play_turns(service, 4)
+    new = page(client, "/partial/history?after=2")
+    assert re.findall(r'data-turn="(\d+)"', new) == ["4", "3"]
+    assert "<section" not in new
+    whole = page(client, "/partial/history?after=0")
+    assert whole.startswith('  <section class="panel" id="history"') or 'id="history"' in whole
+    assert re.findall(r'data-turn="(\d+)"', whole) == ["4", "3", "2", "1"]
+    assert client.get("/partial/history?after=x").status_code == 400
+    assert client.get("/partial/history?after=99999999999").status_code == 400
+
+
+def test_an_undo_starts_a_new_history_epoch(client, service):
+    _play_turns(service, 2)
+    before = client.get("/api/state?compact=1").json
+    service.scan("1")
+    service.play(service.state()["legal"][0]["text"])
+    grown = client.get("/api/state?compact=1").json
+    assert grown["history_epoch"] == before["history_epoch"]  # only grew
+    service.command("undo", {})
+    undone = client.get("/api/state?compact=1").json
+    assert undone["history_length"] == 2 and undone["history_epoch"] != grown["history_epoch"]
+
+
+def test_a_fragment_is_rendered_once_per_version_for_everyone(client, app, service):
+    from pawnlight.web.context import context_of
+
+    _play_turns(service, 1)
+    first = client.get("/partial/live")
+    other = app.test_client().get("/partial/live")
+    assert first.data == other.data and first.headers["ETag"] == other.headers["ETag"]
+    cached = client.get("/partial/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert cached.status_code == 304
+    renders = []
+    live = context_of(app).live
+    state = service.state()
+    live.text(state, ("live", False), lambda: renders.append(1) or "never")
+    assert renders == []  # already built for this version

@@ -1,4 +1,4 @@
-"""Serving with cheroot: started and stopped from another thread, port 0 for a free port."""
+"""Serving with uvicorn: started and stopped from another thread, port 0 for a free port."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from pawnlight.web.guard import ConnectionLimits
 from pawnlight.web.server import WebServer
 
 
@@ -54,6 +55,105 @@ def test_starting_twice_is_a_mistake_and_stopping_twice_is_harmless(app):
     server.stop()
 
 
-def test_the_pool_is_far_larger_than_a_table_of_phones(app):
-    server = WebServer(app, "127.0.0.1", 0)
-    assert server._server.requests.min == 40
+def raw(port: int, data: bytes, timeout: float = 5.0) -> bytes:
+    """Send ``data`` on a fresh connection and read until the server closes it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(data)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def test_slow_header_connections_hold_no_thread_and_are_closed_in_time(app):
+    limits = ConnectionLimits(per_address=100, header_timeout=1.0)
+    with WebServer(app, "127.0.0.1", 0, threads=1, limits=limits) as server:
+        slow = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(30)]
+        for sock in slow:
+            sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: loc")  # and nothing more
+        # With one thread for the app and thirty unfinished requests, the state still comes.
+        status, _, body = get(server.url + "api/state")
+        assert status == 200 and json.loads(body)["phase"] == "idle"
+        for sock in slow:
+            sock.settimeout(5)
+            assert sock.recv(100) == b""  # closed by the server once the header time is up
+            sock.close()
+
+
+def test_connections_past_the_per_address_cap_are_refused(app):
+    limits = ConnectionLimits(per_address=3)
+    with WebServer(app, "127.0.0.1", 0, limits=limits) as server:
+        held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
+        try:
+            with pytest.raises((ConnectionError, OSError)):
+                raw(server.port, b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                raise ConnectionError("answered")  # an empty answer counts as refused too
+        except AssertionError:
+            raise
+        finally:
+            for sock in held:
+                sock.close()
+        assert limits.refused >= 1
+
+
+def test_a_chunked_body_past_the_limit_gets_413(served):
+    chunk = b"x" * 8192
+    body = b"".join(b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(10)) + b"0\r\n\r\n"
+    head = (
+        b"POST /api/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    )
+    answer = raw(served.port, head + body)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:80]
+
+
+def test_a_large_declared_length_gets_413_before_any_body(served):
+    head = (
+        b"POST /api/login HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10000000\r\n"
+        b"Connection: close\r\n\r\n"
+    )
+    assert raw(served.port, head).startswith(b"HTTP/1.1 413")
+
+
+def test_another_host_name_is_refused_on_every_route(served):
+    for path in (b"/", b"/api/state", b"/api/events", b"/static/live.js"):
+        answer = raw(
+            served.port,
+            b"GET %s HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n" % path,
+        )
+        assert answer.startswith(b"HTTP/1.1 421"), (path, answer[:80])
+
+
+def test_a_phones_fragment_comes_from_the_cache_the_same_as_flasks(app, served, service):
+    import http.client
+
+    service.start(("red", "blue"))
+    flask_html = app.test_client().get("/partial/live").get_data()
+    deadline = __import__("time").monotonic() + 10
+    while True:  # the server's broadcaster has built this version's fragment by now
+        connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        connection.request("GET", "/partial/live", headers={"Accept-Encoding": "gzip"})
+        response = connection.getresponse()
+        body = response.read()
+        if response.getheader("Content-Encoding") == "gzip":
+            import gzip
+
+            body = gzip.decompress(body)
+        if body == flask_html or __import__("time").monotonic() > deadline:
+            break
+    assert response.status == 200 and body == flask_html
+    etag = response.getheader("ETag")
+    connection.request("GET", "/partial/live", headers={"If-None-Match": etag})
+    again = connection.getresponse()
+    again.read()
+    assert again.status == 304
+    connection.close()
+
+
+def test_the_listening_socket_is_tcp_without_nagle(app):
+    """asyncio turns Nagle off only on sockets that name TCP; with it on, an answer written
+    as headers then body waited 40 ms for the client's delayed ACK."""
+    with WebServer(app, "127.0.0.1", 0) as server:
+        sock = server._socket
+        assert sock is not None and sock.proto == socket.IPPROTO_TCP
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)

@@ -8,9 +8,11 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from pawnlight.web.app import create_app
 from pawnlight.web.context import context_of
 from pawnlight.web.events import stream
+from pawnlight.web.guard import ConnectionLimits
 from pawnlight.web.server import WebServer
 
 from .conftest import PIN, SECRET, FakeClock
@@ -134,7 +136,16 @@ def test_streams_past_the_limit_are_told_to_poll(service):
 # -- through the real server ----------------------------------------------------------------------
 
 
-def test_twenty_phones_each_get_the_state_and_the_next_update(served, service):
+@pytest.fixture
+def roomy(service):
+    """A server that lets twenty phones on one address (they all come from 127.0.0.1 here)."""
+    app = create_app(service, pin=PIN, secret_key=SECRET, streams_per_address=CLIENTS)
+    with WebServer(app, "127.0.0.1", 0, limits=ConnectionLimits(per_address=4 * CLIENTS)) as server:
+        yield server
+
+
+def test_twenty_phones_each_get_the_state_and_the_next_update(roomy, service):
+    served = roomy
     connected = threading.Barrier(CLIENTS + 1, timeout=WAIT)
     start_version = service.state()["version"]
 
@@ -182,7 +193,7 @@ def test_stopping_the_server_ends_open_streams_promptly(app, service):
 
 def test_a_page_request_is_served_while_streams_hold_threads(service):
     app = create_app(service, pin=PIN, secret_key=SECRET)
-    with WebServer(app, "127.0.0.1", 0, numthreads=6) as server:
+    with WebServer(app, "127.0.0.1", 0, threads=2) as server:
         readers = [EventReader(server.port) for _ in range(4)]
         for reader in readers:
             reader.next_state()
@@ -191,6 +202,45 @@ def test_a_page_request_is_served_while_streams_hold_threads(service):
         with urllib.request.urlopen(server.url + "api/state", timeout=WAIT) as response:
             assert json.load(response)["phase"] == "idle"
         for reader in readers:
+            reader.close()
+
+
+def test_streams_past_the_per_address_cap_are_refused_while_others_are_not(service):
+    app = create_app(service, pin=PIN, secret_key=SECRET, max_streams=10, streams_per_address=2)
+    with WebServer(app, "127.0.0.1", 0) as server:
+        readers = [EventReader(server.port) for _ in range(2)]
+        for reader in readers:
+            assert reader.status == 200
+            reader.next_state()
+        refused = EventReader(server.port)
+        assert refused.status == 503 and refused.response.headers["Retry-After"] == "30"
+        assert "poll GET /api/state" in json.loads(refused.response.read())["error"]
+        refused.close()
+        readers[0].close()
+        deadline = time.monotonic() + WAIT
+        while context_of(app).streams.open > 1 and time.monotonic() < deadline:
+            time.sleep(0.02)  # the server sees the phone go
+        again = EventReader(server.port)
+        assert again.status == 200 and again.next_state()["phase"] == "idle"
+        again.close()
+        readers[1].close()
+
+
+def test_streams_hold_no_thread_of_the_app(service):
+    app = create_app(service, pin=PIN, secret_key=SECRET, streams_per_address=12)
+    with WebServer(app, "127.0.0.1", 0, threads=1) as server:
+        readers = [EventReader(server.port) for _ in range(12)]
+        for reader in readers:
+            reader.next_state()
+        import urllib.request
+
+        with urllib.request.urlopen(server.url + "api/state", timeout=WAIT) as response:
+            assert json.load(response)["phase"] == "idle"
+        service.command("new_game", {"players": ["red", "blue"]})
+        for reader in readers:
+            event = reader.next_state()
+            assert event["phase"] == "setup" and "turns" not in event
+            assert event["history_length"] == 0
             reader.close()
 
 

@@ -49,7 +49,8 @@
   };
 
   Pawnlight.getJSON = function (path) {
-    return fetch(path, { cache: "no-store", credentials: "same-origin" }).then(function (r) {
+    // The browser's cache revalidates by ETag: a poll of an unchanged state costs a 304.
+    return fetch(path, { cache: "no-cache", credentials: "same-origin" }).then(function (r) {
       if (!r.ok) throw new Error("HTTP " + r.status);
       return r.json();
     });
@@ -76,7 +77,14 @@
     Array.prototype.slice.call(template.content.children).forEach(function (fresh) {
       if (!fresh.id || (skip && skip.indexOf(fresh.id) >= 0)) return;
       var old = document.getElementById(fresh.id);
-      if (old) old.replaceWith(fresh);
+      if (!old) return;
+      // A data-keep element in the fragment is a placeholder: the page keeps its own (the
+      // history, which grows by the lines Pawnlight.history fetches, never sent whole again).
+      Array.prototype.slice.call(fresh.querySelectorAll("[data-keep][id]")).forEach(function (hole) {
+        var mine = document.getElementById(hole.id);
+        if (mine) hole.replaceWith(mine);
+      });
+      old.replaceWith(fresh);
     });
     if (selector && !document.querySelector(":focus")) {
       var again = document.querySelector(selector);
@@ -91,7 +99,7 @@
     function load() {
       if (loading) { pending = true; return; }
       loading = true;
-      fetch(path, { cache: "no-store", credentials: "same-origin" })
+      fetch(path, { cache: "no-cache", credentials: "same-origin" })
         .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
         .then(function (html) {
           Pawnlight.swap(html, typeof skip === "function" ? skip() : skip);
@@ -104,6 +112,47 @@
         });
     }
     return load;
+  };
+
+  /* Keep the history section up to date with a (compact) state: fetch only the lines the page
+     lacks, or the whole section when the game changed or moves were taken back. */
+  Pawnlight.history = function (after) {
+    var loading = false;
+    var wanted = null;
+    function section() { return document.getElementById("history"); }
+    function update(state) {
+      if (state) wanted = state;
+      var have = section();
+      if (loading || !wanted || !have || have.hasAttribute("data-keep")) return;
+      var length = Number(wanted.history_length);
+      var epoch = String(wanted.history_epoch);
+      if (isNaN(length)) return;
+      var count = Number(have.dataset.length || 0);
+      var sameEpoch = have.dataset.epoch === epoch;
+      if (sameEpoch && count === length) return;
+      var list = have.querySelector("ol.history");
+      var append = sameEpoch && count < length && count > 0 && list;
+      loading = true;
+      var path = "/partial/history?after=" + (append ? count : 0);
+      fetch(path, { credentials: "same-origin" })
+        .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.text(); })
+        .then(function (html) {
+          if (append) {
+            var template = document.createElement("template");
+            template.innerHTML = html;
+            var lines = template.content.querySelectorAll("li");
+            var added = lines.length;
+            list.prepend(template.content);
+            have.dataset.length = String(count + added);
+          } else {
+            Pawnlight.swap(html);
+          }
+          if (after) after();
+        })
+        .catch(function () { wanted = null; /* the next state tries again */ })
+        .then(function () { loading = false; update(); });
+    }
+    return update;
   };
 
   /* Call onState(snapshot) with the state now and every new one: Server-Sent Events, falling
@@ -119,7 +168,7 @@
     }
 
     function poll() {
-      Pawnlight.getJSON("/api/state").then(function (state) {
+      Pawnlight.getJSON("/api/state?compact=1").then(function (state) {
         if (!source || source.readyState !== 1) setConnection("polling", "Polling");
         deliver(state);
       }, function () {

@@ -36,8 +36,11 @@
   var load = P.fragments("/partial/sim", [], function () { applySelection(); });
   P.refresh = load;
 
+  var updateHistory = P.history();
+
   P.connect(function (state) {
     lastState = state;
+    updateHistory(state);
     var version = P.versionOf(state);
     if (version === shown) return;
     shown = version;

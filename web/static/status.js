@@ -30,8 +30,10 @@
     document.dispatchEvent(new Event("pawnlight:updated"));
   });
   P.refresh = load;
+  var updateHistory = P.history(markReplayLine);
 
   P.connect(function (state) {
+    updateHistory(state);
     var version = P.versionOf(state);
     if (version === shown) return;
     shown = version;

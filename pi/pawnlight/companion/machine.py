@@ -752,6 +752,18 @@ class Companion:
         self.message = "Enrolment cancelled; the pack is as it was."
         return {"ok": True}, []
 
+    def _cmd_pin_lockout(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
+        """The web page counted too many wrong PINs from the network: say so where the
+        players look (the page's warning, the buzzer, the status LED)."""
+        minutes = args.get("minutes")
+        if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 1440:
+            raise CommandError("minutes is a whole number from 1 to 1440", 400)
+        self.warning = (
+            f"Too many wrong PINs were tried from the network: the owner's login is locked for "
+            f"{minutes} min. If that was not you, someone on this network is guessing the PIN."
+        )
+        return {"ok": True}, [Buzz("illegal"), StatusLight("error")]
+
     def _cmd_settings(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         settings = self.settings
         if "brightness" in args:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .board import COLOURS, PARTNER, parse_colour
+from .board import COLOURS, PARTNER, PLACE_COUNT, parse_colour, parse_place, place_name
 from .cards import parse_card
 from .editions import get_edition
 from .moves import legal_options
@@ -30,18 +30,80 @@ def _field(request: Mapping[str, Any], name: str) -> Any:
     return request[name]
 
 
+#: The fields each question takes (contract sections 3 and 4); any other is refused.
+MOVES_FIELDS = ("edition", "pawns", "player", "card", "teams", "house_rules")
+SCORE_FIELDS = ("edition", "pawns", "doubled")
+#: More doublings than any game sees; the score doubles each time, so the limit keeps the
+#: arithmetic small (2**30 times a game's points).
+MAX_DOUBLED = 30
+
+
+def _only(request: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
+    for name in request:
+        if name not in allowed:
+            raise ValueError(f"unknown field {name!r} (expected {', '.join(allowed)})")
+
+
+def _string(request: Mapping[str, Any], name: str, example: str) -> str:
+    value = _field(request, name)
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a string like {example}, got {value!r}"[:200])
+    return value
+
+
+def _pawns(request: Mapping[str, Any]) -> Position:
+    """The position, with every colour and location written exactly as the contract does
+    (``T7``, not ``t7``; ``red``, not ``Red``)."""
+    pawns = _field(request, "pawns")
+    if isinstance(pawns, Mapping):
+        for colour, places in pawns.items():
+            if colour not in COLOURS:
+                raise ValueError(
+                    f"pawns: unknown colour {colour!r} (expected red, blue, yellow or green)"[:200]
+                )
+            if isinstance(places, list):
+                for place in places:
+                    if isinstance(place, str) and place not in _EXACT_PLACES:
+                        exact = _exact_place(place)
+                        hint = f" (write {exact!r})" if exact else ""
+                        raise ValueError(f"pawns.{colour}: unknown location {place!r}{hint}"[:200])
+    return Position.from_json(pawns)
+
+
+def _exact_place(text: str) -> str | None:
+    try:
+        return place_name(parse_place(text))
+    except ValueError:
+        return None
+
+
+_EXACT_PLACES = frozenset(place_name(p) for p in range(PLACE_COUNT))
+
+
+def _house_rules(request: Mapping[str, Any]) -> list[str]:
+    """The optional list of rule names; the rules core says which names it knows."""
+    value = request.get("house_rules", [])
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise ValueError("house_rules must be a list of rule names")
+    return value
+
+
 def moves(request: object) -> dict[str, Any]:
     """Every legal way for ``player`` to play ``card`` in ``pawns`` (contract section 3)."""
     request = _object(request)
-    edition = get_edition(_field(request, "edition"))
-    position = Position.from_json(_field(request, "pawns"))
-    player_name = _field(request, "player")
-    if not isinstance(player_name, str):
-        raise ValueError(f"player must be a colour name, got {player_name!r}")
+    _only(request, MOVES_FIELDS)
+    edition = get_edition(_string(request, "edition", '"hasbro-2002"'))
+    position = _pawns(request)
+    player_name = _string(request, "player", '"red"')
+    if player_name not in COLOURS:
+        raise ValueError(
+            f"player: unknown colour {player_name!r} (expected red, blue, yellow or green)"[:200]
+        )
     player = parse_colour(player_name)
     if position[player] is None:
         raise ValueError(f"player {COLOURS[player]} has no pawns in the position")
-    card = parse_card(_field(request, "card"))
+    card = parse_card(_string(request, "card", '"7" or "sorry"'))
+    _house_rules(request)
     teams = request.get("teams", False)
     if not isinstance(teams, bool):
         raise ValueError(f"teams must be true or false, got {teams!r}")
@@ -58,11 +120,16 @@ def moves(request: object) -> dict[str, Any]:
 def score(request: object) -> dict[str, Any]:
     """Points at the end of a point game (contract section 4)."""
     request = _object(request)
-    edition = get_edition(_field(request, "edition"))
-    position = Position.from_json(_field(request, "pawns"))
+    _only(request, SCORE_FIELDS)
+    edition = get_edition(_string(request, "edition", '"parker-1950"'))
+    position = _pawns(request)
     doubled = request.get("doubled", 0)
-    if isinstance(doubled, bool) or not isinstance(doubled, int) or doubled < 0:
-        raise ValueError(f"doubled must be a whole number of doublings, got {doubled!r}")
+    if isinstance(doubled, bool) or not isinstance(doubled, int) or not 0 <= doubled <= MAX_DOUBLED:
+        raise ValueError(
+            f"doubled must be a whole number of doublings from 0 to {MAX_DOUBLED}, got {doubled!r}"[
+                :200
+            ]
+        )
     winner = winner_of(position)
     if winner is None:
         raise ValueError("no colour has every pawn home: the game is not over")

@@ -415,7 +415,13 @@ def check_file(path: str | os.PathLike[str]) -> list[str]:
     return [] if problems == ["ok"] else problems
 
 
+#: SQLite's largest INTEGER: a game id past it cannot be in the journal (and would overflow).
+MAX_GAME_ID = 2**63 - 1
+
+
 def _load(db: sqlite3.Connection, game_id: int) -> GameRecord:
+    if not 1 <= game_id <= MAX_GAME_ID:
+        raise JournalError(f"no game {game_id} in the journal", game_id)
     row = db.execute(
         "SELECT header, result, finished FROM games WHERE id = ?", (game_id,)
     ).fetchone()

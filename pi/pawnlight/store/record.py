@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from .. import strict_json
 from ..rules.board import COLOURS, parse_colour
 from ..rules.cards import CARDS
 from ..rules.game import Event, Game, GameConfig, GameError, Result
@@ -389,6 +390,8 @@ def json_object(line: str, last: bool = False) -> dict[str, Any]:
     """One line's JSON object, strictly: no duplicate keys, no NaN; ValueError otherwise."""
     if not line.strip():
         raise ValueError("blank line")
+    if strict_json.depth(line) > strict_json.MAX_DEPTH:
+        raise ValueError(f"nested too deeply (at most {strict_json.MAX_DEPTH} levels)")
     try:
         value = json.loads(line, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as error:

@@ -1,0 +1,104 @@
+"""Connections that cannot starve the server: caps per client address and in all, and a time
+limit for a request's headers.
+
+uvicorn reads requests on its event loop, so a slow client costs a socket and a little memory,
+never a thread; these limits keep even that bounded.  A connection past a cap is closed at once
+(a phone opens a handful at most); one whose request headers have not all arrived within
+``HEADER_TIMEOUT`` seconds is closed (uvicorn's own keep-alive timer stops counting as soon as
+any byte arrives, so a client trickling a header a byte at a time would otherwise stay forever).
+The request body's time limit is the front app's (asgi.py), which reads bodies before any
+thread sees them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+#: Seconds a client has to send a request's line and headers.
+HEADER_TIMEOUT = 10.0
+
+
+@dataclass
+class ConnectionLimits:
+    """How many connections the server holds, in all and from one address; shared by every
+    connection of one server (the protocol class is made per server by :func:`protocol`)."""
+
+    total: int = 256
+    per_address: int = 16
+    header_timeout: float = HEADER_TIMEOUT
+    open: dict[str, int] = field(default_factory=dict)
+    refused: int = 0
+
+    def take(self, address: str) -> bool:
+        mine = self.open.get(address, 0)
+        if mine >= self.per_address or sum(self.open.values()) >= self.total:
+            self.refused += 1
+            return False
+        self.open[address] = mine + 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        left = self.open.get(address, 1) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with the limits of :class:`ConnectionLimits`."""
+
+    limits: ConnectionLimits = ConnectionLimits()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._address: str | None = None
+        self._header_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        address = self.client[0] if self.client else ""
+        if not self.limits.take(address):
+            transport.abort()  # no answer at all: a flood must not cost a write each
+            return
+        self._address = address
+        self._arm_header_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_header_timer()
+        if self._address is not None:
+            self.limits.give_back(self._address)
+            self._address = None
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        waiting = self.conn.their_state is h11.IDLE
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:
+            self._cancel_header_timer()  # the headers are in: the request is the app's now
+        elif waiting and self._header_timer is None:
+            self._arm_header_timer()  # the next request of a kept-alive connection began
+
+    def _arm_header_timer(self) -> None:
+        self._cancel_header_timer()
+        self._header_timer = self.loop.call_later(self.limits.header_timeout, self._too_slow)
+
+    def _cancel_header_timer(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _too_slow(self) -> None:
+        self._header_timer = None
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()
+
+
+def protocol(limits: ConnectionLimits) -> type[GuardedH11Protocol]:
+    """A protocol class bound to one server's limits."""
+    return type("PawnlightH11Protocol", (GuardedH11Protocol,), {"limits": limits})
