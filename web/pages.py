@@ -15,11 +15,7 @@ from flask import Blueprint, render_template, request
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.editions import EDITIONS, VARIANTS
 
-<<<<<<< HEAD
-from . import diagnostics_view, qr, view
-=======
-from . import live, qr, view
->>>>>>> i20
+from . import diagnostics_view, live, qr, view
 from .auth import csrf_token, is_owner
 from .context import context
 from .errors import ApiError

@@ -135,13 +135,8 @@ def sim_context(history: bool = True) -> dict[str, Any]:
     state = context().service.state()
     pawns = _physical_pawns()
     return {
-<<<<<<< HEAD
-        **live_context(state, board=False),
-        "physical": physical_board_svg(pawns, state),
-=======
         **live_context(state, board=False, history=history),
-        "physical": physical_board_svg(pawns),
->>>>>>> i20
+        "physical": physical_board_svg(pawns, state),
         "hand": hand(state, pawns),
     }
 
