@@ -323,7 +323,7 @@ def check_names(names: object, players: Sequence[str]) -> None:
 def make_event(value: Mapping[str, Any]) -> Event:
     """An Event from its fields by name (a record line or a journal row); ValueError if wrong."""
     kind = value.get("event")
-    if kind not in EVENT_FIELDS:
+    if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         raise ValueError(f"unknown event kind {kind!r} (expected {', '.join(EVENT_FIELDS)})")
     wanted = EVENT_FIELDS[kind]
     for name in ("colour", "card", "move"):
