@@ -5,6 +5,13 @@ the owner's queue. The owner takes them one at a time, hands them to the compani
 what the companion asked, in order: a move is written to the journal (and synced) before the
 LED frame that confirms it goes out. After each item it publishes a new immutable snapshot of
 the state to every subscriber (the SSE streams).
+
+When a write fails (disk full, a read-only file, a journal that cannot be opened) the owner holds
+the game where it is rather than confirm what is not durable: the unwritten events wait in order,
+the LEDs breathe magenta (storage fault), the page says what is wrong and how to fix it, board
+inputs wait, commands are refused in words, and every half second the writes are tried again.
+Once they succeed the held LEDs, cards and buttons go out as if nothing had happened: nothing is
+lost and nothing is asked again.  A kill during the fault loses only what was never confirmed.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .board.leds import error_frame
 from .companion.lights import dimmed
 from .companion.machine import Companion
 from .companion.service import CommandRefused, SimulatedBoardControls
@@ -43,11 +51,14 @@ from .companion.state import snapshot
 from .devices.controls import ButtonPressed
 from .devices.events import CardRead, FirmwareError, LinkState, SensorChanged, SensorSnapshot
 from .diagnostics.stuck import StuckSensorDetector, pawn_cells
-from .rules.game import Game, Result
+from .rules.game import Game, GameError, Result
 from .store.errors import StoreError
 from .store.journal import Journal
 
 log = logging.getLogger("pawnlight")
+
+#: Seconds between attempts to write held events while the storage is failing.
+STORAGE_RETRY = 0.5
 
 
 @dataclass
@@ -130,6 +141,14 @@ class Owner:
         self._stuck_detector = StuckSensorDetector(companion.layout)
         self._stuck: list[dict[str, Any]] = []
         self._stuck_checked = 0.0
+        # Storage fault: the writes not yet durable (in order), what went wrong, and what the
+        # companion asked for meanwhile that would have confirmed them (held until they are).
+        self._unsaved: list[Callable[[Journal], object]] = []
+        self.storage_fault: str | None = None
+        self._held_frame: tuple | None = None
+        self._held_status: str | None = None
+        self._held_inputs: list[object] = []
+        self._storage_tried = 0.0
         self._publish()
 
     # -- from other threads -------------------------------------------------------------------
@@ -294,20 +313,28 @@ class Owner:
     def _handle(self, item: object) -> None:
         companion = self.companion
         if isinstance(item, _Command):
+            if self.storage_fault is not None:
+                item.reply.set_exception(CommandRefused(self.storage_fault, 409))
+                return
             try:
                 reply, effects = companion.command(item.name, item.args, self._clock())
+                self._execute(effects)
             except CommandRefused as error:
                 item.reply.set_exception(error)
                 return
             except Exception as error:
+                # Answer at once (never leave the page waiting for a timeout), then report it.
                 item.reply.set_exception(CommandRefused(f"internal error: {error}", 500))
                 raise
-            self._execute(effects)
             item.reply.set_result(reply)
             return
         translated = self._translate(item)
-        if translated is not None:
-            self._execute(companion.handle(translated))
+        if translated is None:
+            return
+        if self.storage_fault is not None:
+            self._while_storage_fails(translated)
+            return
+        self._execute(companion.handle(translated))
 
     def _translate(self, item: object):
         """Device events to companion inputs; the owner keeps the latest of every channel."""
@@ -358,14 +385,21 @@ class Owner:
     def _execute(self, effects: list[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, RecordEvent):
-                self._record(lambda j, e=effect: j.append(self.game_id, e.event))
+                self._record(lambda j, e=effect: j.append(self._current_game(), e.event))
             elif isinstance(effect, StartRecord):
                 self._record(lambda j, e=effect: self._new_record(j, e))
             elif isinstance(effect, FinishRecord):
-                if self.game_id is not None:
-                    # No result: the game was ended early (a new game started over it).
-                    result = effect.result or Result((), reason="abandoned")
-                    self._record(lambda j, r=result: j.finish(self.game_id, r))
+                self._record(lambda j, e=effect: self._finish_record(j, e))
+            elif isinstance(effect, Remember):
+                self._record(lambda j, e=effect: j.remember(e.name, e.value))
+            elif self.storage_fault is not None:
+                # Nothing that would confirm an unsaved move goes out; the newest is kept.
+                if isinstance(effect, ShowLeds):
+                    self._held_frame = effect.frame
+                elif isinstance(effect, StatusLight):
+                    self._held_status = effect.state
+                elif isinstance(effect, SaveDeck):
+                    self.companion.deck.save()
             elif isinstance(effect, ShowLeds):
                 self._send_leds(dimmed(effect.frame, self.companion.settings.brightness))
             elif isinstance(effect, Buzz):
@@ -374,8 +408,6 @@ class Owner:
                 self._status(effect.state)
             elif isinstance(effect, SaveDeck):
                 self.companion.deck.save()
-            elif isinstance(effect, Remember):
-                self._record(lambda j, e=effect: j.remember(e.name, e.value))
 
     def _new_record(self, journal: Journal, effect: StartRecord) -> None:
         meta: dict[str, Any] = {"computer": dict(effect.computer)} if effect.computer else {}
@@ -386,14 +418,94 @@ class Owner:
         self.game_id = journal.new_game(effect.config, seed=effect.seed, meta=meta)
         self.match_ids = match
 
+    def _current_game(self) -> int:
+        if self.game_id is None:
+            raise GameError("no game is open in the journal to record this in")
+        return self.game_id
+
+    def _finish_record(self, journal: Journal, effect: FinishRecord) -> None:
+        if self.game_id is not None:
+            # No result: the game was ended early (a new game started over it).
+            journal.finish(self.game_id, effect.result or Result((), reason="abandoned"))
+
     def _record(self, write: Callable[[Journal], object]) -> None:
-        if self._journal is None:
-            self._fail("the journal is not open: this move is not recorded")
+        """Make one write durable, or hold it (and everything after it) until it can be."""
+        if self.storage_fault is not None:
+            self._unsaved.append(write)
             return
         try:
-            write(self._journal)
+            self._write(write)
         except (StoreError, OSError) as error:
-            self._fail(f"could not record: {error}")
+            if isinstance(error, GameError):  # the rules refuse it: retrying cannot help
+                self._fail(f"could not record: {error}")
+                return
+            self._unsaved.append(write)
+            self._storage_failed(error)
+
+    def _write(self, write: Callable[[Journal], object]) -> None:
+        if self._journal is None:  # it could not be opened at start: try again
+            self._journal = Journal.open(self.journal_path)
+        write(self._journal)
+
+    # -- storage faults -------------------------------------------------------------------------
+
+    def _storage_failed(self, error: Exception) -> None:
+        first = self.storage_fault is None
+        self.storage_fault = storage_advice(error, self.journal_path)
+        self.companion.warning = self.storage_fault
+        if first:
+            log.error("storage fault: %s", self.storage_fault)
+            self.errors.append(self.storage_fault)
+            self._held_frame = self.companion.last_frame
+            self._status("error")
+        self._show_storage_fault()
+
+    def _show_storage_fault(self) -> None:
+        self._storage_tried = self._clock()
+        frame = error_frame(self.companion.layout, self._storage_tried)
+        self._send_leds(dimmed(frame, self.companion.settings.brightness))
+
+    def _while_storage_fails(self, item: object) -> None:
+        """Board inputs while writes fail: readings are kept (the owner has the latest values),
+        cards and buttons wait their turn, the link's state goes through, ticks retry."""
+        if isinstance(item, Tick):
+            if item.at - self._storage_tried >= STORAGE_RETRY:
+                self._retry_storage()
+        elif isinstance(item, LinkChanged):
+            self._execute(self.companion.handle(item))
+        elif isinstance(item, CardScanned | Pressed):
+            self._held_inputs.append(item)
+
+    def _retry_storage(self) -> None:
+        while self._unsaved:
+            try:
+                self._write(self._unsaved[0])
+            except (StoreError, OSError) as error:
+                if isinstance(error, GameError):
+                    self._unsaved.pop(0)
+                    self._fail(f"could not record: {error}")
+                    continue
+                self._storage_failed(error)
+                return
+            self._unsaved.pop(0)
+        log.info("storage works again: every held move is recorded")
+        if self.companion.warning == self.storage_fault:
+            self.companion.warning = None
+        self.storage_fault = None
+        self._status(self._held_status or ("ok" if self.companion.link_up else "link-down"))
+        self._held_status = None
+        if self._held_frame is not None:
+            self._send_leds(dimmed(self._held_frame, self.companion.settings.brightness))
+            self._held_frame = None
+        held, self._held_inputs = self._held_inputs, []
+        now = self._clock()
+        if self._have_reading:
+            self._execute(self.companion.handle(Reading(tuple(self._values), now)))
+        for item in held:
+            if self.storage_fault is not None:
+                self._held_inputs.append(item)
+            else:
+                self._execute(self.companion.handle(item))
 
     def _fail(self, message: str) -> None:
         log.error(message)
@@ -421,6 +533,8 @@ class Owner:
             len(game.events) if game else 0,
             self.game_id,
             len(self.errors),
+            self.storage_fault,
+            len(self._unsaved),
         )
 
     def _publish(self) -> None:
@@ -432,8 +546,32 @@ class Owner:
         state = snapshot(self.companion)
         state["version"] = self._version
         state["game_id"] = self.game_id
+        state["storage"] = {
+            "ok": self.storage_fault is None,
+            "problem": self.storage_fault,
+            "unsaved": len(self._unsaved),
+        }
         self._state = state
         with self._subscribers_lock:
             subscribers = list(self._subscribers)
         for subscription in subscribers:
             subscription.offer(state)
+
+
+def storage_advice(error: Exception, journal: Path) -> str:
+    """What went wrong with the journal, and what to do about it, in words for the page."""
+    detail = str(error)
+    lowered = detail.lower()
+    if "full" in lowered or "no space" in lowered:
+        fix = f"free some space on the storage that holds {journal.parent}"
+    elif "readonly" in lowered or "read-only" in lowered or "permission" in lowered:
+        fix = (
+            f"make {journal} and its folder writable by pawnlight again "
+            "(or remount the storage read-write)"
+        )
+    else:
+        fix = "check the Pi's storage (docs/records.md, 'When the journal cannot be written')"
+    return (
+        f"The game cannot be saved ({detail}). Moves are not confirmed until it can: {fix}. "
+        "Play resumes by itself once it works again; nothing made so far is lost."
+    )
