@@ -3,7 +3,7 @@
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from pawnlight.devices.controls import ButtonPressed, ControlPins, Controls
+from pawnlight.devices.controls import BOUNCE, ButtonPressed, ControlPins, Controls
 
 
 @pytest.fixture
@@ -51,3 +51,24 @@ def test_buzzer_patterns_switch_the_buzzer_pin(controls, factory):
     controls.buzzer._blink_thread.join(2)  # the beep runs in gpiozero's background thread
     states = [change.state for change in buzzer.states]
     assert True in states and states[-1] is False
+
+
+def test_a_bouncing_button_is_one_press_and_two_presses_are_two(factory):
+    # Issue #16: bounce_time=None let one bouncy press of undo take back two moves.
+    now = [100.0]
+    pressed: list[ButtonPressed] = []
+    controls = Controls(pressed.append, ControlPins(), pin_factory=factory, clock=lambda: now[0])
+    try:
+        pin = factory.pin(ControlPins().undo)
+        assert controls.buttons["undo"].pin.bounce == BOUNCE  # the driver debounces on the Pi
+        for chatter in (0.0, 0.004, 0.009, 0.02):  # contacts chattering for 20 ms
+            now[0] = 100.0 + chatter
+            pin.drive_low()
+            pin.drive_high()
+        assert pressed == [ButtonPressed("undo", 100.0)]
+        now[0] = 100.0 + 0.4  # a person's second press
+        pin.drive_low()
+        pin.drive_high()
+        assert pressed == [ButtonPressed("undo", 100.0), ButtonPressed("undo", 100.4)]
+    finally:
+        controls.close()

@@ -37,6 +37,12 @@ class ControlPins:
     status_led: int = 26
 
 
+#: Seconds a button's contacts may chatter after a press: edges within it are the same press.
+#: gpiozero's bounce_time does this in the pin driver on the Pi (lgpio's debounce); the same
+#: guard is kept here on the press time, so every pin factory (MockFactory's pins ignore
+#: bounce_time) and every driver behave alike: one press, one event.
+BOUNCE = 0.05
+
 # Buzzer patterns: (on seconds, off seconds, repeats).
 PATTERNS: dict[str, tuple[float, float, int]] = {
     "illegal": (0.08, 0.06, 3),  # three short beeps: the board disagrees
@@ -62,8 +68,9 @@ class Controls:
         self._emit = emit
         self._clock = clock
         self.buttons: dict[str, Button] = {}
+        self._last_press: dict[str, float] = {}
         for name in BUTTONS:
-            button = Button(getattr(self.pins, name), bounce_time=None, pin_factory=pin_factory)
+            button = Button(getattr(self.pins, name), bounce_time=BOUNCE, pin_factory=pin_factory)
             button.when_pressed = self._pressed_handler(name)
             self.buttons[name] = button
         self.buzzer = Buzzer(self.pins.buzzer, pin_factory=pin_factory)
@@ -72,7 +79,12 @@ class Controls:
 
     def _pressed_handler(self, name: str) -> Callable[[], None]:
         def pressed() -> None:
-            self._emit(ButtonPressed(name, self._clock()))
+            at = self._clock()
+            last = self._last_press.get(name)
+            if last is not None and 0 <= at - last < BOUNCE:
+                return  # the contacts bouncing, not a second press
+            self._last_press[name] = at
+            self._emit(ButtonPressed(name, at))
 
         return pressed
 
