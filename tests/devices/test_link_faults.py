@@ -280,3 +280,61 @@ def test_no_board_and_unopenable_port_are_reported(recorder: EventRecorder, tmp_
     with SerialBoardLink(recorder, missing, settings=settings) as link:
         recorder.wait_for(lambda e: isinstance(e, LinkState) and missing in e.detail)
         assert not link.connected
+
+
+def test_malformed_frames_from_the_board_never_blind_it(
+    sim: SimulatedFirmware, link: SerialBoardLink, recorder: EventRecorder
+) -> None:
+    # Issue #16: an ERROR text that is not UTF-8 killed the reader thread; a SNAPSHOT of the
+    # wrong size replaced the reading. Both are one frame's protocol error now.
+    since = recorder.mark()
+    sim.faults.inject(TO_HOST, P.encode_frame(P.ERROR, 0xBEE0, b"\x05\x00" + b"\xc3"))
+    sim.faults.inject(TO_HOST, P.encode_frame(P.SNAPSHOT, 0xBEE1, P.encode_snapshot([1] * 7)))
+    # The link stays up, resyncs with a whole snapshot, and later changes still arrive.
+    snapshot = recorder.wait_for(lambda e: isinstance(e, SensorSnapshot), since)
+    assert len(snapshot.values) == sim.channels
+    change_once(sim, recorder, 44)
+    stats = link.stats()
+    assert stats.malformed >= 1 and stats.reconnects == 0 and link.connected
+    down = recorder.matching(lambda e: isinstance(e, LinkState) and not e.up, since)
+    assert down == []
+
+
+def test_a_reader_thread_that_fails_is_shown_down_and_reconnects(
+    sim: SimulatedFirmware, link: SerialBoardLink, recorder: EventRecorder, monkeypatch
+) -> None:
+    from pawnlight.devices.link_session import LinkSession
+
+    receive = LinkSession.receive
+    failed = threading.Event()
+
+    def fails_once(self, data, now):
+        if not failed.is_set():
+            failed.set()
+            raise RuntimeError("a bug in the reader")
+        return receive(self, data, now)
+
+    since = recorder.mark()
+    monkeypatch.setattr(LinkSession, "receive", fails_once)
+    sim.set_sensor(50, 1 - sim.sensors[50])  # something for the reader to read
+    down = recorder.wait_for(lambda e: isinstance(e, LinkState) and not e.up, since)
+    assert "a bug in the reader" in down.detail or "RuntimeError" in down.detail
+    recorder.wait_for(lambda e: isinstance(e, LinkState) and e.up, since, 15)
+    change_once(sim, recorder, 51)
+    assert link.stats().reader_failures == 1
+
+
+def test_a_killed_simulated_firmware_boots_again(
+    sim: SimulatedFirmware, link: SerialBoardLink, recorder: EventRecorder
+) -> None:
+    # Issue #16: a firmware process killed by a signal was never started again.
+    import signal
+
+    since = recorder.mark()
+    pid = sim.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    state = recorder.wait_for(lambda e: isinstance(e, LinkState) and e.up, since, 15)
+    assert "restarted" in state.detail
+    assert sim.boots == 2 and sim.exit_codes[-1] == -signal.SIGKILL
+    change_once(sim, recorder, 60)

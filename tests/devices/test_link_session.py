@@ -86,7 +86,7 @@ def test_reliable_messages_are_acked_and_turned_into_events() -> None:
     data = (
         P.encode_frame(P.SENSOR_CHANGES, 10, P.encode_changes([(3, 1), (4, 0)]))
         + P.encode_frame(P.CARD, 11, P.encode_card(bytes.fromhex("04a1b2c3")))
-        + P.encode_frame(P.SNAPSHOT, 12, P.encode_snapshot([0, 1, 0]))
+        + P.encode_frame(P.SNAPSHOT, 12, P.encode_snapshot([0, 1, 0] + [0] * 109))
         + P.encode_frame(P.ERROR, 13, P.encode_error(P.E_CARD_READER, "reader gone"))
     )
     events = session.receive(data, 2.0)
@@ -94,7 +94,7 @@ def test_reliable_messages_are_acked_and_turned_into_events() -> None:
         SensorChanged(3, 1, 2.0),
         SensorChanged(4, 0, 2.0),
         CardRead("04A1B2C3", 2.0),
-        SensorSnapshot((0, 1, 0), 2.0),
+        SensorSnapshot((0, 1, 0) + (0,) * 109, 2.0),
         FirmwareError(P.E_CARD_READER, "reader gone", 2.0),
     ]
     acks = [P.decode_ack(p) for t, _s, p in sent(session) if t == P.ACK]
@@ -110,11 +110,44 @@ def test_a_repeated_message_is_acked_again_but_reported_once() -> None:
     assert session.counters.duplicates == 1
 
 
-def test_malformed_payload_is_counted_not_reported() -> None:
+def test_malformed_payload_is_counted_reported_and_resynced() -> None:
     session = connected()
-    assert session.receive(P.encode_frame(P.SENSOR_CHANGES, 10, b"\x01\x02\x03"), 1.0) == []
+    (event,) = session.receive(P.encode_frame(P.SENSOR_CHANGES, 10, b"\x01\x02\x03"), 1.0)
+    assert isinstance(event, FirmwareError) and "malformed" in event.message
     assert session.counters.malformed == 1
-    assert sent_types(session) == [P.ACK]  # acknowledged, or the board would resend forever
+    # Acknowledged (or the board would resend forever), then a fresh snapshot is asked for.
+    assert sent_types(session) == [P.ACK, P.SNAPSHOT_REQUEST]
+
+
+def test_an_error_text_cut_inside_a_character_is_shown_not_fatal() -> None:
+    # Issue #16: the board cuts ERROR texts at 200 bytes, which can split a character; the
+    # UnicodeDecodeError killed the reader thread.
+    session = connected()
+    payload = P.encode_error(3, "x" * 199 + "é")  # the cut falls inside the é
+    (event,) = session.receive(P.encode_frame(P.ERROR, 10, payload), 1.0)
+    assert isinstance(event, FirmwareError) and event.code == 3
+    assert event.message.startswith("x" * 199) and session.counters.malformed == 0
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        P.encode_frame(P.SNAPSHOT, 10, P.encode_snapshot([0] * 40)),  # the board has 112
+        P.encode_frame(P.SENSOR_CHANGES, 10, P.encode_changes([(500, 1)])),
+        P.encode_frame(P.ERROR, 10, b"\x01"),
+        P.encode_frame(P.CARD, 10, b""),
+    ],
+)
+def test_a_frame_that_does_not_fit_the_board_is_one_protocol_error(frame: bytes) -> None:
+    # Issue #16: a SNAPSHOT of the wrong size replaced the reading and broke every later change.
+    session = connected()
+    events = session.receive(frame, 1.0)
+    assert [type(e) for e in events] == [FirmwareError]
+    assert session.counters.malformed == 1
+    assert P.SNAPSHOT_REQUEST in sent_types(session)
+    # The next good frame is handled as ever.
+    (change,) = session.receive(P.encode_frame(P.SENSOR_CHANGES, 11, P.encode_changes([(3, 1)])), 2)
+    assert change == SensorChanged(3, 1, 2)
 
 
 def test_snapshot_request_is_retransmitted_until_acked() -> None:

@@ -47,6 +47,7 @@ class LinkStats:
     reconnects: int = 0
     firmware_restarts: int = 0
     heartbeat_timeouts: int = 0
+    reader_failures: int = 0
     # As last reported by the board in its heartbeat (its own view of the link).
     board_uptime_ms: int = 0
     board_crc_failures: int = 0

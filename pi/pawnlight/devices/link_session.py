@@ -9,6 +9,7 @@ timestamps instead of sleeps. docs/protocol.md describes the rules.
 from __future__ import annotations
 
 import logging
+import struct
 from dataclasses import dataclass
 
 from pawnlight.firmware import protocol as P
@@ -56,6 +57,7 @@ class Counters:
         self.reconnects = 0
         self.firmware_restarts = 0
         self.heartbeat_timeouts = 0
+        self.reader_failures = 0  # the reader thread met an unexpected error and reconnected
         self.board_uptime_ms = 0
         self.board_crc_failures = 0
         self.board_retransmits = 0
@@ -158,9 +160,18 @@ class LinkSession:
             self._last_rx = now
             try:
                 self._dispatch(mtype, seq, payload, now, events)
-            except P.MessageError as e:
+            except ProtocolVersionError:
+                raise
+            except (ValueError, IndexError, struct.error) as e:
+                # MessageError, a short payload, bad UTF-8, a reading of the wrong size: a
+                # protocol error of this one frame. Count it, say so, and ask for a fresh
+                # snapshot so whatever the frame should have told us is known again.
                 self.counters.malformed += 1
-                log.warning("malformed %s from the board: %s", P.TYPE_NAMES.get(mtype, mtype), e)
+                name = P.TYPE_NAMES.get(mtype, mtype)
+                log.warning("malformed %s from the board: %s", name, e)
+                events.append(FirmwareError(-1, f"malformed {name} frame from the board: {e}", now))
+                if self.board is not None:
+                    self.request_snapshot(now)
         self._sync_counters()
         return events
 
@@ -189,15 +200,27 @@ class LinkSession:
         # Unknown types come from newer firmware of the same major version: ignored.
 
     def _deliver(self, mtype: int, payload: bytes, now: float, events: list[BoardEvent]) -> None:
+        channels = self.board.channels if self.board is not None else None
         if mtype == P.SENSOR_CHANGES:
-            for channel, value in P.decode_changes(payload):
+            changes = P.decode_changes(payload)
+            if channels is not None and any(not 0 <= ch < channels for ch, _ in changes):
+                raise P.MessageError(f"a change names a channel past the board's {channels}")
+            for channel, value in changes:
                 events.append(SensorChanged(channel, value, now))
         elif mtype == P.SNAPSHOT:
-            events.append(SensorSnapshot(tuple(P.decode_snapshot(payload)), now))
+            values = tuple(P.decode_snapshot(payload))
+            if channels is not None and len(values) != channels:
+                raise P.MessageError(f"{len(values)} channels, the board has {channels}")
+            events.append(SensorSnapshot(values, now))
         elif mtype == P.CARD:
             events.append(CardRead(P.decode_card(payload).hex().upper(), now))
         elif mtype == P.ERROR:
-            code, message = P.decode_error(payload)
+            # The board cuts a long message at 200 bytes, which can split a character: the
+            # text is shown as far as it reads, never refused.
+            if len(payload) < 2:
+                raise P.MessageError("an ERROR frame without its code")
+            code = struct.unpack_from("<H", payload, 0)[0]
+            message = bytes(payload[2:]).decode("utf-8", "replace")
             events.append(FirmwareError(code, message, now))
             if code == P.E_QUEUE_OVERFLOW:
                 self.request_snapshot(now)  # changes were dropped on the board

@@ -157,6 +157,7 @@ class SerialBoardLink:
                 reconnects=c.reconnects,
                 firmware_restarts=c.firmware_restarts,
                 heartbeat_timeouts=c.heartbeat_timeouts,
+                reader_failures=c.reader_failures,
                 board_uptime_ms=c.board_uptime_ms,
                 board_crc_failures=c.board_crc_failures,
                 board_retransmits=c.board_retransmits,
@@ -211,7 +212,16 @@ class SerialBoardLink:
                 except (serial.SerialException, OSError, ValueError) as e:
                     self._report_down(f"cannot open {path}: {e}")
                 else:
-                    reached_hello = self._connection(port, path)
+                    try:
+                        reached_hello = self._connection(port, path)
+                    except Exception as e:
+                        # A bug in handling what the board sent must not blind the board for
+                        # good: the connection is closed (and shown down), then made again.
+                        log.exception("board link reader failed")
+                        self._counters.reader_failures += 1
+                        failure = f"{type(e).__name__}: {e}"
+                        self._report_down(f"the link failed ({failure}), reconnecting")
+                        reached_hello = False
                     if reached_hello:
                         delay = s.reconnect_min
             if self._version_error is not None:

@@ -204,6 +204,12 @@ class SimulatedFirmware:
             return self._boots
 
     @property
+    def pid(self) -> int | None:
+        """The firmware process's id while it runs (tests kill it to cut its power)."""
+        with self._lock:
+            return None if self._proc is None else self._proc.popen.pid
+
+    @property
     def running(self) -> bool:
         with self._lock:
             return self._proc is not None and self._proc.popen.poll() is None
@@ -463,8 +469,12 @@ class SimulatedFirmware:
         self.exit_codes.append(code)
         if self._proc is proc:
             self._proc = None
+        # A process killed by a signal (the OOM killer, a stray kill) is a board that lost
+        # power for a moment: it boots again, as a Pico on its supply would. Exit 0 is a
+        # deliberate halt (maintenance mode, or the simulator going away).
+        killed = code < 0
         respawn = not self._stopping and (
-            self._restart_requested or code in (EXIT_REBOOT, EXIT_WATCHDOG)
+            self._restart_requested or killed or code in (EXIT_REBOOT, EXIT_WATCHDOG)
         )
         self._restart_requested = False
         if code == EXIT_WATCHDOG:
