@@ -54,6 +54,7 @@ from .diagnostics.stuck import StuckSensorDetector, pawn_cells
 from .rules.game import Game, GameError, Result
 from .store.errors import StoreError
 from .store.journal import Journal
+from .store.safekeeping import open_for_play
 
 log = logging.getLogger("pawnlight")
 
@@ -222,10 +223,14 @@ class Owner:
     def _run(self, resume: bool) -> None:
         # The journal is written only from this thread (it refuses writes from others).
         try:
-            self._journal = Journal.open(self.journal_path)
+            self._journal, notices = open_for_play(self.journal_path)
+            for notice in notices:  # a damaged journal kept aside, a lost write-ahead log
+                self._fail(notice)
             if resume:
                 self._restore()
         except StoreError as error:
+            # Nothing can be recorded until it is fixed: the first write is held as a storage
+            # fault (and retried), so no move is confirmed meanwhile.
             self._fail(f"the journal cannot be used: {error}")
         finally:
             self._ready.set()

@@ -63,3 +63,8 @@ class JournalError(StoreError):
         self.game_id = game_id
         self.seq = seq
         self.intact = intact
+
+
+class JournalDamaged(JournalError):
+    """The journal file itself is damaged (not a database, fails SQLite's quick_check, or
+    empty): the companion keeps it aside and starts a fresh one (docs/records.md, 'Damage')."""

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from ..rules.board import COLOURS
 from ..rules.game import Event, Game, GameConfig, GameError, Result
-from .errors import JournalError, ReplayError
+from .errors import JournalDamaged, JournalError, ReplayError
 from .record import (
     GameRecord,
     dump,
@@ -101,6 +101,13 @@ class Journal:
             with journal._reading() as db:
                 check_version(db, path, writable=False)
             return journal
+        if path.exists() and path.stat().st_size == 0:
+            # SQLite would take an empty file for a new database: a journal cut to nothing
+            # would silently become an empty one.
+            raise JournalDamaged(
+                f"the journal {path} is empty (0 bytes): its games are gone from it; it was "
+                "left as it is: see docs/records.md, 'Damage'"
+            )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT)
@@ -400,8 +407,17 @@ class Journal:
 
 def check_file(path: str | os.PathLike[str]) -> list[str]:
     """SQLite's full integrity check of a journal file, read-only, even one too damaged to open:
-    the problems SQLite finds, or an empty list when the file is sound."""
-    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    the problems SQLite finds, or an empty list when the file is sound.  A write-ahead log that
+    went missing (now, or found missing earlier by the companion) is a problem too."""
+    from .safekeeping import lost_wal_problems
+
+    path = Path(path)
+    lost = lost_wal_problems(path)
+    if path.exists() and path.stat().st_size == 0:
+        return [*lost, f"{path} is empty (0 bytes)"]
+    if lost and not path.with_name(path.name + "-wal").exists():
+        return lost  # connecting would rebuild the index and wipe the evidence
+    uri = path.resolve().as_uri() + "?mode=ro"
     try:
         db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT)
     except sqlite3.Error as error:
@@ -412,7 +428,7 @@ def check_file(path: str | os.PathLike[str]) -> list[str]:
         problems = [str(error)]
     finally:
         db.close()
-    return [] if problems == ["ok"] else problems
+    return lost + ([] if problems == ["ok"] else problems)
 
 
 #: SQLite's largest INTEGER: a game id past it cannot be in the journal (and would overflow).
@@ -498,7 +514,7 @@ def _sqlite_error(path: Path, error: sqlite3.Error) -> JournalError:
     # SQLite raises the bare DatabaseError for a file that is not a database or is malformed;
     # its subclasses are everyday trouble (locked, disk full, read-only).
     if type(error) is sqlite3.DatabaseError:
-        return JournalError(
+        return JournalDamaged(
             f"the journal {path} is damaged: {error} (SQLite's words); it was left as it is: "
             "see docs/records.md, 'Damage'"
         )

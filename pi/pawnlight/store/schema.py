@@ -11,7 +11,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from .errors import JournalError
+from .errors import JournalDamaged, JournalError
 
 SCHEMA_VERSION = 2
 #: "PWNL": marks the file as a pawnlight journal for SQLite tools and for :meth:`Journal.open`.
@@ -60,7 +60,7 @@ def prepare(db: sqlite3.Connection, path: Path) -> None:
     version = db.execute("PRAGMA user_version").fetchone()[0]  # "file is not a database" here
     problems = [str(row[0]) for row in db.execute("PRAGMA quick_check")]
     if problems != ["ok"]:
-        raise JournalError(
+        raise JournalDamaged(
             f"the journal {path} is damaged (SQLite quick_check: {'; '.join(problems[:3])}); "
             "it was left as it is: see docs/records.md, 'Damage'"
         )
