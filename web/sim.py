@@ -15,6 +15,7 @@ from flask import Blueprint, Response, jsonify, render_template
 from pawnlight.board.places import pawn_places
 from pawnlight.board.svg import render_board
 from pawnlight.companion.signals import BUTTONS
+from pawnlight.devices.sim_board import LINE_FAULTS
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import CARDS
 
@@ -91,8 +92,16 @@ def set_board():
 
 @blueprint.post("/api/sim/press")
 def press():
-    data = bodies.body({"button": bodies.one_of(BUTTONS)}, required=("button",))
-    return _act(lambda: _sim().press(data["button"]))
+    data = bodies.body(
+        {"button": bodies.one_of(BUTTONS), "bounce": bodies.boolean}, required=("button",)
+    )
+    return _act(lambda: _sim().press(data["button"], bool(data.get("bounce", False))))
+
+
+@blueprint.post("/api/sim/line")
+def line():
+    data = bodies.body({"fault": bodies.one_of(LINE_FAULTS)}, required=("fault",))
+    return _act(lambda: _sim().line(data["fault"]))
 
 
 def physical_board_svg(pawns: Mapping[str, Any] | None, state: Mapping[str, Any]) -> str:

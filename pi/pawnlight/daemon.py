@@ -125,6 +125,7 @@ class Daemon:
             card_uids=deck.uids,
             path=self.config.data / "sim-board.json",
             press=self._press,
+            line=self._line_fault,
         )
         self.owner.sim = self.sim_board
         self.link = SerialBoardLink(self.owner.post, firmware.port)
@@ -248,12 +249,42 @@ class Daemon:
             firmware.wait_reader_polls(4)  # let the reader see it gone before trying again
         log.warning("the simulated reader did not read card %s", uid)
 
-    def _press(self, button: str) -> None:
+    def _press(self, button: str, bounce: bool = False) -> None:
         if self.controls is None or button not in self.controls.buttons:
             raise ValueError(f"unknown button {button!r} (confirm, undo, new_game or hint)")
         pin = self.controls.buttons[button].pin
-        pin.drive_low()
-        pin.drive_high()
+        for _ in range(3 if bounce else 1):  # a worn button's contacts chatter
+            pin.drive_low()
+            pin.drive_high()
+
+    def _line_fault(self, fault: str) -> None:
+        """Trouble on the simulated USB line (POST /api/sim/line, docs/simulator.md)."""
+        from .devices.sim_firmware import TO_HOST
+        from .firmware import protocol as P
+
+        firmware, link = self.firmware, self.link
+        assert firmware is not None and link is not None
+        if fault == "unplug":
+            firmware.unplug()
+        elif fault == "plug":
+            firmware.plug_in()
+        elif fault == "power-cut":
+            pid = firmware.pid
+            if pid is not None:
+                os.kill(pid, signal.SIGKILL)
+        elif fault == "garbage":
+            firmware.faults.inject(TO_HOST, os.urandom(64) + b"\x00")
+        else:
+            # A sequence number far from the board's own, so the board's next frame is never
+            # taken for a repeat of this one.
+            last = link.last_received_seq
+            seq = ((last or 0) + 0x8000) & 0xFFFF
+            if fault == "bad-error":
+                payload = P.encode_error(P.E_CARD_READER, "carte illisible é")[:-1]
+                frame = P.encode_frame(P.ERROR, seq, payload)
+            else:
+                frame = P.encode_frame(P.SNAPSHOT, seq, P.encode_snapshot([1] * 7))
+            firmware.faults.inject(TO_HOST, frame)
 
     def _diagnostics(self) -> dict[str, Any]:
         info: dict[str, Any] = {
@@ -303,6 +334,9 @@ def run(config: Config) -> int:
     stopping = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stopping.set())
+    # A file-size limit or quota must fail the write (the journal reports it as a storage fault
+    # and holds the game), not kill the companion as SIGXFSZ would by default.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     daemon = Daemon(config)
     try:
         daemon.start()

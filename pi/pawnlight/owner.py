@@ -575,7 +575,10 @@ def storage_advice(error: Exception, journal: Path) -> str:
             "(or remount the storage read-write)"
         )
     else:
-        fix = "check the Pi's storage (docs/records.md, 'When the journal cannot be written')"
+        fix = (
+            f"check that the storage holding {journal.parent} has free space and is writable "
+            "(docs/records.md, 'When the journal cannot be written')"
+        )
     return (
         f"The game cannot be saved ({detail}). Moves are not confirmed until it can: {fix}. "
         "Play resumes by itself once it works again; nothing made so far is lost."

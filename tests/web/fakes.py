@@ -242,7 +242,8 @@ class FakeService:
             else:
                 self.handle(Pressed(item.button, self.now))
 
-    def _press(self, button: str) -> None:
+    def _press(self, button: str, bounce: bool = False) -> None:
+        # The fake has no contacts: a bouncing press is one press, as the real controls see it.
         if button not in BUTTONS:
             raise ValueError(f"unknown button {button!r} (expected one of {BUTTONS})")
         self.pressed.append(button)

@@ -45,8 +45,12 @@ class SimulatedBoardControls(Protocol):
     def set_board(self, pawns: dict[str, Any]) -> None:
         """Set the whole physical board at once; ValueError for a bad position."""
 
-    def press(self, button: str) -> None:
-        """Press one of the board's buttons (confirm, undo, new_game, hint)."""
+    def press(self, button: str, bounce: bool = False) -> None:
+        """Press one of the board's buttons (confirm, undo, new_game, hint); with ``bounce``
+        its contacts chatter as a worn button's do."""
+
+    def line(self, fault: str) -> None:
+        """Trouble on the board's USB line (see LINE_FAULTS in devices/sim_board.py)."""
 
 
 class Service(Protocol):

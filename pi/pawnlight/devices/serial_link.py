@@ -124,6 +124,14 @@ class SerialBoardLink:
         return self._board
 
     @property
+    def last_received_seq(self) -> int | None:
+        """The sequence number of the last reliable frame accepted (for injecting test frames
+        that cannot be mistaken for the board's next one)."""
+        with self._lock:
+            session = self._session
+            return None if session is None else session.inbound.last
+
+    @property
     def connected(self) -> bool:
         return self._up.is_set()
 

@@ -31,6 +31,12 @@ from ..rules.position import Position
 
 Colour = tuple[int, int, int]
 
+#: What can go wrong on the simulated board's USB line (``POST /api/sim/line``): the cable
+#: pulled and put back, the board's power cut for a moment (its firmware process killed), line
+#: noise, and frames that decode but make no sense (an ERROR text that is not UTF-8, a SNAPSHOT
+#: of the wrong size).
+LINE_FAULTS = ("unplug", "plug", "power-cut", "garbage", "bad-error", "bad-snapshot")
+
 
 class SimulatedBoard:
     """The virtual board's pawns. Thread-safe: the web server and tests call it."""
@@ -43,13 +49,15 @@ class SimulatedBoard:
         present_card: Callable[[str], None],
         card_uids: dict[str, str],
         path: Path | None = None,
-        press: Callable[[str], None] | None = None,
+        press: Callable[[str, bool], None] | None = None,
+        line: Callable[[str], None] | None = None,
     ) -> None:
         self.layout = layout
         self._write_sensors = write_sensors
         self._read_leds = read_leds
         self._present_card = present_card
         self._press = press
+        self._line = line
         self._uids: dict[str, list[str]] = {}
         for uid, card in sorted(card_uids.items()):
             self._uids.setdefault(card, []).append(uid)
@@ -159,10 +167,17 @@ class SimulatedBoard:
         self._next_copy[name] = (index + 1) % len(copies)
         self._present_card(copies[index])
 
-    def press(self, button: str) -> None:
+    def press(self, button: str, bounce: bool = False) -> None:
         if self._press is None:
             raise ValueError("this board has no buttons")
-        self._press(button)
+        self._press(button, bounce)
+
+    def line(self, fault: str) -> None:
+        if fault not in LINE_FAULTS:
+            raise ValueError(f"unknown line fault {fault!r} (one of {', '.join(LINE_FAULTS)})")
+        if self._line is None:
+            raise ValueError("this board's line cannot be disturbed")
+        self._line(fault)
 
     def leds(self) -> dict[str, str]:
         return led_colours(self.layout, list(self._read_leds()))

@@ -1,0 +1,257 @@
+"""The family at the table: a real `pawnlight run --sim` process driven through its HTTP API,
+with the checks an evening must pass after every step (docs/testing.md, 'Acceptance')."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import resource
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from pawnlight.cli import main as pawnlight_main
+from pawnlight.rules.board import COLOURS, parse_place
+from pawnlight.store.journal import Journal
+from tests.daemon.hands import HAND, square_name
+from tests.daemon.process import PIN, DaemonProcess
+
+#: Words that must never reach the page or the log: a bug, not a situation.
+BUG_WORDS = ("internal error", "Traceback")
+
+
+class Refused(Exception):
+    """The daemon answered 4xx: a refusal in words, fine for a family to meet."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"{status}: {message}")
+        self.status = status
+
+
+class Evening:
+    """One daemon and its data folder, and the counts the report prints."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.daemon = DaemonProcess(data, layout="presence", settle=0.1)
+        self.figures: Counter[str] = Counter()
+        self.log_checked = 0
+
+    # -- the process --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.daemon.start(timeout=60)
+
+    def stop(self) -> None:
+        self.daemon.stop()
+
+    def restart(self, kill: bool) -> None:
+        if kill:
+            self.daemon.kill()
+        else:
+            self.daemon.stop()
+            assert self.daemon.process is not None
+            assert self.daemon.process.returncode == 0, "SIGTERM must stop pawnlight cleanly"
+        self.start()
+
+    def limit_file_size(self, size: int | None) -> None:
+        """RLIMIT_FSIZE on the daemon: writes past ``size`` bytes fail as on a full disk."""
+        assert self.daemon.process is not None
+        soft = resource.RLIM_INFINITY if size is None else size
+        hard = resource.RLIM_INFINITY  # kept, so the limit can be lifted again
+        resource.prlimit(self.daemon.process.pid, resource.RLIMIT_FSIZE, (soft, hard))
+
+    # -- HTTP ---------------------------------------------------------------------------------
+
+    def call(self, method: str, path: str, body: Any = None, pin: bool = False) -> Any:
+        """The JSON answer; Refused for a 4xx; a 5xx fails the test."""
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Content-Type": "application/json"}
+        if pin:
+            headers["X-Pawnlight-Pin"] = PIN
+        request = urllib.request.Request(self.daemon.url + path, data, headers, method=method)
+        self.figures["requests"] += 1
+        started = time.monotonic()
+        try:
+            with urllib.request.urlopen(request, timeout=15) as response:
+                answer = json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            text = error.read().decode(errors="replace")
+            assert error.code < 500, f"{method} {path}: HTTP {error.code} {text}"
+            raise Refused(error.code, text) from None
+        if path == "/api/game":
+            assert time.monotonic() - started < 1.0, "a new game must answer within a second"
+        return answer
+
+    def state(self) -> dict[str, Any]:
+        return self.call("GET", "/api/state")
+
+    def wait(self, predicate, timeout: float = 15.0, what: str = "") -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        state = self.state()
+        while not predicate(state):
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"timed out waiting for {what or 'the board'}: {state['phase']}: "
+                    f"{state['message']} / {state['warning']} corrections {state['corrections']}"
+                )
+            time.sleep(0.03)
+            state = self.state()
+        return state
+
+    def settled(self, timeout: float = 15.0) -> dict[str, Any]:
+        """The state once nothing changes for a moment (the recogniser has decided)."""
+        deadline = time.monotonic() + timeout
+        last = self.state()
+        while True:
+            time.sleep(0.25)
+            now = self.state()
+            if now["version"] == last["version"]:
+                return now
+            if time.monotonic() > deadline:
+                return now
+            last = now
+
+    # -- hands ----------------------------------------------------------------------------------
+
+    def physical(self) -> dict[str, list[str]]:
+        return self.call("GET", "/api/sim/board")["pawns"]
+
+    def lift(self, square: str) -> None:
+        self.call("POST", "/api/sim/lift", {"square": square})
+        self.figures["touches"] += 1
+        time.sleep(HAND)
+
+    def place(self, square: str, colour: str) -> None:
+        self.call("POST", "/api/sim/place", {"square": square, "color": colour})
+        self.figures["touches"] += 1
+        time.sleep(HAND)
+
+    def follow_guidance(self, rng: random.Random) -> dict[str, Any]:
+        """Put the board right as the page and LEDs ask, one pawn at a time, then wait until the
+        game accepts it: the board, colours included, equals the game."""
+        for _attempt in range(3):
+            state = self.state()
+            wanted = state.get("pawns")
+            if not wanted:
+                return state
+            lifts, places = board_changes(self.physical(), wanted)
+            rng.shuffle(lifts)
+            rng.shuffle(places)
+            for square in lifts:
+                self.lift(square)
+            for square, colour in places:
+                self.place(square, colour)
+            state = self.settled()
+            if same_board(self.physical(), state.get("pawns") or {}) and not state["corrections"]:
+                return state
+        raise AssertionError(
+            f"guidance followed but the board is still wrong: {state['corrections']}, "
+            f"physical {self.physical()}, game {state.get('pawns')}"
+        )
+
+    # -- the checks -----------------------------------------------------------------------------
+
+    def check(self) -> dict[str, Any]:
+        """Every invariant of an evening; returns the state it checked."""
+        for _attempt in range(20):
+            state = self.state()
+            journal = self.journal_view(state)
+            if self.state()["version"] == state["version"]:
+                break
+        else:
+            raise AssertionError("the state never held still long enough to compare")
+        for field in ("warning", "message"):
+            text = state.get(field) or ""
+            assert not any(word in text for word in BUG_WORDS), f"{field}: {text}"
+        self.check_log()
+        if journal is not None:
+            history, pawns, turn, over = journal
+            # Every confirmed move is in the journal, and the journal replays to the live game.
+            assert history == state["history"], (history, state["history"])
+            assert normal(pawns) == normal(state["pawns"])
+            if not over:
+                assert turn == state["turn"]
+        return state
+
+    def journal_view(self, state: dict[str, Any]):
+        game_id = state.get("game_id")
+        if game_id is None:
+            return None
+        with Journal.open(self.data / "journal.sqlite3", readonly=True) as journal:
+            game = journal.resume(game_id)
+        return (
+            [turn.text for turn in game.history],
+            game.position.to_json(),
+            COLOURS[game.turn],
+            game.over,
+        )
+
+    def check_log(self) -> None:
+        log = (self.data / "daemon.log").read_text(errors="replace")
+        fresh = log[self.log_checked :]
+        self.log_checked = len(log)
+        for word in BUG_WORDS:
+            assert word not in fresh, f"{word!r} in the daemon's log:\n{fresh[-3000:]}"
+
+    def games_cli(self, *args: str) -> tuple[int, str]:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            code = pawnlight_main(["games", "--data", str(self.data), *args])
+        return code, out.getvalue()
+
+    def check_records(self, state: dict[str, Any]) -> None:
+        """`pawnlight games check` is clean and `games list` shows the live game as it is."""
+        code, text = self.games_cli("check")
+        assert code == 0, text
+        self.figures["games checks"] += 1
+        game_id = state.get("game_id")
+        if game_id is None:
+            return
+        with Journal.open(self.data / "journal.sqlite3", readonly=True) as journal:
+            summaries = {s.id: s for s in journal.games()}
+        live = summaries[game_id]
+        assert live.turns == len(state["history"])
+        assert live.finished == (state["phase"] == "over")
+        code, text = self.games_cli("list")
+        assert code == 0 and str(game_id) in text, text
+        for summary in summaries.values():
+            if summary.id != game_id:
+                assert summary.finished, f"game {summary.id} left unfinished behind the live one"
+
+
+def place_square(colour: str, place: str) -> str:
+    return square_name(COLOURS.index(colour), parse_place(place))
+
+
+def normal(pawns: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {colour: sorted(places) for colour, places in pawns.items()}
+
+
+def same_board(physical: dict[str, list[str]], game: dict[str, list[str]]) -> bool:
+    """The pawns the game has stand where it has them (colours the game does not use: none)."""
+    for colour in COLOURS:
+        if sorted(physical.get(colour, [])) != sorted(game.get(colour, [])):
+            return False
+    return True
+
+
+def board_changes(
+    physical: dict[str, list[str]], game: dict[str, list[str]]
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """The lifts and placings that turn the physical board into the game's."""
+    lifts: list[str] = []
+    places: list[tuple[str, str]] = []
+    for colour in COLOURS:
+        have = Counter(physical.get(colour, []))
+        want = Counter(game.get(colour, []))
+        for place, count in (have - want).items():
+            lifts += [place_square(colour, place)] * count
+        for place, count in (want - have).items():
+            places += [(place_square(colour, place), colour)] * count
+    return lifts, places

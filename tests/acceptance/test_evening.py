@@ -1,0 +1,329 @@
+"""Whole evenings at the board, model-based: a Hypothesis state machine plays a family against
+the real daemon (`pawnlight run --sim`: the firmware in MicroPython's unix port on a pty, pyserial,
+gpiozero's MockFactory, the journal in SQLite) through its HTTP API, and checks after every step
+that nothing confirmed was lost and nothing went wrong (tests/acceptance/evening.py).
+
+Seeded, and short enough for CI. For a release, run many more evenings:
+
+    PAWNLIGHT_EVENINGS=60 PAWNLIGHT_EVENING_STEPS=60 .venv/bin/python -m pytest \
+        tests/acceptance -q -s -p no:randomly
+
+Every failing example it finds becomes a plain test in test_evening_regressions.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+
+from pawnlight.rules.board import COLOURS
+from pawnlight.rules.cards import CARDS
+from pawnlight.rules.editions import EDITIONS
+from pawnlight.rules.game import GameConfig, GameError
+from pawnlight.rules.notation import parse
+from pawnlight.rules.position import Position
+from tests.daemon.hands import actions_for
+
+from .evening import Evening, Refused, normal, place_square
+
+EVENINGS = int(os.environ.get("PAWNLIGHT_EVENINGS", "4"))
+STEPS = int(os.environ.get("PAWNLIGHT_EVENING_STEPS", "18"))
+
+#: Bugs owned by issue #22 that this machine can meet; each is avoided behind its flag until the
+#: fix is merged (set the variable to 1 to let the machine go there).
+#: - doubling and accepting in point play (recognition stale after restart or undo).
+DOUBLING = os.environ.get("PAWNLIGHT_EVENING_DOUBLING") == "1"
+#: - undo after a bump: guidance names colours a presence board cannot see (#16, i22's part).
+UNDO_AFTER_BUMP = os.environ.get("PAWNLIGHT_EVENING_UNDO_AFTER_BUMP") == "1"
+
+FIGURES: dict[str, int] = {}
+
+
+def valid(config: dict) -> bool:
+    try:
+        GameConfig(
+            edition=config["edition"],
+            players=tuple(config["players"]),
+            teams=config["teams"],
+            variant=config["variant"],
+        ).check()
+    except (GameError, ValueError):
+        return False
+    return True
+
+
+@st.composite
+def game_configs(draw) -> dict:
+    edition = draw(st.sampled_from(sorted(EDITIONS)))
+    variant = draw(st.sampled_from(sorted(EDITIONS[edition].variants)))
+    if variant == "points" and not DOUBLING:
+        variant = "standard"  # point play's doubling belongs to #22 (see DOUBLING)
+    count = 2 if variant == "patience" else draw(st.integers(2, 4))
+    players = draw(st.permutations(COLOURS))[:count]
+    teams = count == 4 and variant != "patience" and draw(st.booleans())
+    config = {"edition": edition, "variant": variant, "players": list(players), "teams": teams}
+    if draw(st.booleans()):
+        seat = draw(st.sampled_from(players[1:]))
+        config["computer"] = {seat: draw(st.sampled_from(["random", "heuristic"]))}
+    if valid(config):
+        return config
+    return {"edition": "hasbro-2002", "variant": "standard", "players": ["red", "blue"]}
+
+
+class EveningMachine(RuleBasedStateMachine):
+    """What a family does on an evening; the daemon must keep every confirmed move."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.folder = Path(tempfile.mkdtemp(prefix="pawnlight-evening-"))
+        self.evening = Evening(self.folder)
+        self.evening.start()
+        self.state = self.evening.state()
+        self.rng = random.Random(0)
+        self.undone_bump = False
+
+    def teardown(self) -> None:
+        try:
+            if self.state.get("game_id") is not None:
+                self.evening.check_records(self.evening.check())
+        finally:
+            self.evening.stop()
+            for name, count in self.evening.figures.items():
+                FIGURES[name] = FIGURES.get(name, 0) + count
+            FIGURES["evenings"] = FIGURES.get("evenings", 0) + 1
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def count(self, what: str) -> None:
+        self.evening.figures[what] += 1
+
+    def playing(self) -> bool:
+        return self.state.get("game_id") is not None and self.state["phase"] in (
+            "draw",
+            "move",
+            "choose",
+        )
+
+    def refresh(self) -> None:
+        self.state = self.evening.settled()
+
+    # -- the evening --------------------------------------------------------------------------
+
+    @initialize(config=game_configs(), seed=st.integers(0, 2**16))
+    def first_game(self, config: dict, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.new_game(config)
+
+    @rule(config=game_configs())
+    def new_game(self, config: dict) -> None:
+        """A new game, also in the middle of one (which is then abandoned)."""
+        self.count("games started")
+        self.evening.call("POST", "/api/game", config, pin=True)
+        self.state = self.evening.follow_guidance(self.rng)
+        self.state = self.evening.wait(
+            lambda s: s["phase"] in ("draw", "over"), what="the first turn"
+        )
+        self.undone_bump = False
+
+    @precondition(lambda self: self.playing() and self.state["phase"] == "draw")
+    @rule(card=st.sampled_from(sorted(CARDS)))
+    def scan(self, card: str) -> None:
+        self.count("cards scanned")
+        with contextlib.suppress(Refused):  # a card this game's pack lacks: the page says so
+            self.evening.call("POST", "/api/sim/scan", {"card": card})
+        self.refresh()
+
+    @precondition(lambda self: self.playing() and self.state["phase"] == "move")
+    @rule(pick=st.integers(0, 1000))
+    def make_the_lit_move(self, pick: int) -> None:
+        """Lift and place the pawns one at a time: switches, split 7s, slides and bumps too."""
+        state = self.state
+        done = len(state["history"])
+        legal = state["legal"]
+        if not legal:
+            return
+        choice = legal[pick % len(legal)]
+        if state.get("guided"):  # the computer's move or a hint is lit alone: make that one
+            choice = next((m for m in legal if m["text"] == state["guided"]["text"]), choice)
+        move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
+        for action, square, colour in actions_for(move, self.rng):
+            if action == "lift":
+                self.evening.lift(square)
+            else:
+                assert colour is not None
+                self.evening.place(square, colour)
+        state = self.evening.wait(
+            lambda s: len(s["history"]) > done or s["phase"] == "choose", what=choice["text"]
+        )
+        if state["phase"] == "choose":
+            self.evening.call("POST", "/api/resolve", {"move": choice["text"]}, pin=True)
+            state = self.evening.wait(lambda s: len(s["history"]) > done, what="the choice")
+        self.count("moves made")
+        self.undone_bump = False
+        self.state = self.evening.settled()
+
+    @precondition(lambda self: self.playing() and self.state["phase"] in ("draw", "move"))
+    @rule(pick=st.integers(0, 1000), square_number=st.integers(0, 59))
+    def knock_a_pawn_then_put_it_back(self, pick: int, square_number: int) -> None:
+        """A wrong move or a knocked pawn: the board shows what to fix, nothing is played."""
+        state = self.state
+        history = list(state["history"])
+        physical = self.evening.physical()
+        pawns = [(c, p) for c, places in physical.items() for p in places if p != "home"]
+        if not pawns:
+            return
+        colour, place = pawns[pick % len(pawns)]
+        taken = {p for places in physical.values() for p in places}
+        square = f"T{square_number}"
+        if square in taken or square == place:
+            return
+        wrong = {c: list(ps) for c, ps in physical.items()}
+        wrong[colour].remove(place)
+        wrong[colour].append(square)
+        outcomes = [m["pawns"] for m in state["legal"]] if state["phase"] == "move" else []
+        if any(all(sorted(o.get(c, [])) == sorted(wrong.get(c, [])) for c in o) for o in outcomes):
+            return  # that would be a legal move after all
+        self.evening.lift(place_square(colour, place))
+        self.evening.place(square, colour)
+        self.count("wrong moves and knocks")
+        state = self.evening.wait(lambda s: s["corrections"], what="the guidance")
+        assert state["history"] == history, "a wrong board must never be played"
+        self.state = self.evening.follow_guidance(self.rng)
+        assert self.state["history"] == history
+
+    @precondition(lambda self: self.state.get("can_undo") and self.state["phase"] != "over")
+    @rule(button=st.booleans())
+    def undo(self, button: bool) -> None:
+        before = len(self.state["history"])
+        last = self.state["turns"][-1] if self.state["turns"] else None
+        bumped = last is not None and bumps(last)
+        if bumped and not UNDO_AFTER_BUMP:
+            return  # guidance colours after undoing a bump: #16's i22 part (see UNDO_AFTER_BUMP)
+        self.count("undos")
+        if button:
+            self.count("button presses")
+            self.evening.call("POST", "/api/sim/press", {"button": "undo", "bounce": True})
+        else:
+            try:
+                self.evening.call("POST", "/api/undo", {}, pin=True)
+            except Refused:
+                return
+        self.state = self.evening.follow_guidance(self.rng)
+        # One press is one undo, however much the button bounced.
+        assert len(self.state["history"]) >= before - 1
+
+    @precondition(lambda self: self.playing() and self.state["phase"] == "move")
+    @rule(button=st.booleans())
+    def hint(self, button: bool) -> None:
+        self.count("hints")
+        if button:
+            self.count("button presses")
+            self.evening.call("POST", "/api/sim/press", {"button": "hint", "bounce": True})
+        else:
+            self.evening.call("POST", "/api/hint", {}, pin=True)
+        self.refresh()
+
+    @rule(brightness=st.floats(0.1, 1.0), settle=st.sampled_from([0.1, 0.15, 0.2]))
+    def settings(self, brightness: float, settle: float) -> None:
+        self.count("settings")
+        body = {"brightness": round(brightness, 2), "settle": settle}
+        self.evening.call("POST", "/api/settings", body, pin=True)
+        self.refresh()
+
+    @rule(kill=st.booleans())
+    def restart(self, kill: bool) -> None:
+        """Power cut (SIGKILL) or a clean stop (SIGTERM): the game resumes where it was."""
+        before = self.evening.check()
+        self.count("daemon kills" if kill else "daemon restarts")
+        self.evening.restart(kill)
+        state = self.evening.follow_guidance(self.rng)
+        if before.get("game_id") is not None and before["phase"] != "over":
+            assert state["game_id"] == before["game_id"]
+            assert state["history"] == before["history"]
+            assert normal(state["pawns"]) == normal(before["pawns"])
+            assert state["turn"] == before["turn"]
+        self.state = self.evening.settled()
+
+    @rule(fault=st.sampled_from(["unplug", "power-cut", "garbage", "bad-error", "bad-snapshot"]))
+    def trouble_on_the_line(self, fault: str) -> None:
+        self.count("line faults")
+        self.evening.call("POST", "/api/sim/line", {"fault": fault})
+        if fault == "unplug":
+            self.evening.wait(lambda s: not s["link"]["up"], what="the link to drop")
+            time.sleep(0.2)
+            self.evening.call("POST", "/api/sim/line", {"fault": "plug"})
+        self.evening.wait(lambda s: s["link"]["up"], timeout=30, what="the link to come back")
+        self.state = self.evening.follow_guidance(self.rng)
+
+    @precondition(lambda self: self.playing() and self.state["phase"] == "draw")
+    @rule(card=st.sampled_from(["1", "2", "sorry"]))
+    def storage_fails_then_works(self, card: str) -> None:
+        """A write fails (the disk is full): nothing is confirmed, then all of it is saved."""
+        wal = self.folder / "journal.sqlite3-wal"
+        if not wal.exists():
+            return
+        self.count("storage faults")
+        self.evening.limit_file_size(wal.stat().st_size)
+        try:
+            with contextlib.suppress(Refused):
+                self.evening.call("POST", "/api/sim/scan", {"card": card})
+            state = self.evening.settled()
+        finally:
+            self.evening.limit_file_size(None)
+        if not state["storage"]["ok"]:
+            assert "cannot be saved" in state["warning"]
+            self.count("storage faults seen")
+        state = self.evening.wait(lambda s: s["storage"]["ok"], what="the storage to work")
+        self.state = self.evening.settled()
+
+    # -- after every step ---------------------------------------------------------------------
+
+    @invariant()
+    def nothing_lost(self) -> None:
+        self.count("steps")
+        self.state = self.evening.check()
+
+
+def bumps(turn: dict) -> bool:
+    """Whether a turn sent a pawn back to START (its before/after positions say so)."""
+    before, after = turn.get("before") or {}, turn.get("after") or {}
+    for colour in after:
+        if after[colour].count("start") > before.get(colour, []).count("start"):
+            return True
+    return False
+
+
+@pytest.mark.slow
+def test_evenings_at_the_board():
+    started = time.monotonic()
+    FIGURES.clear()
+    run = EveningMachine.TestCase
+    run.settings = settings(
+        max_examples=EVENINGS,
+        stateful_step_count=STEPS,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=(Phase.explicit, Phase.reuse, Phase.generate),  # a failure is reported as found
+        suppress_health_check=list(HealthCheck),
+    )
+    run().runTest()
+    seconds = time.monotonic() - started
+    print(f"\nevenings: {dict(sorted(FIGURES.items()))} in {seconds:.0f} s")
