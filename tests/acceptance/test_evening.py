@@ -131,17 +131,6 @@ class EveningMachine(RuleBasedStateMachine):
         self.rng = random.Random(seed)
         self.new_game(config)
 
-    @rule(config=game_configs())
-    def new_game(self, config: dict) -> None:
-        """A new game, also in the middle of one (which is then abandoned)."""
-        self.count("games started")
-        self.evening.call("POST", "/api/game", config, pin=True)
-        self.state = self.evening.follow_guidance(self.rng)
-        self.state = self.evening.wait(
-            lambda s: s["phase"] in ("draw", "over"), what="the first turn"
-        )
-        self.undone_bump = False
-
     @precondition(lambda self: self.playing() and self.state["phase"] == "draw")
     @rule(card=st.sampled_from(sorted(CARDS)))
     def scan(self, card: str) -> None:
@@ -178,6 +167,18 @@ class EveningMachine(RuleBasedStateMachine):
         self.count("moves made")
         self.undone_bump = False
         self.state = self.evening.settled()
+
+    @precondition(lambda self: self.playing())
+    @rule(turns=st.integers(1, 8), cards=st.randoms(use_true_random=False))
+    def play_some_turns(self, turns: int, cards: random.Random) -> None:
+        """A stretch of ordinary play: scan a card, make the lit move, turn after turn."""
+        for _ in range(turns):
+            if self.state["phase"] == "draw":
+                self.scan(cards.choice(sorted(CARDS)))
+            if self.state["phase"] == "move":
+                self.make_the_lit_move(cards.randrange(1000))
+            if not self.playing():
+                return
 
     @precondition(lambda self: self.playing() and self.state["phase"] in ("draw", "move"))
     @rule(pick=st.integers(0, 1000), square_number=st.integers(0, 59))
@@ -239,6 +240,17 @@ class EveningMachine(RuleBasedStateMachine):
         else:
             self.evening.call("POST", "/api/hint", {}, pin=True)
         self.refresh()
+
+    @rule(config=game_configs())
+    def new_game(self, config: dict) -> None:
+        """A new game, also in the middle of one (which is then abandoned)."""
+        self.count("games started")
+        self.evening.call("POST", "/api/game", config, pin=True)
+        self.state = self.evening.follow_guidance(self.rng)
+        self.state = self.evening.wait(
+            lambda s: s["phase"] in ("draw", "over"), what="the first turn"
+        )
+        self.undone_bump = False
 
     @rule(brightness=st.floats(0.1, 1.0), settle=st.sampled_from([0.1, 0.15, 0.2]))
     def settings(self, brightness: float, settle: float) -> None:
