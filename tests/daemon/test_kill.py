@@ -72,7 +72,8 @@ def test_sigkill_then_restart_resumes_exactly(tmp_path, seed):
 
         assert check_file(tmp_path / "journal.sqlite3") == []
         daemon.start()
-        after = daemon.wait(lambda s: s["phase"] != "idle")
+        # The guidance comes once the board's first reading has arrived.
+        after = daemon.wait(lambda s: s["phase"] not in ("idle", "setup") or s["corrections"])
         assert after["game_id"] == before["game_id"]
         assert after["history"] == before["history"]
         assert after["turn"] == before["turn"] and after["card"] == before["card"]
