@@ -344,6 +344,13 @@ class Owner:
     def _translate(self, item: object):
         """Device events to companion inputs; the owner keeps the latest of every channel."""
         if isinstance(item, SensorSnapshot):
+            if len(item.values) != len(self._values):
+                # The link refuses these; a reading of the wrong size must never replace ours.
+                self.errors.append(
+                    f"a sensor snapshot of {len(item.values)} channels was ignored "
+                    f"(the board has {len(self._values)})"
+                )
+                return None
             self._values = list(item.values)
             self._have_reading = True
             self._stuck_detector.observe(self._values, item.at)
