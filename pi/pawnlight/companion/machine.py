@@ -782,7 +782,10 @@ class Companion:
             if not isinstance(args["speech"], bool):
                 raise CommandError("speech is true or false", 400)
             settings = replace(settings, speech=args["speech"])
+        changed_settle = settings.settle != self.settings.settle
         self.settings = settings
+        if changed_settle and self.phase in (SETUP, DRAW, MOVE, DOUBLE):
+            self._enter(self.phase)  # recognise with the new settle time from now on
         saved = {
             "brightness": settings.brightness,
             "settle": settings.settle,
