@@ -1,4 +1,5 @@
-"""Model-based: whatever the players do in any order — cards, moves, doubles and their answers,
+"""Model-based: whatever the players do in any order — new games (mid-game, with the leader draw),
+cards, moves, doubles and their answers,
 undo, restarts, the next game of a match — the companion recognises exactly the legal moves of
 the card in play, and what it recorded replays to the live game (issue #22)."""
 
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from pawnlight.companion.machine import CommandError, Companion
-from pawnlight.companion.signals import RecordEvent, StartRecord
+from pawnlight.companion.signals import RecordEvent, Remember, StartRecord
 from pawnlight.rules import Game, text
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import CARDS
@@ -35,7 +36,9 @@ class Evening(RuleBasedStateMachine):
     @initialize(config=st.sampled_from(CONFIGS))
     def start(self, config: dict) -> None:
         self.bench = Bench(self.layout)
-        self.games: list[list] = []  # the recorded events of each game, as the journal has them
+        #: The recorded events of each game of the match, as the journal has them.
+        self.games: list[list] = []
+        self.leader: dict | None = None  # the leader draw in progress, as the journal keeps it
         self.consumed = 0
         self.bench.command("new_game", **config)
         self._collect()
@@ -43,10 +46,22 @@ class Evening(RuleBasedStateMachine):
 
     # -- what the players do ------------------------------------------------------------------
 
-    @precondition(lambda self: self.bench.companion.phase == "draw")
+    @rule(config=st.sampled_from(CONFIGS), leader=st.booleans())
+    def new_game(self, config: dict, leader: bool) -> None:
+        """A new game, also in the middle of one; with the leader draw or not."""
+        self.bench.command("new_game", draw_leader=leader, **config)
+        self._collect()
+        if self.bench.game is not None:
+            self.bench.show(self.bench.game.position)
+
+    @precondition(lambda self: self.bench.companion.phase in ("draw", "leader"))
     @rule(card=st.sampled_from(CARDS))
     def scan(self, card: str) -> None:
+        leading = self.bench.companion.phase == "leader"
         self.bench.scan(card)
+        if leading and self.bench.companion.phase != "leader":
+            self._collect()
+            self.bench.show(self.bench.game.position)
 
     @precondition(lambda self: self.bench.companion.phase == "move")
     @rule(data=st.data())
@@ -54,6 +69,7 @@ class Evening(RuleBasedStateMachine):
         move = data.draw(st.sampled_from(self.bench.game.legal), label="move")
         self.bench.play(move)
 
+    @precondition(lambda self: self.bench.game is not None)
     @rule(action=st.sampled_from(["double", "accept", "drop"]), data=st.data())
     def doubling(self, action: str, data) -> None:
         game = self.bench.game
@@ -64,6 +80,7 @@ class Evening(RuleBasedStateMachine):
             return
         self.bench.show(self.bench.game.position)
 
+    @precondition(lambda self: self.bench.game is not None)
     @rule()
     def undo(self) -> None:
         try:
@@ -79,19 +96,23 @@ class Evening(RuleBasedStateMachine):
         self._collect()
         self.bench.show(self.bench.game.position)
 
+    @precondition(lambda self: self.bench.game is not None or self.leader is not None)
     @rule()
     def restart(self) -> None:
         """The Pi restarts: a new companion resumes the journal's game, with its match."""
         self._collect()
         old = self.bench.companion
+        fresh = Companion(old.layout, old.deck, old.settings)
+        self.bench.companion = fresh
+        if self.leader is not None:
+            fresh.restore_leader(self.leader)
+            assert fresh.phase == "leader" and fresh.leader == old.leader
+            return
         config = old.game.config
         match_configs = [g.config for g in old.match.games]
         replayed = [
             Game.replay(c, events) for c, events in zip(match_configs, self.games, strict=True)
         ]
-        fresh = Companion(old.layout, old.deck, old.settings)
-        fresh.reading = None
-        self.bench.companion = fresh
         assert replayed[-1].config == config
         self.bench.effects += fresh.resume(replayed[-1], earlier=replayed[:-1])
         self.bench.show(self.bench.game.position)
@@ -101,8 +122,12 @@ class Evening(RuleBasedStateMachine):
     def _collect(self) -> None:
         effects = self.bench.effects
         for effect in effects[self.consumed :]:
-            if isinstance(effect, StartRecord):
+            if isinstance(effect, StartRecord) and effect.match:
                 self.games.append([])
+            elif isinstance(effect, StartRecord):
+                self.games = [[]]  # a new match
+            elif isinstance(effect, Remember) and effect.name == "leader":
+                self.leader = effect.value
             elif isinstance(effect, RecordEvent):
                 self.games[-1].append(effect.event)
         self.consumed = len(effects)
@@ -112,6 +137,9 @@ class Evening(RuleBasedStateMachine):
         companion = self.bench.companion
         game = companion.game
         recogniser = companion.recogniser
+        if game is None:
+            assert companion.phase == "leader" and recogniser is None
+            return
         if companion.phase in ("move", "choose"):
             assert recogniser is not None
             assert sorted(map(text, recogniser.moves)) == sorted(map(text, game.legal))
@@ -130,6 +158,8 @@ class Evening(RuleBasedStateMachine):
         self._collect()
         companion = self.bench.companion
         game = companion.game
+        if game is None:
+            return
         replayed = Game.replay(game.config, self.games[-1])
         assert replayed.history == game.history and replayed.phase == game.phase
         assert replayed.doubled == game.doubled
@@ -137,6 +167,8 @@ class Evening(RuleBasedStateMachine):
     @invariant()
     def match_totals_add_up_the_finished_games(self) -> None:
         match = self.bench.companion.match
+        if match is None:
+            return
         assert len(match.games) == len(self.games)
         totals = dict.fromkeys(match.games[0].order, 0)
         for game in match.games:
