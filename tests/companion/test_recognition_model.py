@@ -1,7 +1,7 @@
-"""Model-based: whatever the players do in any order — new games (mid-game, with the leader draw),
-cards, moves, doubles and their answers,
-undo, restarts, the next game of a match — the companion recognises exactly the legal moves of
-the card in play, and what it recorded replays to the live game (issue #22)."""
+"""Model-based: whatever the players do in any order — new games (mid-game, with the leader
+draw), cards, moves, doubles and their answers, undo, restarts, the next game of a match — the
+companion recognises exactly the legal moves of the card in play, and what it recorded replays to
+the live game (issue #22)."""
 
 from __future__ import annotations
 
