@@ -595,37 +595,37 @@ class Companion:
         effects += self._decided()
         return effects
 
-    def _new_game(self, config: GameConfig, match: bool = False) -> list[Effect]:
-        """The one way a game begins, mid-game or not, alone or as a match's next game: the
-        game under way (if unfinished) is ended as abandoned, then the new one is started."""
+    def _new_game(
+        self, config: GameConfig, match: bool = False, draw_leader: bool = False
+    ) -> list[Effect]:
+        """The one way a game begins, mid-game or not, alone, as a match's next game or after a
+        leader draw: the game under way (if unfinished) is ended as abandoned, then the new one
+        is set up (or its leader drawn first)."""
         if self.phase == ENROL:
             raise CommandError("finish or cancel the pack enrolment first")
         if not self.deck.enrolled:
             raise CommandError("enrol the pack of cards first (Enrol on the owner's page)")
+        try:
+            config.check()
+        except (GameError, ValueError) as error:
+            raise CommandError(str(error), 400) from None
         effects: list[Effect] = []
         if self.game is not None and not self.game.over:
             effects.append(FinishRecord(None))  # the old game is abandoned, kept in the journal
-        return effects + self._start(config, match=match)
-
-    def _cmd_new_game(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
-        config = args.get("config") or _config_from(args)
-        if self.phase == ENROL:
-            raise CommandError("finish or cancel the pack enrolment first")
-        if not self.deck.enrolled:
-            raise CommandError("enrol the pack of cards first (Enrol on the owner's page)")
-        if "config" not in args:
-            self.computer = _computer_seats(args.get("computer", {}), config)
-        if args.get("draw_leader"):
-            config.check()
-            effects: list[Effect] = []
-            if self.game is not None and not self.game.over:
-                effects.append(FinishRecord(None))
+        if draw_leader:
             self.match = None
             self.leader = LeaderDraw(config, list(config.players), {})
             self._enter(LEADER)
             self.message = f"Leader draw: {config.players[0]}, scan a card"
-            return {"ok": True, "phase": self.phase}, [*effects, self._remember_leader()]
-        return {"ok": True, "phase": SETUP}, self._new_game(config)
+            return [*effects, self._remember_leader()]
+        return effects + self._start(config, match=match)
+
+    def _cmd_new_game(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
+        config = args.get("config") or _config_from(args)
+        if "config" not in args:
+            self.computer = _computer_seats(args.get("computer", {}), config)
+        effects = self._new_game(config, draw_leader=bool(args.get("draw_leader")))
+        return {"ok": True, "phase": self.phase}, effects
 
     def _cmd_next_game(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
