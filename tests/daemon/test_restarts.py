@@ -4,6 +4,9 @@ at the awkward moments, then started again on the same data folder."""
 
 from __future__ import annotations
 
+import json
+import urllib.request
+
 import pytest
 
 from .process import DaemonProcess
@@ -81,6 +84,14 @@ def test_a_match_goes_on_after_restarts_with_its_totals_and_leader(daemon):
     assert state["match"]["game"] == 2 and state["match"]["totals"] == {"red": 0, "yellow": 25}
     assert state["players"] == ["yellow", "red"] and state["turn"] == "yellow"  # winner leads
     second_game = state["game_id"]
+    # The next game took the new-game path: a record of its own naming the match's first game,
+    # the first one finished with its result.
+    games = {g["id"]: g for g in daemon.request("GET", "/api/games")["games"]}
+    assert games[first_game]["finished"] and games[first_game]["winners"] == ["yellow"]
+    assert second_game != first_game and not games[second_game]["finished"]
+    with urllib.request.urlopen(f"{daemon.url}/api/games/{second_game}/record") as response:
+        header = json.loads(response.read().decode().splitlines()[0])
+    assert header["meta"]["match"] == {"games": [first_game]}
     restart(daemon, "SIGKILL")
     state = daemon.wait(lambda s: s["phase"] == "draw")
     assert state["game_id"] == second_game
