@@ -429,3 +429,10 @@ def test_a_new_settle_time_applies_to_the_move_being_made():
     assert bench.companion.phase == "move"
     bench.advance(0.6)
     assert bench.game.history[-1].text == "R:start-T4"
+
+
+def test_an_answer_with_no_question_asked_is_not_called_stale():
+    bench = started()
+    bench.scan("1")
+    with pytest.raises(CommandError, match="no move to choose between now"):
+        bench.command("resolve", move="R:start-T4")

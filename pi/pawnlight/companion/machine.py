@@ -132,6 +132,8 @@ class Companion:
         self.enrolment: Enrolment | None = None
         self.leader: LeaderDraw | None = None
         self.choices: tuple[Move, ...] = ()
+        #: The board moved on while a question was open: an answer now is refused as stale.
+        self.withdrawn = False
         self.choice_unchanged = False
         self.scanned_uid: str | None = None
         self.last_frame: tuple | None = None
@@ -365,6 +367,7 @@ class Companion:
         self.phase = self._game_phase() if phase is None else phase
         self._colours_asked = None
         self.choices = ()
+        self.withdrawn = False
         self.takeback_since = None
         game = self.game
         if self.phase != MOVE:
@@ -482,6 +485,7 @@ class Companion:
             # The board moved on from what was asked: the question is withdrawn.
             self.phase = MOVE
             self.choices = ()
+            self.withdrawn = True
             self.message = self._phase_message()
         return []
 
@@ -648,7 +652,8 @@ class Companion:
 
     def _cmd_resolve(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
-        if game is None or self.phase not in (MOVE, CHOOSE):
+        stale = self.phase == MOVE and self.withdrawn
+        if game is None or (self.phase != CHOOSE and not stale):
             raise CommandError("no move to choose between now")
         if self.phase == MOVE:
             raise CommandError(
