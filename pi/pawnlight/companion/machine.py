@@ -839,8 +839,9 @@ class Companion:
             self.warning = f"the computer seats were not restored: {error}"
         self.match = Match(game.config, first=game, earlier=earlier)
         if self.pawns is not None:
-            # The board was last seen at the game's position (or part-way to the next one).
-            self.pawns.reset(game.position, seen=False)
+            # The board was last seen at the game's position (or part-way to the next one), or
+            # still as it was before an undo not yet put back.
+            self.pawns.reset(game.position, seen=False, maybe=_before_undos(game))
         self.guided = None
         if game.over:  # a match between games: its result, and the next game to start
             self._enter(OVER_PHASE)
@@ -897,6 +898,25 @@ class Companion:
         self.last_frame = frame
         self.last_frame_at = self.now
         return [ShowLeds(frame)]
+
+
+def _before_undos(game: Game) -> tuple[Position, ...]:
+    """Where the pawns stood before the undos the game's events end with, if any."""
+    events = game.events
+    end = len(events)
+    while end and events[end - 1].kind == "undo":
+        end -= 1
+    if end == len(events):
+        return ()
+    # The game's first position (a game may start from a set position): before its first turn.
+    first = game.history[0].before if game.history else game.position
+    try:
+        earlier = Game(game.config, first)
+        for event in events[:end]:
+            earlier.apply(event)
+    except (GameError, ValueError):
+        return ()
+    return (earlier.position,)
 
 
 def _config_from(args: Mapping[str, Any]) -> GameConfig:
