@@ -61,7 +61,10 @@ class PawnTracker:
         take a colour from it.  ``wanted``: the colours guidance asks for (a true occupancy)."""
         board = _presence(board)
         if self._sensed is None:
-            self._first(board)
+            # After a restart the sensors may first report an empty or half-read board: the
+            # colours are taken from the first board that holds every pawn of the game.
+            if sum(1 for v in board if v != EMPTY) >= self._pawns:
+                self._first(board)
             return
         before, self._sensed = self._sensed, board
         if board == before:
