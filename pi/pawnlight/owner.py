@@ -258,15 +258,25 @@ class Owner:
         is newer than any unfinished game: starting one ends the draw), else the unfinished
         game, with the match it belongs to."""
         assert self._journal is not None
-        settings = self._journal.recall("settings")
+        settings = self._recall("settings")
         if settings is not None:
             self.companion.restore_settings(settings)
-        leader = self._journal.recall("leader")
+        leader = self._recall("leader")
         if leader is not None:
             log.info("resuming the leader draw")
             self._execute(self.companion.restore_leader(leader))
             return
         self._resume()
+
+    def _recall(self, name: str) -> dict[str, Any] | None:
+        """Board state kept in the journal; a damaged one is reported and left out, never
+        in the way of the game."""
+        assert self._journal is not None
+        try:
+            return self._journal.recall(name)
+        except StoreError as error:
+            self._fail(f"{error}; going on without them")
+            return None
 
     def _resume(self) -> None:
         assert self._journal is not None

@@ -139,3 +139,22 @@ def test_undo_after_a_bump_followed_as_guided(layout):
     assert shown == [BLUE_BACK.text, RED_BACK.text]
     assert hands.board() == canonical(true_occupancy(bench.game.position))
     assert bench.companion.phase == "move"
+
+
+def test_a_restart_before_the_undo_is_put_back_still_guides_each_colour():
+    """Undo the Sorry!, then the Pi restarts before the board is put back: the board still
+    shows the Sorry!, and the guidance knows the pawn on T4 is blue."""
+    from pawnlight.companion.machine import Companion
+    from pawnlight.rules import Game
+
+    bench, hands = red_on_t4_then_blue_sorry("presence")
+    bench.command("undo")
+    recorded = bench.recorded()
+    old = bench.companion
+    bench.companion = Companion(old.layout, old.deck, old.settings)
+    bench.effects += bench.companion.resume(Game.replay(old.game.config, recorded))
+    hands.show(settle=True)
+    assert snapshot(bench.companion)["corrections"][0] == BLUE_BACK.text
+    shown = hands.follow_guidance()
+    assert shown == [BLUE_BACK.text, RED_BACK.text]
+    assert hands.board() == canonical(true_occupancy(bench.game.position))

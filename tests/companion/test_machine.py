@@ -418,3 +418,21 @@ def test_in_choose_a_choice_the_board_no_longer_shows_is_refused():
     assert bench.companion.phase == "choose"
     bench.command("resolve", move="T10<>T30")
     assert _made(bench, "T10<>T30")
+
+
+def test_a_new_settle_time_applies_to_the_move_being_made():
+    bench = started()
+    bench.scan("1")
+    bench.command("settings", settle=1.0)
+    assert bench.companion.recogniser.settle == 1.0
+    bench.show(bench.game.legal[0].after)  # still for 0.5 s: not yet
+    assert bench.companion.phase == "move"
+    bench.advance(0.6)
+    assert bench.game.history[-1].text == "R:start-T4"
+
+
+def test_an_answer_with_no_question_asked_is_not_called_stale():
+    bench = started()
+    bench.scan("1")
+    with pytest.raises(CommandError, match="no move to choose between now"):
+        bench.command("resolve", move="R:start-T4")

@@ -4,6 +4,9 @@ at the awkward moments, then started again on the same data folder."""
 
 from __future__ import annotations
 
+import json
+import urllib.request
+
 import pytest
 
 from .process import DaemonProcess
@@ -81,6 +84,14 @@ def test_a_match_goes_on_after_restarts_with_its_totals_and_leader(daemon):
     assert state["match"]["game"] == 2 and state["match"]["totals"] == {"red": 0, "yellow": 25}
     assert state["players"] == ["yellow", "red"] and state["turn"] == "yellow"  # winner leads
     second_game = state["game_id"]
+    # The next game took the new-game path: a record of its own naming the match's first game,
+    # the first one finished with its result.
+    games = {g["id"]: g for g in daemon.request("GET", "/api/games")["games"]}
+    assert games[first_game]["finished"] and games[first_game]["winners"] == ["yellow"]
+    assert second_game != first_game and not games[second_game]["finished"]
+    with urllib.request.urlopen(f"{daemon.url}/api/games/{second_game}/record") as response:
+        header = json.loads(response.read().decode().splitlines()[0])
+    assert header["meta"]["match"] == {"games": [first_game]}
     restart(daemon, "SIGKILL")
     state = daemon.wait(lambda s: s["phase"] == "draw")
     assert state["game_id"] == second_game
@@ -128,3 +139,32 @@ def test_the_leader_draw_and_the_settings_survive_a_restart(daemon):
     state = daemon.wait(lambda s: s["phase"] == "draw")  # the game, not the finished draw
     assert state["players"] == ["blue", "green", "red"]
     assert state["settings"]["brightness"] == 0.25 and state["settings"]["settle"] == 0.15
+
+
+def test_damaged_saved_settings_are_reported_and_the_game_still_resumes(tmp_path):
+    import sqlite3
+
+    from pawnlight.board.layout import Layout
+    from pawnlight.companion.deck import CardDeck, simulated_uids
+    from pawnlight.companion.machine import Companion
+    from pawnlight.owner import Owner
+    from pawnlight.rules import GameConfig
+    from pawnlight.store.journal import Journal
+
+    from .test_owner_sim import wait_for
+
+    path = tmp_path / "journal.sqlite3"
+    with Journal.open(path) as journal:
+        game_id = journal.new_game(GameConfig(players=("red", "blue")))
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO board_state (name, value) VALUES ('settings', '{\"brightness\": ')")
+    db.commit()
+    db.close()
+    owner = Owner(Companion(Layout.named("colour"), CardDeck(simulated_uids())), path)
+    owner.start()
+    try:
+        state = wait_for(owner, lambda s: s["game_id"] == game_id)
+        assert state["phase"] == "setup"
+        assert "saved settings are damaged" in state["warning"]
+    finally:
+        owner.stop()

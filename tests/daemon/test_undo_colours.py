@@ -32,8 +32,9 @@ def pawns(board: dict) -> dict:
     return {colour: sorted(places) for colour, places in board.items()}
 
 
+@pytest.mark.parametrize("restart", [False, True], ids=["", "killed-after-undo"])
 @pytest.mark.parametrize("layout", ["presence", "colour"])
-def test_undo_after_a_bump_puts_each_colour_back(tmp_path, layout):
+def test_undo_after_a_bump_puts_each_colour_back(tmp_path, layout, restart):
     daemon = DaemonProcess(tmp_path, layout=layout)
     daemon.start()
     try:
@@ -55,6 +56,10 @@ def test_undo_after_a_bump_puts_each_colour_back(tmp_path, layout):
         daemon.wait(lambda s: len(s["history"]) == 2)
 
         daemon.request("POST", "/api/undo", {}, pin=True)
+        if restart:  # the Pi restarts before anyone touches the board
+            daemon.wait(lambda s: s["phase"] == "setup")
+            daemon.kill()
+            daemon.start()
         state = daemon.wait(lambda s: s["phase"] == "setup" and s["corrections"])
         assert state["corrections"][0] == BLUE_BACK
         # The old, misleading way: a red pawn from red START into blue START. Presence alone

@@ -33,30 +33,38 @@ class PawnTracker:
         self._hand: Counter[int] = Counter()
         self._pawns = 0  # pawns of the game: when all are on the board, the hand is empty
         self._sensed: Occupancy | None = None
-        self._assumed: Occupancy | None = None
+        self._assumed: tuple[Occupancy, ...] = ()
 
     @property
     def following(self) -> bool:
         """A position to follow from has been given."""
-        return self._sensed is not None or self._assumed is not None
+        return self._sensed is not None or bool(self._assumed)
 
-    def reset(self, position: Position, seen: bool = True) -> None:
+    def reset(
+        self, position: Position, seen: bool = True, maybe: tuple[Position, ...] = ()
+    ) -> None:
         """The board shows ``position`` in its colours (a move was recognised, the board was set
         up as lit).  ``seen=False``: that is only the best guess (after a restart); the first
-        board followed then keeps the position's colour only where it has a pawn."""
+        board followed then takes the colours of the first of ``position`` and ``maybe`` (other
+        positions the board may still show, such as the one before an undo) that it reads as,
+        and keeps them only where it has a pawn."""
         truth = canonical(true_occupancy(position))
         self._pawns = sum(1 for _ in position.items())
         self._hand.clear()
         self._load(truth)
         self._sensed = _presence(truth) if seen else None
-        self._assumed = None if seen else truth
+        others = tuple(canonical(true_occupancy(p)) for p in maybe)
+        self._assumed = () if seen else (truth, *others)
 
     def follow(self, board: Occupancy, wanted: Occupancy | None = None) -> None:
         """The presence board now shows ``board``: lifted pawns go into the hand, pawns put down
         take a colour from it.  ``wanted``: the colours guidance asks for (a true occupancy)."""
         board = _presence(board)
         if self._sensed is None:
-            self._first(board)
+            # After a restart the sensors may first report an empty or half-read board: the
+            # colours are taken from the first board that holds every pawn of the game.
+            if sum(1 for v in board if v != EMPTY) >= self._pawns:
+                self._first(board)
             return
         before, self._sensed = self._sensed, board
         if board == before:
@@ -125,8 +133,7 @@ class PawnTracker:
     def _first(self, board: Occupancy) -> None:
         """The first board after a restart: the game's colours where it has pawns, the areas'
         own colours in START and HOME, unknown elsewhere."""
-        assumed = self._assumed
-        assert assumed is not None
+        assumed = next((t for t in self._assumed if _presence(t) == board), self._assumed[0])
         self._squares = [
             EMPTY if board[cell] == EMPTY else (assumed[cell] if assumed[cell] != EMPTY else PAWN)
             for cell in SQUARE_CELLS
@@ -136,7 +143,7 @@ class PawnTracker:
             for (_, colour), first in zip(AREAS, AREA_STARTS, strict=True)
         ]
         self._sensed = board
-        self._assumed = None
+        self._assumed = ()
 
     def _take_from_area(self, index: int) -> int:
         """A pawn lifted from a START or HOME: the one pawn that does not belong there if there

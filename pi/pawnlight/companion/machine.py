@@ -132,6 +132,8 @@ class Companion:
         self.enrolment: Enrolment | None = None
         self.leader: LeaderDraw | None = None
         self.choices: tuple[Move, ...] = ()
+        #: The board moved on while a question was open: an answer now is refused as stale.
+        self.withdrawn = False
         self.choice_unchanged = False
         self.scanned_uid: str | None = None
         self.last_frame: tuple | None = None
@@ -365,6 +367,7 @@ class Companion:
         self.phase = self._game_phase() if phase is None else phase
         self._colours_asked = None
         self.choices = ()
+        self.withdrawn = False
         self.takeback_since = None
         game = self.game
         if self.phase != MOVE:
@@ -482,6 +485,7 @@ class Companion:
             # The board moved on from what was asked: the question is withdrawn.
             self.phase = MOVE
             self.choices = ()
+            self.withdrawn = True
             self.message = self._phase_message()
         return []
 
@@ -595,37 +599,37 @@ class Companion:
         effects += self._decided()
         return effects
 
-    def _new_game(self, config: GameConfig, match: bool = False) -> list[Effect]:
-        """The one way a game begins, mid-game or not, alone or as a match's next game: the
-        game under way (if unfinished) is ended as abandoned, then the new one is started."""
+    def _new_game(
+        self, config: GameConfig, match: bool = False, draw_leader: bool = False
+    ) -> list[Effect]:
+        """The one way a game begins, mid-game or not, alone, as a match's next game or after a
+        leader draw: the game under way (if unfinished) is ended as abandoned, then the new one
+        is set up (or its leader drawn first)."""
         if self.phase == ENROL:
             raise CommandError("finish or cancel the pack enrolment first")
         if not self.deck.enrolled:
             raise CommandError("enrol the pack of cards first (Enrol on the owner's page)")
+        try:
+            config.check()
+        except (GameError, ValueError) as error:
+            raise CommandError(str(error), 400) from None
         effects: list[Effect] = []
         if self.game is not None and not self.game.over:
             effects.append(FinishRecord(None))  # the old game is abandoned, kept in the journal
-        return effects + self._start(config, match=match)
-
-    def _cmd_new_game(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
-        config = args.get("config") or _config_from(args)
-        if self.phase == ENROL:
-            raise CommandError("finish or cancel the pack enrolment first")
-        if not self.deck.enrolled:
-            raise CommandError("enrol the pack of cards first (Enrol on the owner's page)")
-        if "config" not in args:
-            self.computer = _computer_seats(args.get("computer", {}), config)
-        if args.get("draw_leader"):
-            config.check()
-            effects: list[Effect] = []
-            if self.game is not None and not self.game.over:
-                effects.append(FinishRecord(None))
+        if draw_leader:
             self.match = None
             self.leader = LeaderDraw(config, list(config.players), {})
             self._enter(LEADER)
             self.message = f"Leader draw: {config.players[0]}, scan a card"
-            return {"ok": True, "phase": self.phase}, [*effects, self._remember_leader()]
-        return {"ok": True, "phase": SETUP}, self._new_game(config)
+            return [*effects, self._remember_leader()]
+        return effects + self._start(config, match=match)
+
+    def _cmd_new_game(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
+        config = args.get("config") or _config_from(args)
+        if "config" not in args:
+            self.computer = _computer_seats(args.get("computer", {}), config)
+        effects = self._new_game(config, draw_leader=bool(args.get("draw_leader")))
+        return {"ok": True, "phase": self.phase}, effects
 
     def _cmd_next_game(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
@@ -648,7 +652,8 @@ class Companion:
 
     def _cmd_resolve(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
-        if game is None or self.phase not in (MOVE, CHOOSE):
+        stale = self.phase == MOVE and self.withdrawn
+        if game is None or (self.phase != CHOOSE and not stale):
             raise CommandError("no move to choose between now")
         if self.phase == MOVE:
             raise CommandError(
@@ -782,7 +787,10 @@ class Companion:
             if not isinstance(args["speech"], bool):
                 raise CommandError("speech is true or false", 400)
             settings = replace(settings, speech=args["speech"])
+        changed_settle = settings.settle != self.settings.settle
         self.settings = settings
+        if changed_settle and self.phase in (SETUP, DRAW, MOVE, DOUBLE):
+            self._enter(self.phase)  # recognise with the new settle time from now on
         saved = {
             "brightness": settings.brightness,
             "settle": settings.settle,
@@ -831,8 +839,9 @@ class Companion:
             self.warning = f"the computer seats were not restored: {error}"
         self.match = Match(game.config, first=game, earlier=earlier)
         if self.pawns is not None:
-            # The board was last seen at the game's position (or part-way to the next one).
-            self.pawns.reset(game.position, seen=False)
+            # The board was last seen at the game's position (or part-way to the next one), or
+            # still as it was before an undo not yet put back.
+            self.pawns.reset(game.position, seen=False, maybe=_before_undos(game))
         self.guided = None
         if game.over:  # a match between games: its result, and the next game to start
             self._enter(OVER_PHASE)
@@ -889,6 +898,25 @@ class Companion:
         self.last_frame = frame
         self.last_frame_at = self.now
         return [ShowLeds(frame)]
+
+
+def _before_undos(game: Game) -> tuple[Position, ...]:
+    """Where the pawns stood before the undos the game's events end with, if any."""
+    events = game.events
+    end = len(events)
+    while end and events[end - 1].kind == "undo":
+        end -= 1
+    if end == len(events):
+        return ()
+    # The game's first position (a game may start from a set position): before its first turn.
+    first = game.history[0].before if game.history else game.position
+    try:
+        earlier = Game(game.config, first)
+        for event in events[:end]:
+            earlier.apply(event)
+    except (GameError, ValueError):
+        return ()
+    return (earlier.position,)
 
 
 def _config_from(args: Mapping[str, Any]) -> GameConfig:
