@@ -115,7 +115,8 @@ class _State(NamedTuple):
     phase: str
     card: str | None
     options: Options | None
-    history: tuple[Turn, ...]
+    #: How many lines of the game's turn list belong to this state (later ones were undone).
+    turns: int
     doubled: int = 0
     caller: int = -1
     waiting: frozenset[int] = frozenset()  # players still to answer a double
@@ -145,7 +146,11 @@ class Game:
             position.validate()
             if set(position.colours) != set(self.order):
                 raise GameError("the position's colours are not the game's players")
-        self._state = _State(position, self.order[0], DRAW, None, None, ())
+        self._state = _State(position, self.order[0], DRAW, None, None, 0)
+        # Turns are appended to one list, not copied into each state: a state knows how many of
+        # them are its own, so undoing needs no copies and a long game no quadratic work.
+        self._turns: list[Turn] = []
+        self._history: tuple[Turn, ...] = ()
         self._undo: list[tuple[_State, Event]] = []
         self.events: list[Event] = []
 
@@ -178,7 +183,12 @@ class Game:
 
     @property
     def history(self) -> tuple[Turn, ...]:
-        return self._state.history
+        count = self._state.turns
+        if len(self._history) != count or (
+            count and self._history[-1] is not self._turns[count - 1]
+        ):
+            self._history = tuple(self._turns[:count])
+        return self._history
 
     @property
     def result(self) -> Result | None:
@@ -354,7 +364,10 @@ class Game:
         state = self._state
         assert state.card is not None
         after = state.position if move is None else move.after
-        history = (*state.history, Turn(state.turn, state.card, label, state.position, after))
+        turns = self._turns
+        if len(turns) > state.turns:
+            del turns[state.turns :]  # turns undone since
+        turns.append(Turn(state.turn, state.card, label, state.position, after))
         # Only a move can end the game, and only for the colours it moved.
         result = None if move is None else self._result(after, {s.colour for s in move.steps})
         if result is not None:
@@ -362,14 +375,10 @@ class Game:
         else:
             phase = DRAW
             turn = state.turn if again else self._next_player(state.turn, state.dropped)
-        self._state = state._replace(
-            position=after,
-            history=history,
-            card=None,
-            options=None,
-            phase=phase,
-            turn=turn,
-            result=result,
+        # Built directly rather than by _replace, which costs more than the rest of a turn.
+        self._state = tuple.__new__(
+            _State,
+            (after, turn, phase, None, None, state.turns + 1, *state[6:12], result),
         )
 
     def _next_player(self, colour: int, dropped: frozenset[int]) -> int:
