@@ -315,3 +315,11 @@ def test_a_hint_lights_one_move_and_the_player_may_still_choose():
     assert snapshot(bench.companion)["guided"] == {"text": "R:start-T4", "by": "hint"}
     bench.play(bench.game.legal[0])
     assert snapshot(bench.companion)["guided"] is None
+
+
+def test_a_new_game_plays_by_its_house_rules():
+    bench = started(players=("red", "blue"), edition="parker-1950", house_rules=["diamond-lock"])
+    assert bench.game.edition.diamond_lock
+    assert bench.game.config.house_rules == ("diamond-lock",)
+    with pytest.raises(CommandError, match="unknown house rule 'sticky'"):
+        Bench("colour").command("new_game", players=["red", "blue"], house_rules=["sticky"])

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from .board import COLOURS, HOME, PARTNER, S1, S5, parse_colour
 from .cards import parse_card
 from .editions import VARIANTS, Edition, get_edition
+from .house_rules import parse_house_rules, with_house_rules
 from .moves import FORWARD, Move, Options, Rules
 from .notation import NotationError, parse, text
 from .position import Position
@@ -45,9 +46,15 @@ class GameConfig:
     variant: str = "standard"
     #: Play with the optional fifth "1" card (classic boxes only).
     extra_one: bool = False
+    #: House rules played on top of the book, by name (docs/rules.md, "House rules").
+    house_rules: tuple[str, ...] = ()
 
     def check(self) -> None:
         edition = get_edition(self.edition)
+        try:
+            parse_house_rules(self.house_rules)
+        except ValueError as error:
+            raise GameError(str(error)) from None
         if self.variant not in VARIANTS:
             raise GameError(f"unknown variant {self.variant!r} (expected {', '.join(VARIANTS)})")
         if self.variant not in edition.variants:
@@ -134,7 +141,9 @@ class Game:
         puzzle, a lesson, a test): it must hold exactly the playing colours."""
         self.config = config or GameConfig()
         self.config.check()
-        self.edition: Edition = get_edition(self.config.edition)
+        self.edition: Edition = with_house_rules(
+            get_edition(self.config.edition), parse_house_rules(self.config.house_rules)
+        )
         self.patience = self.config.variant == "patience"
         self.rules = Rules(self.edition, self.config.teams)
         self.order = self.config.turn_order

@@ -12,6 +12,7 @@ from typing import Any
 from .board import COLOURS, PARTNER, parse_colour
 from .cards import parse_card
 from .editions import get_edition
+from .house_rules import parse_house_rules, with_house_rules
 from .moves import legal_options
 from .notation import text
 from .position import Position
@@ -34,6 +35,7 @@ def moves(request: object) -> dict[str, Any]:
     """Every legal way for ``player`` to play ``card`` in ``pawns`` (contract section 3)."""
     request = _object(request)
     edition = get_edition(_field(request, "edition"))
+    edition = with_house_rules(edition, parse_house_rules(request.get("house_rules")))
     position = Position.from_json(_field(request, "pawns"))
     player_name = _field(request, "player")
     if not isinstance(player_name, str):
