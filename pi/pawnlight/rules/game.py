@@ -16,7 +16,7 @@ from .board import COLOURS, HOME, PARTNER, S1, S5, parse_colour
 from .cards import parse_card
 from .editions import VARIANTS, Edition, get_edition
 from .house_rules import parse_house_rules, with_house_rules
-from .moves import FORWARD, Move, Options, Rules
+from .moves import FORWARD, Move, Options, Rules, legal_options
 from .notation import NotationError, parse, text
 from .position import Position
 from .scoring import drop_out_scores, final_scores
@@ -234,9 +234,12 @@ class Game:
         card = parse_card(card)
         self._require(DRAW, "draw a card")
         state = self._state
-        options = self.rules.options(state.position, state.turn, card)
+        rules = self.rules
+        options = legal_options(state.position, state.turn, card, rules.edition, rules.teams)
         self._push(Event("draw", state.turn, card))
-        self._state = state._replace(phase=MOVE, card=card, options=options)
+        self._state = tuple.__new__(
+            _State, (state.position, state.turn, MOVE, card, options, *state[5:])
+        )
         if not options.moves:
             label = DISCARD if self.config.variant == "points" else FORFEIT
             self._finish_turn(label, None, options.again)
@@ -325,7 +328,7 @@ class Game:
     # -- inside -------------------------------------------------------------------------------
 
     def _require(self, phase: str, action: str) -> None:
-        if self.phase != phase:
+        if self._state.phase != phase:
             if self.phase == OVER:
                 raise GameError(f"cannot {action}: the game is over")
             raise GameError(f"cannot {action} now: waiting for {self._waiting_text()}")
