@@ -235,12 +235,8 @@ def make_switch(occupancy: list[int], colour: int, origin: int, target: int) -> 
 
 
 def _in_play(pawns: tuple[int, ...]) -> list[int]:
-    """Distinct places of pawns on the track or in the safety zone."""
-    seen: list[int] = []
-    for place in pawns:
-        if place < HOME and place not in seen:
-            seen.append(place)
-    return seen
+    """Places of pawns on the track or in the safety zone (no two share one: rule A)."""
+    return [place for place in pawns if place < HOME]
 
 
 _CARDS = frozenset(_FORWARD_CARDS) | {"4", "sorry"}
@@ -293,14 +289,32 @@ def legal_options(
         for colour in movers:
             paths = FORWARD_PATHS[colour]
             lock = locks[colour]
-            for place in _in_play(position[colour]):  # type: ignore[arg-type]
+            own = position[colour]
+            for place in own:  # type: ignore[union-attr]
+                if place >= HOME:
+                    continue
                 path = paths[place][count]
-                if path is not None and place != lock:
-                    built = make_step(
-                        position, occupancy, colour, FORWARD, place, path, team_play, False, strict
-                    )
-                    if built is not None:
-                        found.append(built)
+                if path is None or place == lock:
+                    continue
+                # The common landings, decided here without a call: an empty square off any
+                # other colour's triangle, or a free safety square or home.
+                target = path[-1]
+                if target < TRACK_SQUARES:
+                    slide = SLIDE_AT[target]
+                    simple = occupancy[target] < 0 and (slide is None or slide.colour == colour)
+                else:
+                    if target != HOME and target in own:  # type: ignore[operator]
+                        continue  # one pawn per safety square
+                    simple = True
+                if simple:
+                    step = _new(Step, (colour, FORWARD, place, target, path, None, (), -1))
+                    found.append((step, False))
+                    continue
+                built = make_step(
+                    position, occupancy, colour, FORWARD, place, path, team_play, False, strict
+                )
+                if built is not None:
+                    found.append(built)
     forward_moves = len(found)
     if card == "10":
         for colour in movers:
