@@ -58,9 +58,10 @@ def main() -> None:
         player = make_player(spec, seed=1)
         times = []
         for view, card, options in points:
-            start = time.perf_counter()
+            # CPU time of this process: on a shared machine, waiting for a core is not thinking.
+            start = time.process_time()
             player.choose(view, card, options)
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
         times.sort()
         p90 = times[int(0.9 * (len(times) - 1))]
         print(

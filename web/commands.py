@@ -13,6 +13,7 @@ from flask import Blueprint, jsonify
 
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.editions import EDITIONS, VARIANTS
+from pawnlight.rules.house_rules import HOUSE_RULES
 
 from . import bodies
 from .auth import owner_only
@@ -43,6 +44,9 @@ def new_game():
             "variant": bodies.one_of(VARIANTS),
             "draw_leader": bodies.boolean,
             "extra_one": bodies.boolean,
+            "house_rules": bodies.list_of(
+                bodies.one_of(HOUSE_RULES), 0, len(HOUSE_RULES), each="house rule"
+            ),
             "computer": bodies.seats,
         }
     )

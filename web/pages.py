@@ -14,6 +14,7 @@ from flask import Blueprint, render_template, request
 
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.editions import EDITIONS, VARIANTS
+from pawnlight.rules.house_rules import HOUSE_RULES
 
 from . import diagnostics_view, live, qr, view
 from .auth import csrf_token, is_owner
@@ -88,6 +89,7 @@ def owner_context() -> dict[str, Any]:
         "editions": EDITIONS.values(),
         "variants": VARIANTS,
         "colours": COLOURS,
+        "house_rules": HOUSE_RULES,
     }
 
 

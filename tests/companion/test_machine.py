@@ -436,3 +436,11 @@ def test_an_answer_with_no_question_asked_is_not_called_stale():
     bench.scan("1")
     with pytest.raises(CommandError, match="no move to choose between now"):
         bench.command("resolve", move="R:start-T4")
+
+
+def test_a_new_game_plays_by_its_house_rules():
+    bench = started(players=("red", "blue"), edition="parker-1950", house_rules=["diamond-lock"])
+    assert bench.game.edition.diamond_lock
+    assert bench.game.config.house_rules == ("diamond-lock",)
+    with pytest.raises(CommandError, match="unknown house rule 'sticky'"):
+        Bench("colour").command("new_game", players=["red", "blue"], house_rules=["sticky"])

@@ -11,6 +11,7 @@ from pawnlight.players.tournament import (
     run_tournament,
     seating,
 )
+from pawnlight.rules.game import GameError
 
 
 def test_wilson_interval_matches_known_values():
@@ -120,3 +121,19 @@ def test_wilson_interval_contains_the_rate_even_at_the_ends(trials):
         assert 0.0 <= low <= successes / trials <= high <= 1.0
     assert wilson_interval(0, trials)[0] == 0.0
     assert wilson_interval(trials, trials)[1] == 1.0
+
+
+def test_a_tournament_plays_under_house_rules():
+    settings = TournamentSettings(
+        entrants=("heuristic", "random"),
+        games=2,
+        edition="parker-1950",
+        house_rules=("diamond-lock",),
+    )
+    assert settings.config(0).house_rules == ("diamond-lock",)
+    result = run_tournament(settings)
+    assert "house rules diamond-lock" in format_result(result).splitlines()[0]
+    with pytest.raises(GameError, match="unknown house rule"):
+        run_tournament(
+            TournamentSettings(entrants=("heuristic", "random"), games=1, house_rules=("x",))
+        )

@@ -392,3 +392,16 @@ def test_computer_seats_and_a_hint(client, service):
     assert "computer" in error or "players" in error
     error = error_of(client.post("/api/hint", json={}, headers=OWNER), 409)
     assert "hint" in error
+
+
+def test_a_new_game_may_name_house_rules(client, service):
+    body = {"players": ["red", "blue"], "house_rules": ["strict-own-landing"]}
+    assert client.post("/api/game", json=body, headers=OWNER).status_code == 200
+    assert service.commands[-1] == ("new_game", body)
+    bad = {"players": ["red", "blue"], "house_rules": ["sticky"]}
+    assert "unknown house rule 'sticky'" in error_of(
+        client.post("/api/game", json=bad, headers=OWNER), 400
+    )
+    assert "house_rules must be a list" in error_of(
+        client.post("/api/game", json={"house_rules": "diamond-lock"}, headers=OWNER), 400
+    )

@@ -164,6 +164,9 @@
         draw_leader: document.getElementById("draw-leader").checked
       };
       if (!extraOne.hidden) body.extra_one = document.getElementById("extra-one").checked;
+      var house = Array.prototype.map.call(
+        gameForm.querySelectorAll('input[name="house_rules"]:checked'), function (box) { return box.value; });
+      if (house.length) body.house_rules = house;
       var computer = {};
       gameForm.querySelectorAll('select[name="computer"]').forEach(function (select) {
         if (select.value && colours.indexOf(select.dataset.colour) >= 0) {

@@ -40,6 +40,7 @@ from ..board.tracking import PawnTracker
 from ..rules.board import COLOURS, parse_colour
 from ..rules.cards import leader_draw
 from ..rules.game import DOUBLE, MOVE, OVER, Game, GameConfig, GameError
+from ..rules.house_rules import parse_house_rules
 from ..rules.match import Match
 from ..rules.moves import Move
 from ..rules.notation import NotationError, parse, text
@@ -926,12 +927,17 @@ def _config_from(args: Mapping[str, Any]) -> GameConfig:
     teams = args.get("teams", False)
     if not isinstance(teams, bool):
         raise CommandError("teams must be true or false", 400)
+    try:
+        house_rules = tuple(sorted(parse_house_rules(args.get("house_rules"))))
+    except ValueError as error:
+        raise CommandError(str(error), 400) from None
     config = GameConfig(
         edition=args.get("edition", "hasbro-2002"),
         players=tuple(players),
         teams=teams,
         variant=args.get("variant", "standard"),
         extra_one=bool(args.get("extra_one", False)),
+        house_rules=house_rules,
     )
     try:
         config.check()

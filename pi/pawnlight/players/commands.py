@@ -63,11 +63,23 @@ def register(subparsers: Any) -> None:
     simulate.set_defaults(handler=_simulate)
 
 
+def _names(text: str) -> tuple[str, ...]:
+    """A comma-separated list (checked as house rules by the game's own configuration check)."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", default="hasbro-2002", choices=tuple(EDITIONS))
     parser.add_argument("--variant", default="standard", choices=VARIANTS)
     parser.add_argument("--teams", action="store_true", help="partnership play (4 seats)")
     parser.add_argument("--extra-one", action="store_true", help="the fifth 1 card (parker-1950)")
+    parser.add_argument(
+        "--house-rules",
+        type=_names,
+        default=(),
+        metavar="NAMES",
+        help="house rules, comma-separated: diamond-lock, strict-own-landing (docs/rules.md)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--jobs", type=int, default=1, help="processes to use (the results do not change)"
@@ -101,6 +113,7 @@ def _tournament(args: argparse.Namespace) -> int:
         variant=args.variant,
         teams=args.teams,
         extra_one=args.extra_one,
+        house_rules=args.house_rules,
     )
     started = time.perf_counter()
     try:
@@ -184,6 +197,7 @@ def _simulate(args: argparse.Namespace) -> int:
         players=seats,
         teams=args.teams,
         extra_one=args.extra_one,
+        house_rules=args.house_rules,
     )
     out = Path(args.out)
     started = time.perf_counter()

@@ -37,6 +37,7 @@ class SimulationSettings:
     players: tuple[str, ...] = ("heuristic",) * 4
     teams: bool = False
     extra_one: bool = False
+    house_rules: tuple[str, ...] = ()
 
     @property
     def seats(self) -> int:
@@ -52,6 +53,7 @@ class SimulationSettings:
             parts.append(f"{self.seats}p")
         if self.extra_one:
             parts.append("extra1")
+        parts.extend(sorted(self.house_rules))
         return "-".join(parts)
 
     def config(self) -> GameConfig:
@@ -61,6 +63,7 @@ class SimulationSettings:
             teams=self.teams,
             variant=self.variant,
             extra_one=self.extra_one,
+            house_rules=self.house_rules,
         )
 
     def check(self) -> None:
@@ -68,6 +71,7 @@ class SimulationSettings:
             parse_spec(spec)
         if self.games < 1:
             raise ValueError("simulate at least one game")
+        self.config().check()
         if self.variant == "patience" and len(self.players) != 1:
             raise ValueError("Patience Sorry has one player: give one player spec")
         if self.variant != "patience" and self.seats not in TABLE_COLOURS:

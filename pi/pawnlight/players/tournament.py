@@ -36,6 +36,7 @@ class TournamentSettings:
     variant: str = "standard"
     teams: bool = False
     extra_one: bool = False
+    house_rules: tuple[str, ...] = ()
 
     def check(self) -> None:
         for spec in self.entrants:
@@ -55,6 +56,7 @@ class TournamentSettings:
             teams=self.teams,
             variant=self.variant,
             extra_one=self.extra_one,
+            house_rules=self.house_rules,
         )
 
 
@@ -216,6 +218,7 @@ def format_result(result: TournamentResult, extra: Sequence[str] = ()) -> str:
     lines = [
         f"tournament: {len(result.outcomes)} games, {settings.edition} {settings.variant}"
         + (" (partnership)" if settings.teams else "")
+        + (f", house rules {', '.join(settings.house_rules)}" if settings.house_rules else "")
         + f", seed {settings.seed}, seats rotate ({describe_seats(settings)})",
         f"{'player':<28} {'seats':>5} {'wins':>6} {'rate':>7}  {'95% interval':<15} by seat",
     ]

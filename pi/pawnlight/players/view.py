@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..rules.board import PARTNER
 from ..rules.cards import CARDS, count, pack
-from ..rules.editions import Edition, get_edition
+from ..rules.editions import Edition
 from ..rules.game import Game
 from ..rules.position import Position
 
@@ -141,7 +141,7 @@ def view_of(
         colour=game.turn if colour is None else colour,
         order=game.order,
         active=game.active_players,
-        edition=get_edition(game.config.edition),
+        edition=game.edition,
         teams=game.config.teams,
         variant=game.config.variant,
         unseen=unseen_cards(game.config.extra_one, seen, hand),

@@ -94,11 +94,21 @@ SLIDE_AT: tuple[Slide | None, ...] = tuple(
 
 def place_name(place: int) -> str:
     """The contract's name of a place: ``T7``, ``S2``, ``home``, ``start``."""
+    if 0 <= place < PLACE_COUNT:
+        return PLACE_NAMES[place]
+    return _place_name(place)
+
+
+def _place_name(place: int) -> str:
     if place < TRACK_SQUARES:
         return f"T{place}"
     if place <= S5:
         return f"S{place - S1 + 1}"
     return "home" if place == HOME else "start"
+
+
+#: Every place's name, looked up rather than formatted: notation is written for every move played.
+PLACE_NAMES: tuple[str, ...] = tuple(_place_name(place) for place in range(PLACE_COUNT))
 
 
 def parse_place(name: str) -> int:

@@ -17,6 +17,8 @@ DRAW_RANK: dict[str, int] = {card: i for i, card in enumerate(CARDS)}
 
 def parse_card(text: object) -> str:
     """A card name from user or JSON input (``"7"``, ``7``, ``"Sorry!"``); ValueError otherwise."""
+    if isinstance(text, str) and text in DRAW_RANK:  # already a card name: kept quick
+        return text
     if isinstance(text, str | int) and not isinstance(text, bool):
         name = str(text).strip().lower().rstrip("!")
         if name in DRAW_RANK:

@@ -52,6 +52,16 @@ class Edition:
     variants: frozenset[str]
     #: The optional fifth "1" card is in this edition's box.
     extra_one: bool
+    #: House rules played on top of the book (names from :mod:`.house_rules`); none in the books.
+    house_rules: frozenset[str] = frozenset()
+
+    @property
+    def diamond_lock(self) -> bool:
+        return self.diamonds and "diamond-lock" in self.house_rules
+
+    @property
+    def strict_own_landing(self) -> bool:
+        return "strict-own-landing" in self.house_rules
 
 
 _CLASSIC_VARIANTS = frozenset({"standard", "points"})

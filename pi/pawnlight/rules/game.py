@@ -15,7 +15,8 @@ from typing import NamedTuple
 from .board import COLOURS, HOME, PARTNER, S1, S5, parse_colour
 from .cards import parse_card
 from .editions import VARIANTS, Edition, get_edition
-from .moves import FORWARD, Move, Options, Rules
+from .house_rules import parse_house_rules, with_house_rules
+from .moves import FORWARD, Move, Options, Rules, legal_options
 from .notation import NotationError, parse, text
 from .position import Position
 from .scoring import drop_out_scores, final_scores
@@ -45,9 +46,15 @@ class GameConfig:
     variant: str = "standard"
     #: Play with the optional fifth "1" card (classic boxes only).
     extra_one: bool = False
+    #: House rules played on top of the book, by name (docs/rules.md, "House rules").
+    house_rules: tuple[str, ...] = ()
 
     def check(self) -> None:
         edition = get_edition(self.edition)
+        try:
+            parse_house_rules(self.house_rules)
+        except ValueError as error:
+            raise GameError(str(error)) from None
         if self.variant not in VARIANTS:
             raise GameError(f"unknown variant {self.variant!r} (expected {', '.join(VARIANTS)})")
         if self.variant not in edition.variants:
@@ -115,7 +122,8 @@ class _State(NamedTuple):
     phase: str
     card: str | None
     options: Options | None
-    history: tuple[Turn, ...]
+    #: How many lines of the game's turn list belong to this state (later ones were undone).
+    turns: int
     doubled: int = 0
     caller: int = -1
     waiting: frozenset[int] = frozenset()  # players still to answer a double
@@ -133,7 +141,9 @@ class Game:
         puzzle, a lesson, a test): it must hold exactly the playing colours."""
         self.config = config or GameConfig()
         self.config.check()
-        self.edition: Edition = get_edition(self.config.edition)
+        self.edition: Edition = with_house_rules(
+            get_edition(self.config.edition), parse_house_rules(self.config.house_rules)
+        )
         self.patience = self.config.variant == "patience"
         self.rules = Rules(self.edition, self.config.teams)
         self.order = self.config.turn_order
@@ -145,7 +155,11 @@ class Game:
             position.validate()
             if set(position.colours) != set(self.order):
                 raise GameError("the position's colours are not the game's players")
-        self._state = _State(position, self.order[0], DRAW, None, None, ())
+        self._state = _State(position, self.order[0], DRAW, None, None, 0)
+        # Turns are appended to one list, not copied into each state: a state knows how many of
+        # them are its own, so undoing needs no copies and a long game no quadratic work.
+        self._turns: list[Turn] = []
+        self._history: tuple[Turn, ...] = ()
         self._undo: list[tuple[_State, Event]] = []
         self.events: list[Event] = []
 
@@ -178,7 +192,12 @@ class Game:
 
     @property
     def history(self) -> tuple[Turn, ...]:
-        return self._state.history
+        count = self._state.turns
+        if len(self._history) != count or (
+            count and self._history[-1] is not self._turns[count - 1]
+        ):
+            self._history = tuple(self._turns[:count])
+        return self._history
 
     @property
     def result(self) -> Result | None:
@@ -215,9 +234,12 @@ class Game:
         card = parse_card(card)
         self._require(DRAW, "draw a card")
         state = self._state
-        options = self.rules.options(state.position, state.turn, card)
+        rules = self.rules
+        options = legal_options(state.position, state.turn, card, rules.edition, rules.teams)
         self._push(Event("draw", state.turn, card))
-        self._state = state._replace(phase=MOVE, card=card, options=options)
+        self._state = tuple.__new__(
+            _State, (state.position, state.turn, MOVE, card, options, *state[5:])
+        )
         if not options.moves:
             # Point play's dead hand: "his turn then ends" (000), "your turn ends" (001), even
             # for a discarded 2; a 2 gives its extra card only when it is played.
@@ -310,7 +332,7 @@ class Game:
     # -- inside -------------------------------------------------------------------------------
 
     def _require(self, phase: str, action: str) -> None:
-        if self.phase != phase:
+        if self._state.phase != phase:
             if self.phase == OVER:
                 raise GameError(f"cannot {action}: the game is over")
             raise GameError(f"cannot {action} now: waiting for {self._waiting_text()}")
@@ -358,7 +380,10 @@ class Game:
         state = self._state
         assert state.card is not None
         after = state.position if move is None else move.after
-        history = (*state.history, Turn(state.turn, state.card, label, state.position, after))
+        turns = self._turns
+        if len(turns) > state.turns:
+            del turns[state.turns :]  # turns undone since
+        turns.append(Turn(state.turn, state.card, label, state.position, after))
         # Only a move can end the game, and only for the colours it moved.
         result = None if move is None else self._result(after, {s.colour for s in move.steps})
         if result is not None:
@@ -366,14 +391,10 @@ class Game:
         else:
             phase = DRAW
             turn = state.turn if again else self._next_player(state.turn, state.dropped)
-        self._state = state._replace(
-            position=after,
-            history=history,
-            card=None,
-            options=None,
-            phase=phase,
-            turn=turn,
-            result=result,
+        # Built directly rather than by _replace, which costs more than the rest of a turn.
+        self._state = tuple.__new__(
+            _State,
+            (after, turn, phase, None, None, state.turns + 1, *state[6:12], result),
         )
 
     def _next_player(self, colour: int, dropped: frozenset[int]) -> int:

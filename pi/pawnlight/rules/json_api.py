@@ -12,6 +12,7 @@ from typing import Any
 from .board import COLOURS, PARTNER, PLACE_COUNT, parse_colour, parse_place, place_name
 from .cards import parse_card
 from .editions import get_edition
+from .house_rules import parse_house_rules, with_house_rules
 from .moves import legal_options
 from .notation import text
 from .position import Position
@@ -80,19 +81,12 @@ def _exact_place(text: str) -> str | None:
 _EXACT_PLACES = frozenset(place_name(p) for p in range(PLACE_COUNT))
 
 
-def _house_rules(request: Mapping[str, Any]) -> list[str]:
-    """The optional list of rule names; the rules core says which names it knows."""
-    value = request.get("house_rules", [])
-    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-        raise ValueError("house_rules must be a list of rule names")
-    return value
-
-
 def moves(request: object) -> dict[str, Any]:
     """Every legal way for ``player`` to play ``card`` in ``pawns`` (contract section 3)."""
     request = _object(request)
     _only(request, MOVES_FIELDS)
     edition = get_edition(_string(request, "edition", '"hasbro-2002"'))
+    edition = with_house_rules(edition, parse_house_rules(request.get("house_rules")))
     position = _pawns(request)
     player_name = _string(request, "player", '"red"')
     if player_name not in COLOURS:
@@ -103,7 +97,6 @@ def moves(request: object) -> dict[str, Any]:
     if position[player] is None:
         raise ValueError(f"player {COLOURS[player]} has no pawns in the position")
     card = parse_card(_string(request, "card", '"7" or "sorry"'))
-    _house_rules(request)
     teams = request.get("teams", False)
     if not isinstance(teams, bool):
         raise ValueError(f"teams must be true or false, got {teams!r}")

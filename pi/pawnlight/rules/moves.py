@@ -18,6 +18,7 @@ from .board import (
     START,
     TRACK_SQUARES,
     Slide,
+    diamond_square,
     start_circle,
 )
 from .cards import parse_card
@@ -166,16 +167,20 @@ def make_step(
     path: tuple[int, ...],
     teams: bool,
     allow_own: bool = False,
+    strict: bool = False,
 ) -> tuple[Step, bool] | None:
     """Build a forward, backward, start or Sorry! step ending on ``path[-1]``.
 
     Returns the step and whether it lands on the partner's pawn (which the classic books allow only
-    as a last resort); None when the rules forbid it.
+    as a last resort); None when the rules forbid it.  ``strict`` is the strict-own-landing house
+    rule: no landing on an own pawn at all, not on a triangle, not on the slide's end.
     """
     target = path[-1]
     if target < TRACK_SQUARES:
         landing_slide = SLIDE_AT[target]
         if landing_slide is not None and landing_slide.colour != colour:
+            if strict and _strict_forbids(occupancy, colour, origin, target, landing_slide.end):
+                return None
             # Ending on another colour's triangle: slide, sweeping the slide (own pawns too).
             if origin < TRACK_SQUARES:
                 occupancy = occupancy.copy()
@@ -185,13 +190,20 @@ def make_step(
         occupant = occupancy[target]
         if occupant < 0 or target == origin:
             return Step(colour, kind, origin, target, path, None, ()), False
-        if occupant == colour and not allow_own:
+        if occupant == colour and (strict or not allow_own):
             return None  # rule C: never onto one's own pawn
         partner_hit = teams and occupant == PARTNER[colour]
         return Step(colour, kind, origin, target, path, None, ((occupant, target),)), partner_hit
     if target != HOME and target in position[colour]:  # type: ignore[operator]
         return None  # one pawn per safety square
     return Step(colour, kind, origin, target, path, None, ()), False
+
+
+def _strict_forbids(occupancy: list[int], colour: int, origin: int, target: int, end: int) -> bool:
+    """Strict-own-landing: the triangle or the slide's end holds another pawn of the mover's."""
+    return (occupancy[target] == colour and target != origin) or (
+        occupancy[end] == colour and end != origin
+    )
 
 
 def make_switch(occupancy: list[int], colour: int, origin: int, target: int) -> Step:
@@ -223,85 +235,145 @@ def make_switch(occupancy: list[int], colour: int, origin: int, target: int) -> 
 
 
 def _in_play(pawns: tuple[int, ...]) -> list[int]:
-    """Distinct places of pawns on the track or in the safety zone."""
-    seen: list[int] = []
-    for place in pawns:
-        if place < HOME and place not in seen:
-            seen.append(place)
-    return seen
+    """Places of pawns on the track or in the safety zone (no two share one: rule A)."""
+    return [place for place in pawns if place < HOME]
 
 
 _CARDS = frozenset(_FORWARD_CARDS) | {"4", "sorry"}
+#: Where a pawn of each colour is held by the diamond-lock house rule (-1: nowhere).
+_NO_LOCKS = (-1, -1, -1, -1)
+_DIAMONDS = tuple(diamond_square(colour) for colour in range(4))
+_new = tuple.__new__
 
 
 def legal_options(
     position: Position, player: int, card: str, edition: Edition, teams: bool = False
 ) -> Options:
-    """Every legal way for ``player`` to play ``card`` (rules A-I, the slides, every card rule)."""
+    """Every legal way for ``player`` to play ``card`` (rules A-I, the slides, every card rule,
+    and the edition's house rules)."""
     if card not in _CARDS:
         card = parse_card(card)
     partner = PARTNER[player]
     team_play = teams and position[partner] is not None
     movers = (player, partner) if team_play else (player,)
-    opponents = [c for c in range(4) if position[c] is not None and c not in movers]
+    house = edition.house_rules
+    strict = bool(house) and edition.strict_own_landing
+    locks = _DIAMONDS if house and edition.diamond_lock else _NO_LOCKS
     occupancy = position.track_occupancy()
     found: list[tuple[Step, bool]] = []
-
-    def moves_of(colour: int, paths: tuple, kind: int, count: int) -> None:
-        for place in _in_play(position[colour]):  # type: ignore[arg-type]
-            path = paths[colour][place][count]
-            if path is not None:
-                built = make_step(position, occupancy, colour, kind, place, path, team_play)
-                if built is not None:
-                    found.append(built)
 
     if card == "1" or card == "2":
         for colour in movers:
             if START in position[colour]:  # type: ignore[operator]
                 path = (start_circle(colour),)
-                built = make_step(position, occupancy, colour, START_OUT, START, path, team_play)
+                built = make_step(
+                    position, occupancy, colour, START_OUT, START, path, team_play, False, strict
+                )
                 if built is not None:
                     found.append(built)
     if card == "sorry":
-        found.extend(_sorry(position, occupancy, movers, opponents, player, edition, team_play))
+        found.extend(_sorry(position, occupancy, movers, player, edition, team_play, strict))
     elif card == "4":
         for colour in movers:
-            moves_of(colour, BACKWARD_PATHS, BACKWARD, 4)
+            paths = BACKWARD_PATHS[colour]
+            for place in _in_play(position[colour]):  # type: ignore[arg-type]
+                path = paths[place][4]
+                if path is not None:
+                    built = make_step(
+                        position, occupancy, colour, BACKWARD, place, path, team_play, False, strict
+                    )
+                    if built is not None:
+                        found.append(built)
     else:
+        count = _FORWARD_CARDS[card]
         for colour in movers:
-            moves_of(colour, FORWARD_PATHS, FORWARD, _FORWARD_CARDS[card])
+            paths = FORWARD_PATHS[colour]
+            lock = locks[colour]
+            own = position[colour]
+            for place in own:  # type: ignore[union-attr]
+                if place >= HOME:
+                    continue
+                path = paths[place][count]
+                if path is None or place == lock:
+                    continue
+                # The common landings, decided here without a call: an empty square off any
+                # other colour's triangle, or a free safety square or home.
+                target = path[-1]
+                if target < TRACK_SQUARES:
+                    slide = SLIDE_AT[target]
+                    simple = occupancy[target] < 0 and (slide is None or slide.colour == colour)
+                else:
+                    if target != HOME and target in own:  # type: ignore[operator]
+                        continue  # one pawn per safety square
+                    simple = True
+                if simple:
+                    step = _new(Step, (colour, FORWARD, place, target, path, None, (), -1))
+                    found.append((step, False))
+                    continue
+                built = make_step(
+                    position, occupancy, colour, FORWARD, place, path, team_play, False, strict
+                )
+                if built is not None:
+                    found.append(built)
     forward_moves = len(found)
     if card == "10":
         for colour in movers:
-            moves_of(colour, BACKWARD_PATHS, BACKWARD, 1)
+            paths = BACKWARD_PATHS[colour]
+            for place in _in_play(position[colour]):  # type: ignore[arg-type]
+                path = paths[place][1]
+                if path is not None:
+                    built = make_step(
+                        position, occupancy, colour, BACKWARD, place, path, team_play, False, strict
+                    )
+                    if built is not None:
+                        found.append(built)
     elif card == "11":
+        opponents = [c for c in range(4) if position[c] is not None and c not in movers]
         targets = [sq for sq in range(TRACK_SQUARES) if occupancy[sq] in opponents]
         for colour in movers:
             for place in _in_play(position[colour]):  # type: ignore[arg-type]
                 if place < TRACK_SQUARES:  # "only for pawns in play on the open track"
                     for target in targets:
+                        if strict:
+                            slide = SLIDE_AT[target]
+                            if (
+                                slide is not None
+                                and slide.colour != colour
+                                and occupancy[slide.end] == colour
+                                and slide.end != place
+                            ):
+                                continue  # strict-own-landing: the switch would slide onto one
                         found.append((make_switch(occupancy, colour, place, target), False))
 
-    candidates = [(Move((step,), position), hit) for step, hit in found]
+    moves = [Move((step,), position) for step, hit in found if not hit]
+    hits = len(moves) < len(found)
     if card == "7":
         parts = edition.team_seven_parts if team_play else 2
         if parts == 2:
-            candidates.extend(_two_part_sevens(position, occupancy, movers, team_play))
+            sevens = _two_part_sevens(position, occupancy, movers, team_play, strict, locks)
         else:
-            candidates.extend(_split_sevens(position, movers, parts, team_play))
-    moves = [move for move, hit in candidates if not hit]
-    if len(moves) < len(candidates) and (edition.partner_landing == "bump" or not moves):
+            sevens = _split_sevens(position, movers, parts, team_play, strict, locks)
+        for move, hit in sevens:
+            if hit:
+                hits = True
+            else:
+                moves.append(move)
+        if hits and (edition.partner_landing == "bump" or not moves):
+            moves = [Move((step,), position) for step, _ in found]
+            moves.extend(move for move, _ in sevens)
+    elif hits and (edition.partner_landing == "bump" or not moves):
         # Classic special rule 2: landing on the partner only when nothing else is possible.
-        moves = [move for move, _ in candidates]
+        moves = [Move((step,), position) for step, _ in found]
     declinable = card == "11" and forward_moves == 0
-    return Options(moves, not moves or declinable, card == "2")
+    return _new(Options, (moves, not moves or declinable, card == "2"))
 
 
-def _sorry(position, occupancy, movers, opponents, player, edition, team_play) -> list:
+def _sorry(position, occupancy, movers, player, edition, team_play, strict=False) -> list:
     """Sorry!: a pawn from START takes the place of an opponent's pawn on the track."""
     starters = [c for c in movers if START in position[c]]
     if not starters:
         return []
+    opponents = [c for c in range(4) if position[c] is not None and c not in movers]
     targets = [sq for sq in range(TRACK_SQUARES) if occupancy[sq] in opponents]
     allow_own = False
     if not targets and team_play:
@@ -322,7 +394,9 @@ def _sorry(position, occupancy, movers, opponents, player, edition, team_play) -
             # Onto one's own start circle a Sorry! is the same move as starting a pawn out.
             kind = START_OUT if square == circle else SORRY
             path = (square,)
-            built = make_step(position, occupancy, colour, kind, START, path, team_play, allow_own)
+            built = make_step(
+                position, occupancy, colour, kind, START, path, team_play, allow_own, strict
+            )
             if built is not None:
                 found.append(built)
     return found
@@ -341,50 +415,166 @@ def _after_step(occupancy: list[int], step: Step) -> list[int]:
 
 
 def _two_part_sevens(
-    position: Position, occupancy: list[int], movers: tuple[int, ...], teams: bool
+    position: Position,
+    occupancy: list[int],
+    movers: tuple[int, ...],
+    teams: bool,
+    strict: bool = False,
+    locks: tuple[int, ...] = _NO_LOCKS,
 ) -> list[tuple[Move, bool]]:
     """The usual split 7: two pawns, the second part played on the board the first one left.
 
     A specialised, flat form of :func:`_split_sevens` (which it must agree with): the split is the
-    most expensive thing the generator does and this is on every 7 drawn.
+    most expensive thing the generator does and this is on every 7 drawn.  Parts that land on an
+    empty square off any other colour's triangle (nearly all of them) are worked out here on bare
+    lists; the rest go through :func:`make_step` and :func:`apply_step`.
     """
     results: dict[Position, tuple[tuple[Step, Step], bool]] = {}
+    groups = list(position)
     for colour in movers:
-        for place in _in_play(position[colour]):  # type: ignore[arg-type]
+        own = position[colour]
+        assert own is not None
+        lock = locks[colour]
+        paths_here = FORWARD_PATHS[colour]
+        for place in _in_play(own):
+            if place == lock:
+                continue
             for count in range(1, 7):
-                path = FORWARD_PATHS[colour][place][count]
+                path = paths_here[place][count]
                 if path is None:
                     break  # past home: longer moves are impossible too
-                built = make_step(position, occupancy, colour, FORWARD, place, path, teams)
-                if built is None:
+                target = path[-1]
+                if target < TRACK_SQUARES:
+                    slide = SLIDE_AT[target]
+                    plain = occupancy[target] < 0 and (slide is None or slide.colour == colour)
+                else:
+                    if target != HOME and target in own:
+                        continue  # one pawn per safety square
+                    plain = True
+                if not plain:
+                    _seven_after_first(
+                        results, position, occupancy, movers, teams, strict, locks,
+                        colour, place, path, count,
+                    )  # fmt: skip
                     continue
-                first, first_hit = built
-                middle = apply_step(position, first)
-                middle_occupancy = _after_step(occupancy, first)
+                first = _new(Step, (colour, FORWARD, place, target, path, None, (), -1))
+                middle_own = list(own)
+                middle_own[middle_own.index(place)] = target
+                middle_occupancy = occupancy.copy()
+                if place < TRACK_SQUARES:
+                    middle_occupancy[place] = -1
+                if target < TRACK_SQUARES:
+                    middle_occupancy[target] = colour
+                middle: Position | None = None
                 rest = 7 - count
                 for colour2 in movers:
-                    for place2 in _in_play(middle[colour2]):  # type: ignore[arg-type]
-                        if colour2 == colour and place2 == first.final:
-                            continue  # the same pawn again
-                        path2 = FORWARD_PATHS[colour2][place2][rest]
+                    same = colour2 == colour
+                    own2 = middle_own if same else position[colour2]
+                    lock2 = locks[colour2]
+                    paths2 = FORWARD_PATHS[colour2]
+                    for place2 in _in_play(own2):  # type: ignore[arg-type]
+                        if (same and place2 == target) or place2 == lock2:
+                            continue  # the same pawn again, or a locked one
+                        path2 = paths2[place2][rest]
                         if path2 is None:
                             continue
-                        built2 = make_step(
-                            middle, middle_occupancy, colour2, FORWARD, place2, path2, teams
-                        )
-                        if built2 is None:
+                        target2 = path2[-1]
+                        if target2 < TRACK_SQUARES:
+                            slide2 = SLIDE_AT[target2]
+                            standing = middle_occupancy[target2]
+                            if (slide2 is not None and slide2.colour != colour2) or standing >= 0:
+                                if standing == colour2 and (
+                                    slide2 is None or slide2.colour == colour2
+                                ):
+                                    continue  # rule C: never onto one's own pawn
+                                if middle is None:
+                                    middle = apply_step(position, first)
+                                built2 = make_step(
+                                    middle, middle_occupancy, colour2, FORWARD, place2, path2,
+                                    teams, False, strict,
+                                )  # fmt: skip
+                                if built2 is None:
+                                    continue
+                                second, hit = built2
+                                after = apply_step(middle, second)
+                                best = results.get(after)
+                                if best is None or (best[1] and not hit):
+                                    results[after] = ((first, second), hit)
+                                continue
+                        elif target2 != HOME and target2 in own2:  # type: ignore[operator]
                             continue
-                        second, second_hit = built2
-                        after = apply_step(middle, second)
-                        hit = first_hit or second_hit
+                        # Both parts plain: the position after, straight from the lists.
+                        after_groups = groups.copy()
+                        if same:
+                            moved = middle_own.copy()
+                            moved[moved.index(place2)] = target2
+                            moved.sort()
+                            after_groups[colour] = tuple(moved)
+                        else:
+                            after_groups[colour] = tuple(sorted(middle_own))
+                            moved = list(own2)  # type: ignore[arg-type]
+                            moved[moved.index(place2)] = target2
+                            moved.sort()
+                            after_groups[colour2] = tuple(moved)
+                        after = _new(Position, after_groups)
                         best = results.get(after)
-                        if best is None or (best[1] and not hit):
-                            results[after] = ((first, second), hit)
+                        if best is None or best[1]:
+                            second = _new(
+                                Step, (colour2, FORWARD, place2, target2, path2, None, (), -1)
+                            )
+                            results[after] = ((first, second), False)
     return [(Move(steps, position, after), hit) for after, (steps, hit) in results.items()]
 
 
+def _seven_after_first(
+    results: dict,
+    position: Position,
+    occupancy: list[int],
+    movers: tuple[int, ...],
+    teams: bool,
+    strict: bool,
+    locks: tuple[int, ...],
+    colour: int,
+    place: int,
+    path: tuple[int, ...],
+    count: int,
+) -> None:
+    """The second parts after a first part that slides or bumps: the general, slower way."""
+    built = make_step(position, occupancy, colour, FORWARD, place, path, teams, False, strict)
+    if built is None:
+        return
+    first, first_hit = built
+    middle = apply_step(position, first)
+    middle_occupancy = _after_step(occupancy, first)
+    rest = 7 - count
+    for colour2 in movers:
+        lock2 = locks[colour2]
+        for place2 in _in_play(middle[colour2]):  # type: ignore[arg-type]
+            if (colour2 == colour and place2 == first.final) or place2 == lock2:
+                continue  # the same pawn again, or a locked one
+            path2 = FORWARD_PATHS[colour2][place2][rest]
+            if path2 is None:
+                continue
+            built2 = make_step(
+                middle, middle_occupancy, colour2, FORWARD, place2, path2, teams, False, strict
+            )
+            if built2 is None:
+                continue
+            second, second_hit = built2
+            after = apply_step(middle, second)
+            hit = first_hit or second_hit
+            best = results.get(after)
+            if best is None or (best[1] and not hit):
+                results[after] = ((first, second), hit)
+
+
 def _split_sevens(
-    position: Position, movers: tuple[int, ...], max_parts: int, teams: bool
+    position: Position,
+    movers: tuple[int, ...],
+    max_parts: int,
+    teams: bool,
+    strict: bool = False,
+    locks: tuple[int, ...] = _NO_LOCKS,
 ) -> list[tuple[Move, bool]]:
     """A 7 split between two (or, in Hasbro team play, up to seven) pawns, each part forward.
 
@@ -412,7 +602,7 @@ def _split_sevens(
         last_part = len(steps) + 1 == max_parts
         for colour in movers:
             for place in _in_play(here[colour]):  # type: ignore[arg-type]
-                if (colour, place) in moved:
+                if (colour, place) in moved or place == locks[colour]:
                     continue
                 low = remaining if last_part else 1
                 high = remaining - 1 if not steps else remaining
@@ -420,7 +610,9 @@ def _split_sevens(
                     path = FORWARD_PATHS[colour][place][count]
                     if path is None:
                         continue
-                    built = make_step(here, occupancy, colour, FORWARD, place, path, teams)
+                    built = make_step(
+                        here, occupancy, colour, FORWARD, place, path, teams, False, strict
+                    )
                     if built is None:
                         continue
                     step, partner_hit = built

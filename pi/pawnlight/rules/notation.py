@@ -21,6 +21,7 @@ from .board import (
     INITIALS,
     MAX_BACKWARD,
     MAX_FORWARD,
+    PLACE_NAMES,
     START,
     TRACK_SQUARES,
     parse_place,
@@ -47,16 +48,20 @@ class NotationError(ValueError):
 
 
 def step_text(step: Step) -> str:
-    prefix = "" if step.origin < TRACK_SQUARES else f"{INITIALS[step.colour]}:"
+    origin = step.origin
+    prefix = "" if origin < TRACK_SQUARES else f"{INITIALS[step.colour]}:"
     joint = "<>" if step.kind == SWITCH else "-"
-    text = f"{prefix}{place_name(step.origin)}{joint}{place_name(step.target)}"
+    text = f"{prefix}{PLACE_NAMES[origin]}{joint}{PLACE_NAMES[step.target]}"
     if step.slide is not None:
-        text += f">{place_name(step.slide.end)}"
+        text += f">{PLACE_NAMES[step.slide.end]}"
     return text
 
 
 def text(move: Move) -> str:
-    return ",".join(step_text(step) for step in move.steps)
+    steps = move.steps
+    if len(steps) == 1:
+        return step_text(steps[0])
+    return ",".join(step_text(step) for step in steps)
 
 
 def parse(notation: str, position: Position, teams: bool = False) -> Move:

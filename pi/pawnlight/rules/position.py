@@ -92,7 +92,7 @@ class Position(NamedTuple):
 
     def all_home(self, colour: int) -> bool:
         pawns = self[colour]
-        return bool(pawns) and all(p == HOME for p in pawns)
+        return bool(pawns) and pawns.count(HOME) == len(pawns)  # type: ignore[union-attr]
 
     def to_json(self) -> dict[str, list[str]]:
         return {

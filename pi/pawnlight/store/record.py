@@ -19,6 +19,7 @@ from .. import strict_json
 from ..rules.board import COLOURS, parse_colour
 from ..rules.cards import CARDS
 from ..rules.game import Event, Game, GameConfig, GameError, Result
+from ..rules.house_rules import parse_house_rules
 from .errors import RecordError
 
 FORMAT = "pawnlight-record"
@@ -43,6 +44,7 @@ _HEADER_KEYS = (
     "players",
     "teams",
     "extra_one",
+    "house_rules",
     "seed",
     "started",
     "names",
@@ -104,7 +106,8 @@ def normal_config(config: GameConfig) -> GameConfig:
     """The config with colours spelled out in full ("R" -> "red"), as records store them."""
     config.check()
     players = tuple(COLOURS[parse_colour(p)] for p in config.players)
-    return replace(config, players=players)
+    house_rules = tuple(sorted(parse_house_rules(config.house_rules)))
+    return replace(config, players=players, house_rules=house_rules)
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -138,6 +141,8 @@ def header_json(record: GameRecord) -> dict[str, Any]:
         "teams": config.teams,
         "extra_one": config.extra_one,
     }
+    if config.house_rules:  # absent when there are none, so older readers still read the record
+        header["house_rules"] = list(config.house_rules)
     if record.seed is not None:
         header["seed"] = record.seed
     header["started"] = record.started.isoformat()
@@ -282,12 +287,16 @@ def read_header(value: Mapping[str, Any]) -> GameRecord:
         raise ValueError("teams and extra_one must be true or false")
     if not isinstance(value["edition"], str) or not isinstance(value["variant"], str):
         raise ValueError("edition and variant must be names")
+    house_rules = value.get("house_rules", [])
+    if not isinstance(house_rules, list):
+        raise ValueError(f"house_rules must be a list of names, got {house_rules!r}")
     config = GameConfig(
         edition=value["edition"],
         players=tuple(players),
         teams=teams,
         variant=value["variant"],
         extra_one=extra_one,
+        house_rules=tuple(sorted(parse_house_rules(house_rules))),
     )
     try:
         config.check()
