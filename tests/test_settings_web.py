@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from pawnlight import config
 
 ROOT = Path(__file__).resolve().parents[1]
