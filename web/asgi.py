@@ -120,6 +120,10 @@ class Broadcaster:
                     snapshot = newer  # a burst: only the newest matters
                 self._prepare(snapshot)
                 self._wake()
+                # Then the whole state's JSON, for scripts polling GET /api/state (after the
+                # wake: the phones need only the compact state).
+                with contextlib.suppress(Exception):
+                    self.ctx.live.json(snapshot)
         except Exception:
             log.exception("the event broadcaster stopped")
         finally:
@@ -185,28 +189,35 @@ class Front:
         if scope["path"] == "/api/events" and scope["method"] in ("GET", "HEAD"):
             await self._events(scope, receive, send)
             return
-        if scope["method"] == "GET" and await self._cached_fragment(scope, send):
+        if scope["method"] == "GET" and await self._cached(scope, send):
             return
         body = await self._read_body(scope, receive, send)
         if body is None:
             return
         await self.wsgi(_with_length(scope, len(body)), _replay(body), send)  # type: ignore[arg-type]
 
-    async def _cached_fragment(self, scope: Scope, send: Send) -> bool:
-        """Answer a phone's fragment request from the per-version cache, on the loop, when it
-        is there and the phone is not the owner's (whose fragment has the buttons and needs
-        the login checked by Flask): twenty phones asking after a change cost no thread."""
+    async def _cached(self, scope: Scope, send: Send) -> bool:
+        """Answer from the per-version cache, on the loop, when the answer is there: the state
+        and the fragments of a phone that is not the owner's (whose fragment has the buttons
+        and needs the login checked by Flask).  Twenty phones asking after a change, or a
+        script polling the state, cost no thread."""
         path = scope["path"]
-        if path not in ("/partial/live", "/partial/history"):
+        if path not in ("/partial/live", "/partial/history", "/api/state"):
             return False
-        cookie = _header(scope, b"cookie") or ""
-        if "pawnlight_session=" in cookie:
-            return False
+        query_string = scope.get("query_string") or b""
         state = self.ctx.service.state()
-        if path == "/partial/live":
-            if scope.get("query_string"):
+        mimetype = b"text/html; charset=utf-8"
+        if path == "/api/state":
+            if query_string not in (b"", b"compact=0", b"compact=1"):
                 return False
-            key: Any = ("text", ("live", False))
+            key: Any = ("json", "compact" if query_string == b"compact=1" else "state")
+            mimetype = b"application/json"
+        elif "pawnlight_session=" in (_header(scope, b"cookie") or ""):
+            return False
+        elif path == "/partial/live":
+            if query_string:
+                return False
+            key = ("text", ("live", False))
         else:
             query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
             after = query.get("after", ["0"])
@@ -220,7 +231,7 @@ class Front:
             (b"etag", f'"{encoded.etag}"'.encode()),
             (b"cache-control", b"no-cache"),
             (b"vary", b"Accept-Encoding, Cookie"),
-            *_PAGE_HEADERS,
+            *(_PAGE_HEADERS if path != "/api/state" else _PAGE_HEADERS[:3]),
         ]
         if f'"{encoded.etag}"' in (_header(scope, b"if-none-match") or ""):
             await send({"type": "http.response.start", "status": 304, "headers": headers})
@@ -231,7 +242,7 @@ class Front:
             body = encoded.gzipped
             headers.append((b"content-encoding", b"gzip"))
         headers += [
-            (b"content-type", b"text/html; charset=utf-8"),
+            (b"content-type", mimetype),
             (b"content-length", str(len(body)).encode()),
         ]
         await send({"type": "http.response.start", "status": 200, "headers": headers})

@@ -98,16 +98,24 @@ def status():
     state = context().service.state()
     replay, note = _replay(state)
     url = qr.page_url()
-    return render_template(
-        "status.html",
-        **live_context(state),
-        **owner_context(),
-        replay=replay,
-        replay_note=note,
-        qr_svg=qr.svg(url),
-        page_url=url,
-        local_only=qr.local_only(url),
-    )
+
+    def render() -> str:
+        return render_template(
+            "status.html",
+            **live_context(state),
+            **owner_context(),
+            replay=replay,
+            replay_note=note,
+            qr_svg=qr.svg(url),
+            page_url=url,
+            local_only=qr.local_only(url),
+        )
+
+    if is_owner() or request.args:
+        return render()
+    # Everyone else's page of this version is the same (but for the address it was opened
+    # at, in the QR code): rendered once when a table of phones opens it at once.
+    return live.respond(context().live.text(state, ("page", url), render), "text/html")
 
 
 @blueprint.get("/partial/live")

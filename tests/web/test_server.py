@@ -157,3 +157,21 @@ def test_the_listening_socket_is_tcp_without_nagle(app):
         sock = server._socket
         assert sock is not None and sock.proto == socket.IPPROTO_TCP
         assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+
+
+def test_the_state_through_the_server_is_the_services_with_an_etag(served, service):
+    import http.client
+
+    service.start(("red", "blue"))
+    for _ in range(2):  # the second time from the per-version cache, if not the first
+        connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        connection.request("GET", "/api/state")
+        response = connection.getresponse()
+        assert response.status == 200 and json.loads(response.read()) == service.state()
+        assert response.getheader("Content-Type") == "application/json"
+        etag = response.getheader("ETag")
+        connection.request("GET", "/api/state", headers={"If-None-Match": etag})
+        again = connection.getresponse()
+        again.read()
+        assert again.status == 304
+        connection.close()
