@@ -81,7 +81,7 @@ const spiAnswerers = [[], []]; // per SPI bus: the chips on it (see spiDevice)
 let sensors = world.sensors.slice();
 let noise = 0;
 const pinHigh = (n) => mcu.gpio[n].outputValue;
-const trace = { scans: [], frames: false, tx: [] };
+const trace = { on: false, scans: [], tx: [] }; // recorded only while tracing
 
 if (cfg.board === 'presence') {
   // 74HC165 chain: /PL low copies every input into the registers; each SPI byte then
@@ -103,7 +103,7 @@ if (cfg.board === 'presence') {
         latched[chip] = byte;
       }
       next = 0;
-      trace.scans.push(clock.nanos);
+      if (trace.on) trace.scans.push(clock.nanos);
     }
   });
   spiDevice(p.spi, () => (next < latched.length ? latched[next++] : 0));
@@ -115,7 +115,7 @@ if (cfg.board === 'presence') {
   const firstEnable = c.muxes[0].enable;
   if (firstEnable != null) {
     mcu.gpio[firstEnable].addListener((state, old) => {
-      if (state === GPIOPinState.Low && old !== GPIOPinState.Low) trace.scans.push(clock.nanos);
+      if (state === GPIOPinState.Low && old !== GPIOPinState.Low && trace.on) trace.scans.push(clock.nanos);
     });
   }
   let adcValue = 0;
@@ -348,7 +348,7 @@ cdc.onSerialData = (buffer) => {
     ready = true; // the firmware's first bytes are its HELLO: it is up
     emit({ ev: 'ready', t: clock.nanos });
   }
-  if (trace.frames) trace.tx.push([clock.nanos, Buffer.from(buffer).toString('hex')]);
+  if (trace.on) trace.tx.push([clock.nanos, Buffer.from(buffer).toString('hex')]);
   process.stdout.write(Buffer.from(buffer));
 };
 process.stdin.on('data', (chunk) => {
@@ -419,7 +419,7 @@ function command(cmd) {
     case 'trace': // start recording scan times and the frames sent to the host
       trace.scans = [];
       trace.tx = [];
-      trace.frames = true;
+      trace.on = true;
       emit({ ev: 'tracing', t: now });
       break;
     case 'report': {

@@ -24,6 +24,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,9 @@ def missing() -> str | None:
     """Why the emulated Pico cannot run here, or None when everything is in place."""
     folder = rp2040_dir()
     if folder is None:
-        return f"{RP2040_DIR_VARIABLE} is not set (the folder holding {UF2_NAME} and {BOOTROM_NAME})"
+        return (
+            f"{RP2040_DIR_VARIABLE} is not set (the folder holding {UF2_NAME} and {BOOTROM_NAME})"
+        )
     for name in (UF2_NAME, BOOTROM_NAME):
         if not (folder / name).is_file():
             return f"{folder / name} not found ({RP2040_DIR_VARIABLE}={folder})"
@@ -131,6 +134,7 @@ class EmulatedPico(SimulatedFirmware):
             self._raw_config = json.load(f)  # as the user wrote it: it goes onto the Pico
         self._config = firmware_config.validate(dict(self._raw_config))
         self.reports: list[dict[str, Any]] = []  # "report"/"applied" events from the chip
+        self.led_times: list[int] = []  # Pico time (ns) of every frame the LEDs latched
 
     def _spawn(self) -> None:
         """Start an emulator process (lock held): a power-on, or the chip's next boot after a
@@ -194,6 +198,8 @@ class EmulatedPico(SimulatedFirmware):
             self.reports.append(event)
             self._changed.notify_all()
             return
+        if event.get("ev") == "leds":
+            self.led_times.append(int(event["t"]))  # type: ignore[call-overload]
         super()._on_event(event)
 
     # --- measurement (the Pico's clock) ------------------------------------------------
@@ -201,6 +207,19 @@ class EmulatedPico(SimulatedFirmware):
         """Send a raw control command (``trace``, ``report``, ``flood``: see pico.mjs)."""
         with self._lock:
             self._command(cmd)
+
+    def pico_ns(self) -> int:
+        """The emulated chip's clock now, in nanoseconds since power-on."""
+        return int(self.sync(60.0)["t"])  # type: ignore[call-overload]
+
+    def wait_pico(self, ns: int, timeout: float = 120.0) -> int:
+        """Block until the Pico's clock has passed ns; returns its time then."""
+        deadline = time.monotonic() + timeout
+        while (now := self.pico_ns()) < ns:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the emulated Pico's clock did not reach {ns} ns")
+            time.sleep(0.05)
+        return now
 
     def wait_event(self, kind: str, after: int, timeout: float = 60.0) -> dict[str, Any]:
         """The first ``kind`` event at index >= after in :attr:`reports`."""
