@@ -16,6 +16,7 @@
 // from the widths of its high pulses.
 
 import fs from 'node:fs';
+import net from 'node:net';
 import { GPIOPinState, Simulator, USBCDC } from 'rp2040js';
 
 const [bootromPath, uf2Path, flashPath, stateDir, ctlInFd, ctlOutFd] = process.argv.slice(2);
@@ -49,8 +50,16 @@ for (let off = 0; off + 512 <= uf2.length; off += 512) {
 const image = fs.readFileSync(flashPath);
 mcu.flash.set(image.subarray(0, FS_SIZE), FS_OFFSET);
 
+// The ring oscillator's RANDOMBIT (ROSC + 0x1c), where MicroPython's os.urandom gets its
+// entropy: rp2040js leaves it out, and a constant would give every boot the same boot id,
+// so the Pi could not tell a rebooted board from the old one.
+const rosc = mcu.findPeripheral(0x40060000);
+const roscRead = rosc.readUint32.bind(rosc);
+rosc.readUint32 = (offset) => (offset === 0x1c ? (Math.random() < 0.5 ? 1 : 0) : roscRead(offset));
+
 // A reboot keeps what the chip keeps: the flash (files the firmware wrote) and the
 // watchdog's scratch registers and reset reason.
+let halted = false;
 const watchdog = mcu.findPeripheral(WATCHDOG_BASE);
 if (world.watchdog) {
   watchdog.reason = world.watchdog.reason;
@@ -60,8 +69,11 @@ function reboot() {
   fs.writeFileSync(flashPath, mcu.flash.subarray(FS_OFFSET, FS_OFFSET + FS_SIZE));
   const state = { reason: watchdog.reason, scratch: Array.from(watchdog.scratchData) };
   fs.writeFileSync(`${stateDir}/watchdog.json`, JSON.stringify(state));
-  sim.stop();
-  process.stdout.write(Buffer.alloc(0), () => process.exit(EXIT_WATCHDOG));
+  halted = true; // the chip stops here; what it wrote to USB still goes out, then we end
+  const exit = () => process.exit(EXIT_WATCHDOG);
+  if (process.stdout.writableLength === 0) exit();
+  process.stdout.once('drain', exit);
+  setTimeout(exit, 1000).unref();
 }
 watchdog.onWatchdogTrigger = reboot;
 
@@ -378,7 +390,9 @@ const floodAlarm = clock.createAlarm(() => {
 // Control commands arrive between slices of execution, so each takes effect at one instant
 // of the Pico's time.
 let ctlBuf = '';
-const ctlIn = fs.createReadStream(null, { fd: Number(ctlInFd) });
+// A socket, not fs.createReadStream: a thread-pool read blocked on a pipe keeps node from
+// exiting at a reboot.
+const ctlIn = new net.Socket({ fd: Number(ctlInFd), readable: true, writable: false });
 ctlIn.on('data', (chunk) => {
   ctlBuf += chunk.toString();
   let end;
@@ -450,7 +464,7 @@ function command(cmd) {
 mcu.core.PC = 0x10000000;
 const CYCLE_NS = 1e9 / 125e6;
 function run() {
-  for (let slice = 0; slice < 20; slice++) {
+  for (let slice = 0; slice < 20 && !halted; slice++) {
     for (let i = 0; i < 10000; i++) {
       if (mcu.core.waiting) {
         const wait = clock.nanosToNextAlarm;
@@ -462,6 +476,6 @@ function run() {
     }
     feedUsb();
   }
-  setImmediate(run);
+  if (!halted) setImmediate(run);
 }
 run();

@@ -25,11 +25,13 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pawnlight.firmware import config as firmware_config
 
+from .board_link import Colour
 from .link_session import LinkSettings
 from .sim_firmware import FIRMWARE_DIR, SimulatedFirmware, _Process
 
@@ -134,6 +136,7 @@ class EmulatedPico(SimulatedFirmware):
             self._raw_config = json.load(f)  # as the user wrote it: it goes onto the Pico
         self._config = firmware_config.validate(dict(self._raw_config))
         self.reports: list[dict[str, Any]] = []  # "report"/"applied" events from the chip
+        self._replug = False  # plug the cable back when the rebooted firmware is up
         self.led_times: list[int] = []  # Pico time (ns) of every frame the LEDs latched
 
     def _spawn(self) -> None:
@@ -149,6 +152,12 @@ class EmulatedPico(SimulatedFirmware):
         watchdog = None
         if kept.exists() and self._reset_cause == "watchdog":
             watchdog = json.loads(kept.read_text())
+            # A Pico that resets drops off USB until it is up again: the port goes away.
+            # It comes back when the firmware speaks (not at USB enumeration, which comes
+            # earlier), so the driver's bytes never reach main.py before it turns Ctrl-C off
+            # (a 0x03 in them would stop the firmware; see docs/firmware.md).
+            self.unplug()
+            self._replug = True
         world = {
             "config": self._config,
             "sensors": self._sensors,
@@ -198,9 +207,24 @@ class EmulatedPico(SimulatedFirmware):
             self.reports.append(event)
             self._changed.notify_all()
             return
+        if event.get("ev") == "ready" and self._replug:
+            self._replug = False
+            self.plug_in()
         if event.get("ev") == "leds":
             self.led_times.append(int(event["t"]))  # type: ignore[call-overload]
         super()._on_event(event)
+
+    # --- waits, stretched by the emulator's slowdown ------------------------------------
+    def wait_for_leds(
+        self, predicate: Callable[[list[Colour]], bool], timeout: float = 5.0 * SLOWDOWN
+    ) -> list[Colour]:
+        return super().wait_for_leds(predicate, timeout)
+
+    def sync(self, timeout: float = 5.0 * SLOWDOWN) -> dict[str, object]:
+        return super().sync(timeout)
+
+    def wait_reader_polls(self, count: int, timeout: float = 5.0 * SLOWDOWN) -> None:
+        super().wait_reader_polls(count, timeout)
 
     # --- measurement (the Pico's clock) ------------------------------------------------
     def command(self, cmd: dict[str, object]) -> None:
