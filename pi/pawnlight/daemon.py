@@ -54,7 +54,7 @@ class Daemon:
         self.server = None
         self.owner: Owner | None = None
         self._pin_factory = None
-        self._slowdown = 1.0  # how much slower than a real board the simulated one runs
+        self.slowdown = 1.0  # how much slower than a real board the simulated one runs
 
     # -- start --------------------------------------------------------------------------------
 
@@ -121,7 +121,7 @@ class Daemon:
 
             firmware: SimulatedFirmware = EmulatedPico(self.layout.sensing, card_reader=True)
             settings = link_settings()  # the emulated chip is slow, not silent
-            self._slowdown = SLOWDOWN
+            self.slowdown = SLOWDOWN
         else:
             firmware = SimulatedFirmware(self.layout.sensing, card_reader=True)
         firmware.start()
@@ -250,12 +250,12 @@ class Daemon:
         for _ in range(3):
             seen = owner.card_reads
             firmware.present_card(uid)
-            arrived = owner.wait_for_card(seen, timeout=2.0 * self._slowdown)
+            arrived = owner.wait_for_card(seen, timeout=2.0 * self.slowdown)
             firmware.remove_card()
             if arrived:
                 return
             # let the reader see it gone before trying again
-            firmware.wait_reader_polls(4, timeout=5.0 * self._slowdown)
+            firmware.wait_reader_polls(4, timeout=5.0 * self.slowdown)
         log.warning("the simulated reader did not read card %s", uid)
 
     def _press(self, button: str) -> None:

@@ -61,9 +61,12 @@ def missing() -> str | None:
         return (
             f"{RP2040_DIR_VARIABLE} is not set (the folder holding {UF2_NAME} and {BOOTROM_NAME})"
         )
-    for name in (UF2_NAME, BOOTROM_NAME):
-        if not (folder / name).is_file():
-            return f"{folder / name} not found ({RP2040_DIR_VARIABLE}={folder})"
+    if not folder.is_dir():
+        return f"{RP2040_DIR_VARIABLE}={folder} is not a folder"
+    if find_uf2(folder) is None:
+        return f"no MicroPython .uf2 in {folder} ({RP2040_DIR_VARIABLE})"
+    if not (folder / BOOTROM_NAME).is_file():
+        return f"{folder / BOOTROM_NAME} not found ({RP2040_DIR_VARIABLE}={folder})"
     if shutil.which("node") is None:
         return "node is not installed (sudo apt-get install nodejs)"
     if not (EMULATOR_DIR / "node_modules" / "rp2040js").is_dir():
@@ -73,6 +76,15 @@ def missing() -> str | None:
     except ImportError:
         return "littlefs-python is not installed (pip install -e .[sim])"
     return None
+
+
+def find_uf2(folder: Path) -> Path | None:
+    """MicroPython for the Pico in the folder: the tested build by name, else the only .uf2
+    (as downloaded from micropython.org, e.g. RPI_PICO-20250911-v1.26.1.uf2)."""
+    if (folder / UF2_NAME).is_file():
+        return folder / UF2_NAME
+    found = sorted(folder.glob("*.uf2"))
+    return found[0] if len(found) == 1 else None
 
 
 def link_settings(slowdown: float = SLOWDOWN) -> LinkSettings:
@@ -174,7 +186,7 @@ class EmulatedPico(SimulatedFirmware):
             self._micropython,
             str(EMULATOR_DIR / "pico.mjs"),
             str(rp2040 / BOOTROM_NAME),
-            str(rp2040 / UF2_NAME),
+            str(find_uf2(rp2040)),
             str(flash),
             str(self._tmp),
             str(ctl_in_r),
