@@ -18,7 +18,8 @@ The goal (issue 19): under the flood the median scan period stays within 2x of i
 report is sent more than twice.
 
 Run:  PAWNLIGHT_RP2040_DIR=path/to/rp2040 .venv/bin/python benchmarks/pico_emulated.py
-      [--board presence|colour|both] [--seconds 2.0] [--rate 25]
+      [--board presence|colour|both] [--seconds 2.0] [--rate 25] [--firmware DIR]
+(--firmware measures another firmware folder, e.g. a branch under development.)
 Needs the emulator set up (scripts/setup-emulator) and the UF2 (docs/firmware.md). Prints the
 figures; it is not a test. Takes about a minute per board kind on a small machine.
 """
@@ -151,13 +152,15 @@ def measure(pico: EmulatedPico, name: str, seconds: float, rate: float, toggles:
     return phase
 
 
-def run_board(kind: str, seconds: float, rate: float, toggles: int) -> list[Phase]:
+def run_board(
+    kind: str, seconds: float, rate: float, toggles: int, firmware: str | None = None
+) -> list[Phase]:
     def on_event(event: BoardEvent) -> None:
         pass  # the driver acknowledges, keeps the link up; the figures come from the trace
 
     booted = time.monotonic()
     with (
-        EmulatedPico(kind) as pico,
+        EmulatedPico(kind, firmware=firmware) as pico,
         SerialBoardLink(on_event, pico.port, settings=link_settings()) as link,
     ):
         link.wait_connected(120)
@@ -201,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="Pico seconds per phase")
     parser.add_argument("--rate", type=float, default=25.0, help="LED frames/s in the flood")
     parser.add_argument("--toggles", type=int, default=5, help="sensor changes per phase")
+    parser.add_argument("--firmware", help="firmware folder to run (default: this pawnlight's)")
     args = parser.parse_args(argv)
     reason = missing()
     if reason:
@@ -209,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     kinds = ("presence", "colour") if args.board == "both" else (args.board,)
     ok = True
     for kind in kinds:
-        ok = show(kind, run_board(kind, args.seconds, args.rate, args.toggles)) and ok
+        phases = run_board(kind, args.seconds, args.rate, args.toggles, args.firmware)
+        ok = show(kind, phases) and ok
     return 0 if ok else 1
 
 

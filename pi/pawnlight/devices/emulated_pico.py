@@ -102,8 +102,9 @@ def link_settings(slowdown: float = SLOWDOWN) -> LinkSettings:
     )
 
 
-def filesystem_image(config: dict[str, Any]) -> bytes:
-    """A littlefs image of the Pico's filesystem: the firmware modules and config.json."""
+def filesystem_image(config: dict[str, Any], firmware: Path = FIRMWARE_DIR) -> bytes:
+    """A littlefs image of the Pico's filesystem: the firmware modules (from ``firmware``,
+    this pawnlight's own by default) and config.json."""
     import littlefs
 
     fs = littlefs.LittleFS(
@@ -113,7 +114,7 @@ def filesystem_image(config: dict[str, Any]) -> bytes:
         read_size=FS_PROG_SIZE,
         lookahead_size=32,
     )
-    for source in sorted(FIRMWARE_DIR.glob("*.py")):
+    for source in sorted(firmware.glob("*.py")):
         if source.name not in NOT_ON_THE_PICO:
             with fs.open(source.name, "wb") as out:
                 out.write(source.read_bytes())
@@ -132,7 +133,10 @@ class EmulatedPico(SimulatedFirmware):
         ready_timeout: float = 120.0,
         seed: int = 0,
         node: str = "node",
+        firmware: str | os.PathLike[str] | None = None,
     ) -> None:
+        """As SimulatedFirmware; ``firmware`` is another folder of firmware modules to put
+        on the chip (to measure a version under development), this pawnlight's by default."""
         reason = missing()
         if reason:
             raise FileNotFoundError(f"the emulated Pico cannot run: {reason}")
@@ -144,6 +148,9 @@ class EmulatedPico(SimulatedFirmware):
             ready_timeout=ready_timeout,
             seed=seed,
         )
+        self.firmware_dir = Path(firmware) if firmware else FIRMWARE_DIR
+        if not (self.firmware_dir / "main.py").is_file():
+            raise FileNotFoundError(f"{self.firmware_dir} holds no main.py")
         with open(self.config_path) as f:
             self._raw_config = json.load(f)  # as the user wrote it: it goes onto the Pico
         self._config = firmware_config.validate(dict(self._raw_config))
@@ -159,7 +166,7 @@ class EmulatedPico(SimulatedFirmware):
         assert rp2040 is not None
         flash = self._tmp / "flash.bin"
         if not flash.exists():
-            flash.write_bytes(filesystem_image(self._raw_config))
+            flash.write_bytes(filesystem_image(self._raw_config, self.firmware_dir))
         kept = self._tmp / "watchdog.json"
         watchdog = None
         if kept.exists() and self._reset_cause == "watchdog":
