@@ -47,8 +47,16 @@ def _run(args: argparse.Namespace) -> int:
     from . import config as settings
     from .daemon import run
 
+    if args.sim_pico:
+        from .devices.emulated_pico import missing
+
+        reason = missing()
+        if reason:
+            print(f"error: --sim-pico: {reason} (see docs/firmware.md)", file=sys.stderr)
+            return 2
     overrides = {
-        "sim": args.sim or None,
+        "sim": args.sim or args.sim_pico or None,
+        "sim_pico": args.sim_pico or None,
         "serial": args.serial,
         "http_port": args.http_port,
         "http_host": args.http_host,
@@ -89,6 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = commands.add_parser("run", help="run the companion: the board, the LEDs, the web page")
     run.add_argument("--sim", action="store_true", help="use the simulated board (no Pi needed)")
+    run.add_argument(
+        "--sim-pico",
+        action="store_true",
+        help="the simulated board with its firmware on an emulated Pico (docs/firmware.md)",
+    )
     run.add_argument("--serial", help="the board's serial port (default: find the Pico by USB id)")
     run.add_argument("--http-port", type=int, help="web server port (default 8080)")
     run.add_argument("--http-host", help="web server address (default 127.0.0.1)")

@@ -45,6 +45,9 @@ class ConfigError(ValueError):
 class Config:
     data: Path = field(default_factory=data_dir)
     sim: bool = False
+    #: With sim: the simulated board's firmware runs on an emulated RP2040 (the real
+    #: MicroPython UF2 in rp2040js) instead of the MicroPython unix port.
+    sim_pico: bool = False
     http_host: str = "127.0.0.1"
     http_port: int = 8080
     #: Host names the page answers to besides localhost, the machine's names and addresses.

@@ -54,6 +54,7 @@ class Daemon:
         self.server = None
         self.owner: Owner | None = None
         self._pin_factory = None
+        self.slowdown = 1.0  # how much slower than a real board the simulated one runs
 
     # -- start --------------------------------------------------------------------------------
 
@@ -114,7 +115,15 @@ class Daemon:
         from .devices.sim_firmware import SimulatedFirmware
 
         assert self.owner is not None
-        firmware = SimulatedFirmware(self.layout.sensing, card_reader=True)
+        settings = None
+        if self.config.sim_pico:
+            from .devices.emulated_pico import SLOWDOWN, EmulatedPico, link_settings
+
+            firmware: SimulatedFirmware = EmulatedPico(self.layout.sensing, card_reader=True)
+            settings = link_settings()  # the emulated chip is slow, not silent
+            self.slowdown = SLOWDOWN
+        else:
+            firmware = SimulatedFirmware(self.layout.sensing, card_reader=True)
         firmware.start()
         self.firmware = firmware
         self.sim_board = SimulatedBoard(
@@ -128,7 +137,7 @@ class Daemon:
             line=self._line_fault,
         )
         self.owner.sim = self.sim_board
-        self.link = SerialBoardLink(self.owner.post, firmware.port)
+        self.link = SerialBoardLink(self.owner.post, firmware.port, settings=settings)
         self.link.start()
 
     def _start_serial_link(self) -> None:
@@ -242,11 +251,12 @@ class Daemon:
         for _ in range(3):
             seen = owner.card_reads
             firmware.present_card(uid)
-            arrived = owner.wait_for_card(seen, timeout=2.0)
+            arrived = owner.wait_for_card(seen, timeout=2.0 * self.slowdown)
             firmware.remove_card()
             if arrived:
                 return
-            firmware.wait_reader_polls(4)  # let the reader see it gone before trying again
+            # let the reader see it gone before trying again
+            firmware.wait_reader_polls(4, timeout=5.0 * self.slowdown)
         log.warning("the simulated reader did not read card %s", uid)
 
     def _press(self, button: str, bounce: bool = False) -> None:

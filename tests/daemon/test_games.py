@@ -2,6 +2,7 @@
 
 import random
 import time
+from functools import partial
 
 import pytest
 
@@ -11,11 +12,11 @@ from pawnlight.rules import Deck, Position
 from pawnlight.rules.notation import parse
 from pawnlight.store.journal import Journal
 
-from .hands import make_move
-from .test_owner_sim import wait_for
+from .hands import HAND, make_move
+from .test_owner_sim import wait_for as wait_for_state
 
 
-def check_leds(daemon, state: dict) -> None:
+def check_leds(daemon, state: dict, timeout: float = 5.0) -> None:
     """The board lights every legal destination on the track (in the mover's colour, or
     blinking when a pawn there would be bumped): wait until the firmware shows them."""
     layout = daemon.layout
@@ -30,11 +31,17 @@ def check_leds(daemon, state: dict) -> None:
         seen.update(i for i in wanted if any(leds[i]))
         return seen >= set(wanted)
 
-    daemon.firmware.wait_for_leds(lit, timeout=5.0)
+    daemon.firmware.wait_for_leds(lit, timeout=timeout)
 
 
-def play_game(daemon, config: dict, seed: int, max_turns: int = 2000) -> dict:
+def play_game(
+    daemon, config: dict, seed: int, max_turns: int = 2000, stop_after: int | None = None
+) -> dict:
+    """Play until the game is over, or until ``stop_after`` turns are recorded."""
     owner, board = daemon.owner, daemon.sim_board
+    # A board slower than real time (the emulated Pico) gets as much longer to answer.
+    patience = daemon.slowdown
+    wait_for = partial(wait_for_state, timeout=15.0 * patience)
     rng = random.Random(seed)
     deck = Deck(rng)
     log: list = []
@@ -44,7 +51,7 @@ def play_game(daemon, config: dict, seed: int, max_turns: int = 2000) -> dict:
     board.set_board(Position.from_json(state["pawns"]).to_json())
     state = wait_for(owner, lambda s: s["phase"] == "draw")
     for _ in range(max_turns):
-        if state["phase"] == "over":
+        if state["phase"] == "over" or (stop_after and len(state["turns"]) >= stop_after):
             return state
         if state["phase"] == "double":  # not used here
             raise AssertionError("unexpected double")
@@ -54,11 +61,11 @@ def play_game(daemon, config: dict, seed: int, max_turns: int = 2000) -> dict:
         board.scan(card)
         state = wait_for(owner, lambda s, n=events: s["phase"] == "move" or len(s["turns"]) > n)
         if state["phase"] == "move":
-            check_leds(daemon, state)
+            check_leds(daemon, state, timeout=5.0 * patience)
             choice = rng.choice(state["legal"])
             log.append((state["turn"], state["card"], choice["text"]))
             move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
-            make_move(board, move, rng)
+            make_move(board, move, rng, pause=HAND * patience)
             try:
                 state = wait_for(
                     owner, lambda s, n=events: len(s["turns"]) > n or s["phase"] == "choose"

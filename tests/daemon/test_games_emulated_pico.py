@@ -1,0 +1,54 @@
+"""Turns of a game through the daemon with the board's firmware on an emulated Pico.
+
+`pawnlight run --sim-pico` in-process: the companion, the real pyserial driver over a pty and
+the unmodified firmware on MicroPython's RP2040 build in rp2040js, with the simulated pawns
+turned into 74HC165 bits or mux/ADC readings, cards read through the emulated MFRC522 and the
+LEDs decoded from the WS2812 pulses. The emulator runs several times slower than a Pico, so
+these are a few turns rather than whole games (tests/daemon/test_games.py plays those on the
+unix-port firmware).
+
+Skipped unless PAWNLIGHT_RP2040_DIR names the folder with MicroPython's UF2 and the RP2040
+boot ROM (docs/firmware.md).
+"""
+
+import pytest
+
+from pawnlight.config import Config
+from pawnlight.daemon import Daemon
+from pawnlight.devices.emulated_pico import EmulatedPico, missing
+from pawnlight.store.journal import Journal
+
+from .test_games import play_game
+
+REASON = missing()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no emulated Pico: {REASON}")
+
+GAMES = [
+    ("presence", {"players": ["red", "blue", "yellow"], "edition": "hasbro-2002"}, 3),
+]
+
+
+# Today's firmware takes 70-110 ms of the Pico's time per LED frame and the companion sends
+# them as fast as its animations change, so the Pi's ACKs wait behind a growing backlog of
+# frames, the board's queued messages wait for those ACKs and a scanned card is not read in
+# time (benchmarks/pico_emulated.py measures it). Strict: once the firmware keeps up (issue
+# 19, item 2: flow control, bulk reads, packing on the Pico) this passes, and the marker
+# must go.
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="issue 19 item 2: LED frames starve the firmware's link until flow control lands",
+)
+@pytest.mark.parametrize(("layout", "config", "turns"), GAMES)
+def test_turns_of_a_game_on_the_emulated_pico(tmp_path, layout, config, turns):
+    daemon = Daemon(Config(data=tmp_path, sim=True, sim_pico=True, layout=layout, settle=0.1))
+    daemon.start(web=False)
+    try:
+        assert isinstance(daemon.firmware, EmulatedPico)
+        state = play_game(daemon, config, seed=3, stop_after=turns)
+        assert len(state["turns"]) >= turns
+        with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
+            game = journal.resume(state["game_id"])
+        assert [t.text for t in game.history] == state["history"]
+    finally:
+        daemon.stop()
