@@ -184,6 +184,7 @@ def cell_key(cell: int) -> str:
 
 
 CELL_NAMES: tuple[str, ...] = tuple(cell_name(cell) for cell in range(CELLS))
+CELL_KEYS: tuple[str, ...] = tuple(cell_key(cell) for cell in range(CELLS))
 _CELL_BY_NAME: dict[str, int] = {name.lower(): cell for cell, name in enumerate(CELL_NAMES)}
 
 

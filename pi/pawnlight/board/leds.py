@@ -18,7 +18,16 @@ from pawnlight.rules.board import HOME, START, TRACK_SQUARES
 from pawnlight.rules.moves import Move, Options, Step
 from pawnlight.rules.position import Position
 
-from .cells import CELLS, LEDS, SLIDE_CHANNEL_SQUARES, Spot, area_cells, cell_key, cell_of
+from .cells import (
+    CELL_KEYS,
+    CELLS,
+    LEDS,
+    SLIDE_CHANNEL_SQUARES,
+    Spot,
+    area_cells,
+    cell_key,
+    cell_of,
+)
 from .guidance import CHECK, LIFT, MOVE, PUT, Correction
 from .layout import Layout
 from .recognise import Ambiguous, Decision, InProgress, Mismatch, Recognised
@@ -95,19 +104,23 @@ class Canvas:
     as lit: ``lit`` is the same at every instant, ``frame()`` the picture at this one.
     """
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, record: bool = True) -> None:
         self.layout = layout
         self.leds: list[RGB] = [OFF] * LEDS
         self.lit: dict[str, Lit] = {}
+        #: Keep what the lit places mean (the state's ``lit``); off for the LED frames alone,
+        #: which are painted up to 25 times a second.
+        self.record = record
 
     def cell(self, cell: int, rgb: RGB, lit: Lit | None = None) -> None:
         self.leds[self.layout.led_of[cell]] = rgb
-        if lit is not None:
-            self.lit[cell_key(cell)] = lit
+        if lit is not None and self.record:
+            self.lit[CELL_KEYS[cell]] = lit
 
     def claim(self, cell: int, lit: Lit) -> None:
         """A place that is lit at other instants (a blink's dark half, a passing comet)."""
-        self.lit[cell_key(cell)] = lit
+        if self.record:
+            self.lit[CELL_KEYS[cell]] = lit
 
     def place(self, colour: int, place: int, rgb: RGB, lit: Lit | None = None) -> None:
         """A pawn's place: a square, or every spot of its START or HOME."""
@@ -123,7 +136,7 @@ class Canvas:
 
     def slide_channel(self, square: int, rgb: RGB, lit: Lit | None = None) -> None:
         self.leds[self.layout.slide_led(square)] = rgb
-        if lit is not None:
+        if lit is not None and self.record:
             self.lit[f"slide:T{square}"] = lit
 
     def frame(self) -> Frame:
@@ -179,9 +192,14 @@ def _steps(canvas: Canvas, steps: Iterable[Step], at: float, role: str = DESTINA
 
 
 def turn_picture(
-    layout: Layout, player: int, moves: Options | Sequence[Move], at: float, role=DESTINATION
+    layout: Layout,
+    player: int,
+    moves: Options | Sequence[Move],
+    at: float,
+    role: str = DESTINATION,
+    record: bool = True,
 ) -> Picture:
-    canvas = Canvas(layout)
+    canvas = Canvas(layout, record)
     _turn(canvas, player, at)
     _steps(canvas, (step for move in _moves(moves) for step in move.steps), at, role)
     return canvas.picture()
@@ -189,11 +207,13 @@ def turn_picture(
 
 def turn_frame(layout: Layout, player: int, moves: Options | Sequence[Move], at: float) -> Frame:
     """Whose turn it is and every legal move of the scanned card."""
-    return turn_picture(layout, player, moves, at).frame
+    return turn_picture(layout, player, moves, at, record=False).frame
 
 
-def progress_picture(layout: Layout, player: int, progress: InProgress, at: float) -> Picture:
-    canvas = Canvas(layout)
+def progress_picture(
+    layout: Layout, player: int, progress: InProgress, at: float, record: bool = True
+) -> Picture:
+    canvas = Canvas(layout, record)
     _turn(canvas, player, at)
     _steps(canvas, (step for steps in progress.remaining for step in steps), at)
     return canvas.picture()
@@ -202,11 +222,13 @@ def progress_picture(layout: Layout, player: int, progress: InProgress, at: floa
 def progress_frame(layout: Layout, player: int, progress: InProgress, at: float) -> Frame:
     """Part-way through a move: only the steps still to do of the moves still possible (after
     a split 7's first part, the choices for the second)."""
-    return progress_picture(layout, player, progress, at).frame
+    return progress_picture(layout, player, progress, at, record=False).frame
 
 
-def candidates_picture(layout: Layout, player: int, ambiguous: Ambiguous, at: float) -> Picture:
-    canvas = Canvas(layout)
+def candidates_picture(
+    layout: Layout, player: int, ambiguous: Ambiguous, at: float, record: bool = True
+) -> Picture:
+    canvas = Canvas(layout, record)
     _turn(canvas, player, at)
     moves = ambiguous.moves
     shown = int(at / CANDIDATE_PERIOD) % len(moves) if moves else 0
@@ -218,7 +240,7 @@ def candidates_picture(layout: Layout, player: int, ambiguous: Ambiguous, at: fl
     if moves:
         _steps(canvas, moves[shown].steps, at, CHOICE)
     # Each candidate is shown in turn: every place any of them lights is lit.
-    for move in moves:
+    for move in moves if record else ():
         shadow = Canvas(layout)
         _steps(shadow, move.steps, 0.0, CHOICE)
         for key, lit in shadow.lit.items():
@@ -228,11 +250,11 @@ def candidates_picture(layout: Layout, player: int, ambiguous: Ambiguous, at: fl
 
 def candidates_frame(layout: Layout, player: int, ambiguous: Ambiguous, at: float) -> Frame:
     """A board that fits several moves: each candidate in turn, the others dim."""
-    return candidates_picture(layout, player, ambiguous, at).frame
+    return candidates_picture(layout, player, ambiguous, at, record=False).frame
 
 
-def recognised_picture(layout: Layout, move: Move) -> Picture:
-    canvas = Canvas(layout)
+def recognised_picture(layout: Layout, move: Move, record: bool = True) -> Picture:
+    canvas = Canvas(layout, record)
     for step in move.steps:
         canvas.place(step.colour, step.final, PAWN_COLOURS[step.colour], Lit(MOVED, step.colour))
     return canvas.picture()
@@ -240,16 +262,20 @@ def recognised_picture(layout: Layout, move: Move) -> Picture:
 
 def recognised_frame(layout: Layout, move: Move) -> Frame:
     """The move made: where its pawns ended, steady."""
-    return recognised_picture(layout, move).frame
+    return recognised_picture(layout, move, record=False).frame
 
 
 # -- guidance, errors, the end --------------------------------------------------------------------
 
 
 def guidance_picture(
-    layout: Layout, corrections: Sequence[Correction], at: float, player: int = -1
+    layout: Layout,
+    corrections: Sequence[Correction],
+    at: float,
+    player: int = -1,
+    record: bool = True,
 ) -> Picture:
-    canvas = Canvas(layout)
+    canvas = Canvas(layout, record)
     if player >= 0:
         _turn(canvas, player, at)
     for index, correction in enumerate(corrections):
@@ -264,7 +290,7 @@ def guidance_frame(
 ) -> Frame:
     """Corrections: the first one blinking (clear: fast white; fill: slow, in the colour that
     belongs there; unreadable: fast magenta), the rest dim so the whole job is visible."""
-    return guidance_picture(layout, corrections, at, player).frame
+    return guidance_picture(layout, corrections, at, player, record=False).frame
 
 
 def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) -> None:
@@ -293,8 +319,10 @@ def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) 
             canvas.spot(correction.target, scale(colour, DIM), lit)
 
 
-def error_picture(layout: Layout, at: float, spots: Iterable[Spot] = ()) -> Picture:
-    canvas = Canvas(layout)
+def error_picture(
+    layout: Layout, at: float, spots: Iterable[Spot] = (), record: bool = True
+) -> Picture:
+    canvas = Canvas(layout, record)
     spots = list(spots)
     lit = Lit(ERROR_ROLE)
     if spots:
@@ -310,20 +338,20 @@ def error_picture(layout: Layout, at: float, spots: Iterable[Spot] = ()) -> Pict
 def error_frame(layout: Layout, at: float, spots: Iterable[Spot] = ()) -> Frame:
     """Something is wrong that guidance cannot fix: the given spots blink magenta, or, with no
     spots, the whole track breathes magenta."""
-    return error_picture(layout, at, spots).frame
+    return error_picture(layout, at, spots, record=False).frame
 
 
-def ask_picture(layout: Layout, at: float) -> Picture:
+def ask_picture(layout: Layout, at: float, record: bool = True) -> Picture:
     """The board asks "really?": the whole track blinks white until the second press."""
-    canvas = Canvas(layout)
+    canvas = Canvas(layout, record)
     on = blink(at, ASK_BLINK_HZ)
     for square in range(TRACK_SQUARES):
         canvas.cell(square, WHITE if on else OFF, Lit(ASK))
     return canvas.picture()
 
 
-def celebration_picture(layout: Layout, winner: int, at: float) -> Picture:
-    canvas = Canvas(layout)
+def celebration_picture(layout: Layout, winner: int, at: float, record: bool = True) -> Picture:
+    canvas = Canvas(layout, record)
     colour = PAWN_COLOURS[winner]
     lit = Lit(CELEBRATION, winner)
     for square in range(TRACK_SQUARES):
@@ -345,7 +373,7 @@ def celebration_picture(layout: Layout, winner: int, at: float) -> Picture:
 def celebration_frame(layout: Layout, winner: int, at: float) -> Frame:
     """The end: comets of the winner's colour race round the track, the winner's HOME flashes,
     the slide channels twinkle."""
-    return celebration_picture(layout, winner, at).frame
+    return celebration_picture(layout, winner, at, record=False).frame
 
 
 # -- one call for the companion -------------------------------------------------------------------
@@ -358,17 +386,18 @@ def picture(
     decision: Decision | None,
     at: float,
     role: str = DESTINATION,
+    record: bool = True,
 ) -> Picture:
     """The picture for a turn in progress: the one that fits the recogniser's decision."""
     if isinstance(decision, Mismatch):
-        return guidance_picture(layout, decision.corrections, at, player)
+        return guidance_picture(layout, decision.corrections, at, player, record)
     if isinstance(decision, InProgress):
-        return progress_picture(layout, player, decision, at)
+        return progress_picture(layout, player, decision, at, record)
     if isinstance(decision, Ambiguous):
-        return candidates_picture(layout, player, decision, at)
+        return candidates_picture(layout, player, decision, at, record)
     if isinstance(decision, Recognised):
-        return recognised_picture(layout, decision.move)
-    return turn_picture(layout, player, moves, at, role)
+        return recognised_picture(layout, decision.move, record)
+    return turn_picture(layout, player, moves, at, role, record)
 
 
 def frame(
@@ -379,11 +408,11 @@ def frame(
     at: float,
 ) -> Frame:
     """The frame for a turn in progress: pick the picture that fits the recogniser's decision."""
-    return picture(layout, player, moves, decision, at).frame
+    return picture(layout, player, moves, decision, at, record=False).frame
 
 
-def position_picture(layout: Layout, position: Position) -> Picture:
-    canvas = Canvas(layout)
+def position_picture(layout: Layout, position: Position, record: bool = True) -> Picture:
+    canvas = Canvas(layout, record)
     for colour, place in position.items():
         if place in (START, HOME):
             continue
@@ -398,7 +427,7 @@ def position_picture(layout: Layout, position: Position) -> Picture:
 
 def position_frame(layout: Layout, position: Position) -> Frame:
     """Every pawn's place lit in its colour: a board test, and a picture of a position."""
-    return position_picture(layout, position).frame
+    return position_picture(layout, position, record=False).frame
 
 
 def led_colours(layout: Layout, frame: Sequence[RGB]) -> dict[str, str]:

@@ -18,36 +18,38 @@ Frame = leds.Frame
 Picture = leds.Picture
 
 
-def picture_for(companion: Companion, at: float) -> Picture:
+def picture_for(companion: Companion, at: float, record: bool = True) -> Picture:
+    """The LED picture now; ``record=False`` paints the frame alone (the LEDs, many times a
+    second), the same painting without keeping what each place means."""
     layout = companion.layout
     game = companion.game
     decision = companion.decision
     dark = leds.Canvas(layout).picture()
     if companion.asking_until is not None and at < companion.asking_until:
-        return leds.ask_picture(layout, at)
+        return leds.ask_picture(layout, at, record)
     if game is None or companion.phase not in (SETUP, DRAW, MOVE, CHOOSE, OVER_PHASE):
         if companion.phase == LEADER:
-            return leds.error_picture(layout, at, ()) if companion.warning else dark
+            return leds.error_picture(layout, at, (), record) if companion.warning else dark
         return dark
     if companion.phase == OVER_PHASE:
         result = game.result
         if result is not None and result.winners:
-            return leds.celebration_picture(layout, result.winners[0], at)
-        return leds.position_picture(layout, game.position)
+            return leds.celebration_picture(layout, result.winners[0], at, record)
+        return leds.position_picture(layout, game.position, record)
     if isinstance(decision, Mismatch):
-        return leds.guidance_picture(layout, decision.corrections, at, game.turn)
+        return leds.guidance_picture(layout, decision.corrections, at, game.turn, record)
     if companion.phase == SETUP:
-        return leds.position_picture(layout, game.position)
+        return leds.position_picture(layout, game.position, record)
     moves = game.legal if companion.phase in (MOVE, CHOOSE) else ()
     role = leds.DESTINATION
     if companion.guided is not None and companion.phase == MOVE:
         moves = (companion.guided,)  # the computer's move, or a hint: only that one lit
         role = leds.HINT
-    return leds.picture(layout, game.turn, moves, decision, at, role)
+    return leds.picture(layout, game.turn, moves, decision, at, role, record)
 
 
 def frame_for(companion: Companion, at: float) -> Frame:
-    return picture_for(companion, at).frame
+    return picture_for(companion, at, record=False).frame
 
 
 def lit_json(picture: Picture) -> dict[str, str]:
