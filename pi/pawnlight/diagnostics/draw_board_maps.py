@@ -27,6 +27,7 @@ from pawnlight.board.geometry import (
     SLIDE_LED_CENTRES,
     area_centre,
 )
+from pawnlight.board.svg import FILL
 from pawnlight.rules.board import COLOURS, SLIDES, START
 
 from .chips import chip_input
@@ -36,8 +37,8 @@ from .wiring import BoardWiring, Wiring
 UNIT = 54  # pixels per board square
 MARGIN = 30
 TITLE = 46
-#: Pawn colours, lighter for backgrounds.
-INK = {"red": "#d62728", "blue": "#1f5fd6", "yellow": "#d4a300", "green": "#1f9d3a"}
+#: The pawn colours: the one palette of every board picture (pawnlight.board.svg).
+INK = FILL
 #: One tint per chip, distinct next to each other.
 TINTS = (
     "#fde2e2", "#dbe9ff", "#fff2c4", "#dcf5e0", "#efe0ff", "#ffe4cc", "#d8f3f3",
