@@ -126,6 +126,11 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         )
         expect(page.locator('#board [data-lit="T19"][data-role="destination"]')).to_have_count(1)
         shot(page, "walk-03-move-lit")
+        desk = desktop.new_page()  # the simulator on a laptop: board and set-up button in view
+        desk.goto(daemon.url + "/sim")
+        expect(desk.locator("#sim-setup")).to_be_in_viewport()
+        shot(desk, "walk-03-simulator-desktop")
+        desk.close()
         tap("start:blue")  # a blue pawn into the hand
         sim.wait_for_timeout(300)  # a hand takes a moment
         tap("T20")
