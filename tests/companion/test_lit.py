@@ -147,3 +147,10 @@ def test_the_winner_is_celebrated(winner):
     assert bench.companion.phase == "over"
     lit = assert_lit_is_what_the_leds_show(bench)
     assert lit["home:red:1"] == "celebration" and lit["T0"] == "celebration"
+
+
+def test_with_the_brightness_at_zero_nothing_is_lit():
+    bench = started()
+    assert snapshot(bench.companion)["lit"]
+    bench.command("settings", brightness=0)
+    assert snapshot(bench.companion)["lit"] == {}

@@ -64,6 +64,8 @@ def lit_colours_json(picture: Picture) -> dict[str, str]:
 
 
 def lit_state(companion: Companion) -> dict[str, Any]:
+    if companion.settings.brightness <= 0:  # the owner turned the LEDs off: nothing is lit
+        return {"lit": {}, "lit_colours": {}}
     picture = picture_for(companion, companion.now)
     return {"lit": lit_json(picture), "lit_colours": lit_colours_json(picture)}
 
