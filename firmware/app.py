@@ -19,6 +19,10 @@ FIRMWARE_VERSION = "1.0.0"
 MAX_SLEEP_MS = 50
 # Time between acknowledging a RESET and doing it, so the ACK reaches the Pi first.
 RESET_DELAY_MS = 50
+# LED frames are shown at most this often (50 a second). A frame arriving sooner waits, and
+# a newer one replaces it unseen: a flood of frames costs at most 50 LED writes a second and
+# the sensor scan runs between them.
+LED_MIN_INTERVAL_MS = 20
 
 
 def make_sensors(cfg):
@@ -98,23 +102,44 @@ class Board:
         if hal.reset_by_watchdog():
             self.startup_errors.append((P.E_WATCHDOG, "restarted by the watchdog"))
         self.reset_at = None
+        self.leave_at = None  # when to stop the firmware for a maintenance session
+        self.led_frame = None  # the newest LED frame not shown yet
+        self.stale_frames = 0  # frames replaced by a newer one before they were shown
+        self.next_show = now
+
+    def show_leds(self, now):
+        """Show the waiting LED frame if the last one was shown long enough ago."""
+        if self.led_frame is None or hal.ticks_diff(now, self.next_show) < 0:
+            return
+        frame = self.led_frame
+        self.led_frame = None
+        self.next_show = hal.ticks_add(now, LED_MIN_INTERVAL_MS)
+        try:
+            self.strip.show(frame)
+        except ValueError as e:
+            self.link.queue_error(P.E_LED_FRAME, str(e))
 
     def handle(self, mtype, payload, now):
         if mtype == P.LED_FRAME:
             if len(payload) % 3:
                 self.link.queue_error(P.E_BAD_MESSAGE, "LED frame of %d bytes" % len(payload))
                 return
-            try:
-                self.strip.show(payload)
-            except ValueError as e:
-                self.link.queue_error(P.E_LED_FRAME, str(e))
+            if self.led_frame is not None:
+                self.stale_frames += 1
+            self.led_frame = payload
         elif mtype == P.SNAPSHOT_REQUEST:
             # Reported (debounced) values: every change before this point is already queued
             # ahead of the snapshot, every later one will follow it.
             self.link.queue_snapshot(self.debouncer.values)
         elif mtype == P.RESET:
             if P.decode_reset(payload) == P.RESET_MAINTENANCE:
-                hal.request_maintenance()
+                try:
+                    hal.request_maintenance()
+                except OSError:
+                    # The request could not be stored, so a reboot would come back into the
+                    # firmware: leave for the REPL from here instead (after the ACK is out).
+                    self.leave_at = hal.ticks_add(now, RESET_DELAY_MS)
+                    return
             self.reset_at = hal.ticks_add(now, RESET_DELAY_MS)
 
     def scan(self, now):
@@ -150,6 +175,7 @@ class Board:
             if ticks_diff(now, next_scan) >= 0:
                 self.scan(now)
                 next_scan = ticks_add(now, scan_ms)
+            self.show_leds(ticks_ms())
             if self.cards is not None and ticks_diff(now, next_card) >= 0:
                 uid = self.cards.poll()
                 if uid is not None:
@@ -157,6 +183,9 @@ class Board:
                 next_card = ticks_add(ticks_ms(), card_ms)
             if self.reset_at is not None and ticks_diff(now, self.reset_at) >= 0:
                 hal.reset()
+            if self.leave_at is not None and ticks_diff(now, self.leave_at) >= 0:
+                hal.stop_watchdog()
+                return
             link.service(now)
             now = ticks_ms()
             wait = min(ticks_diff(next_scan, now), link.wait_ms(now), MAX_SLEEP_MS)
@@ -164,6 +193,10 @@ class Board:
                 wait = min(wait, ticks_diff(next_card, now))
             if self.reset_at is not None:
                 wait = min(wait, ticks_diff(self.reset_at, now))
+            if self.leave_at is not None:
+                wait = min(wait, ticks_diff(self.leave_at, now))
+            if self.led_frame is not None:
+                wait = min(wait, ticks_diff(self.next_show, now))
             hal.wait(max(0, wait))
 
 

@@ -182,8 +182,18 @@ class _Watchdog:
         self.last = now
 
 
+_watchdogs = []
+
+
 def watchdog(timeout_ms):
-    return _Watchdog(timeout_ms)
+    dog = _Watchdog(timeout_ms)
+    _watchdogs.append(dog)
+    return dog
+
+
+def stop_watchdog():
+    for dog in _watchdogs:
+        dog.timeout_ms = 1 << 30
 
 
 class _PipeSerial:
@@ -246,8 +256,14 @@ def reset_by_watchdog():
 
 
 def request_maintenance():
+    # A file, like older Pico firmware: the tests damage it to check what happens when the
+    # request cannot be stored.
     with open(STATE_DIR + "/maintenance.flag", "w") as f:
         f.write("1")
+
+
+def bootsel_held():
+    return bool(_world().get("bootsel"))
 
 
 def maintenance_requested():

@@ -31,6 +31,7 @@ class HostLink:
         self.frames_out = 0
         self.dropped_changes = 0
         self.host_hellos = 0
+        self.stale_frames = 0  # LED frames dropped unseen because a newer one had arrived
 
     # --- output ----------------------------------------------------------------------------
     def _write(self, mtype, seq, payload):
@@ -108,6 +109,12 @@ class HostLink:
         elif mtype == P.LED_FRAME:
             self._write(P.ACK, 0, P.encode_ack(mtype, seq))
             if self.led_frames.accept(seq):
+                # Only the newest frame of what arrived together is worth showing.
+                for i in range(len(requests)):
+                    if requests[i][0] == P.LED_FRAME:
+                        requests.pop(i)
+                        self.stale_frames += 1
+                        break
                 requests.append((mtype, payload))
         elif mtype in P.RELIABLE_TYPES:
             self._write(P.ACK, 0, P.encode_ack(mtype, seq))

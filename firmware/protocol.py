@@ -531,29 +531,52 @@ class ReliableSender:
 class LatestSender:
     """Delivery of a message where only the newest copy matters (LED frames).
 
-    A new message replaces the one waiting for its ACK; the newest is retransmitted until
-    acknowledged, so the board always ends up showing the last frame the Pi sent.
+    At most one message is in flight: a new one waits until the board has acknowledged the
+    one before, and a newer one still replaces it while it waits. So the Pi never sends
+    faster than the board takes frames in, and a burst of frames collapses into the newest.
+    A message equal to the newest one already sent or waiting is not sent again. The newest
+    is retransmitted until acknowledged, so the board always ends up showing the last frame
+    the Pi asked for.
     """
 
     def __init__(self, mtype, rto_ms=100, max_rto_ms=1000, first_seq=1):
         self.mtype = mtype
         self.rto_ms = rto_ms
         self.max_rto_ms = max_rto_ms
-        self.pending = None  # (type, seq, payload) not yet acknowledged
+        self.pending = None  # (type, seq, payload) sent, not yet acknowledged
+        self.waiting = None  # payload to send once pending is acknowledged
         self.latest = None  # payload of the newest message, kept to replay after a reboot
         self._seq = (first_seq - 1) & 0xFFFF
         self._rto = rto_ms
         self._due = 0
         self.retransmits = 0
+        self.superseded = 0  # messages replaced before they were ever sent
+        self.unchanged = 0  # messages not sent because they equalled the newest
 
-    def set(self, payload, now):
-        """Replace the message; returns the frame to send at once."""
+    def _send(self, payload, now):
         self._seq = next_seq(self._seq)
-        self.latest = payload
         self.pending = (self.mtype, self._seq, payload)
+        self.waiting = None
         self._rto = self.rto_ms
         self._due = _ticks_add(now, self._rto)
         return self.pending
+
+    def set(self, payload, now):
+        """Ask for a new message; returns the frame to send at once, or None if it must
+        wait for the one in flight (or equals what the board has or is getting)."""
+        if payload == self.latest:  # the board shows it, or it is on its way
+            self.unchanged += 1
+            return None
+        self.latest = payload
+        if self.pending is None:
+            return self._send(payload, now)
+        if payload == self.pending[2]:  # back to the frame in flight: nothing more to send
+            self.waiting = None
+            return None
+        if self.waiting is not None:
+            self.superseded += 1
+        self.waiting = payload
+        return None
 
     def on_ack(self, mtype, seq):
         if self.pending is not None and mtype == self.mtype and self.pending[1] == seq:
@@ -565,10 +588,16 @@ class LatestSender:
         """Send the newest message again under a new number (the peer restarted)."""
         if self.latest is None:
             return None
-        return self.set(self.latest, now)
+        return self._send(self.latest, now)
 
     def poll(self, now):
-        if self.pending is None or _ticks_diff(now, self._due) < 0:
+        """The frame to transmit now: the waiting one once the last is acknowledged, or a
+        retransmission of the one in flight when its time is up."""
+        if self.pending is None:
+            if self.waiting is None:
+                return None
+            return self._send(self.waiting, now)
+        if _ticks_diff(now, self._due) < 0:
             return None
         self.retransmits += 1
         self._rto = min(self._rto * 2, self.max_rto_ms)
@@ -577,7 +606,7 @@ class LatestSender:
 
     def wait_ms(self, now):
         if self.pending is None:
-            return None
+            return 0 if self.waiting is not None else None
         return max(0, _ticks_diff(self._due, now))
 
 

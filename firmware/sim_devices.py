@@ -199,10 +199,15 @@ class SimADC:
 
 
 class SimNeoPixel:
-    """The neopixel.NeoPixel interface; on_write(rgb bytes) sees every frame written."""
+    """The neopixel.NeoPixel interface, with the same buffer layout as MicroPython's (green,
+    red, blue per LED: ORDER says where r, g and b go); on_write(rgb bytes) sees every frame
+    written, in r, g, b order."""
+
+    ORDER = (1, 0, 2, 3)
 
     def __init__(self, count, on_write=None):
         self.n = count
+        self.bpp = 3
         self.buf = bytearray(3 * count)
         self.on_write = on_write
         self.writes = 0
@@ -212,19 +217,31 @@ class SimNeoPixel:
 
     def __setitem__(self, i, colour):
         j = 3 * i
-        self.buf[j] = colour[0]
-        self.buf[j + 1] = colour[1]
-        self.buf[j + 2] = colour[2]
+        order = self.ORDER
+        self.buf[j + order[0]] = colour[0]
+        self.buf[j + order[1]] = colour[1]
+        self.buf[j + order[2]] = colour[2]
 
     def __getitem__(self, i):
         j = 3 * i
-        return (self.buf[j], self.buf[j + 1], self.buf[j + 2])
+        order = self.ORDER
+        return (self.buf[j + order[0]], self.buf[j + order[1]], self.buf[j + order[2]])
 
     def fill(self, colour):
         for i in range(self.n):
             self[i] = colour
 
+    def rgb(self):
+        """The buffer as r, g, b bytes."""
+        out = bytearray(len(self.buf))
+        buf = self.buf
+        for j in range(0, len(buf), 3):
+            out[j] = buf[j + 1]
+            out[j + 1] = buf[j]
+            out[j + 2] = buf[j + 2]
+        return bytes(out)
+
     def write(self):
         self.writes += 1
         if self.on_write is not None:
-            self.on_write(bytes(self.buf))
+            self.on_write(self.rgb())

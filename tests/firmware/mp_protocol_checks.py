@@ -106,10 +106,12 @@ for start in (0, ticks_add(0, -50)):
 
 latest = P.LatestSender(P.LED_FRAME, 100, 1000, 1)
 latest.set(b"x", 0)
-latest.set(b"y", 5)
-check(not latest.on_ack(P.LED_FRAME, 1), "old led ack")
-check(latest.poll(105) == (P.LED_FRAME, 2, b"y"), "led resend")
+check(latest.set(b"y", 5) is None and latest.set(b"z", 6) is None, "led waits for its ack")
+check(latest.on_ack(P.LED_FRAME, 1), "led ack")
+check(latest.poll(7) == (P.LED_FRAME, 2, b"z"), "newest led frame next")
+check(latest.poll(107) == (P.LED_FRAME, 2, b"z"), "led resend")
 check(latest.on_ack(P.LED_FRAME, 2) and latest.poll(10000) is None, "led acked")
+check(latest.set(b"z", 10001) is None, "unchanged led frame not sent")
 
 dup = P.DuplicateFilter()
 check(dup.accept(3) and not dup.accept(3) and dup.accept(4), "duplicates")

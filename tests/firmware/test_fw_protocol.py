@@ -174,16 +174,38 @@ def test_reliable_sender_survives_tick_wraparound() -> None:
     assert sender.poll(start + 100) is not None
 
 
-def test_latest_sender_keeps_only_the_newest() -> None:
+def test_latest_sender_keeps_one_in_flight_and_only_the_newest_waiting() -> None:
     leds = P.LatestSender(P.LED_FRAME, rto_ms=100, first_seq=1)
     assert leds.poll(0) is None and leds.replay(0) is None
     assert leds.set(b"a", 0) == (P.LED_FRAME, 1, b"a")
-    assert leds.set(b"b", 10) == (P.LED_FRAME, 2, b"b")
-    assert not leds.on_ack(P.LED_FRAME, 1)  # an old frame's ACK does not count
-    assert leds.poll(110) == (P.LED_FRAME, 2, b"b")
+    # Not acknowledged yet: newer frames wait, each replacing the one before.
+    assert leds.set(b"b", 10) is None
+    assert leds.set(b"c", 20) is None
+    assert leds.superseded == 1
+    assert leds.poll(50) is None  # "a" is not due for a resend and "c" must wait
+    assert not leds.on_ack(P.LED_FRAME, 9)  # an ACK of something else does not count
+    assert leds.on_ack(P.LED_FRAME, 1)
+    assert leds.wait_ms(60) == 0
+    assert leds.poll(60) == (P.LED_FRAME, 2, b"c")  # the newest, never the stale "b"
+    assert leds.poll(159) is None
+    assert leds.poll(160) == (P.LED_FRAME, 2, b"c")  # resent until acknowledged
     assert leds.on_ack(P.LED_FRAME, 2)
     assert leds.poll(1000) is None and leds.wait_ms(1000) is None
-    assert leds.replay(1000) == (P.LED_FRAME, 3, b"b")
+    assert leds.replay(1000) == (P.LED_FRAME, 3, b"c")
+
+
+def test_latest_sender_sends_nothing_for_an_unchanged_frame() -> None:
+    leds = P.LatestSender(P.LED_FRAME, rto_ms=100, first_seq=1)
+    assert leds.set(b"a", 0) is not None
+    assert leds.set(b"a", 1) is None  # in flight already
+    leds.on_ack(P.LED_FRAME, 1)
+    assert leds.set(b"a", 2) is None and leds.poll(2) is None  # shown already
+    assert leds.unchanged == 2
+    assert leds.set(b"b", 3) is not None
+    assert leds.set(b"c", 4) is None
+    assert leds.set(b"b", 5) is None  # back to the frame in flight: "c" is dropped
+    leds.on_ack(P.LED_FRAME, 2)
+    assert leds.poll(6) is None
 
 
 def test_duplicate_filter() -> None:

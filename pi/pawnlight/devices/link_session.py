@@ -134,6 +134,8 @@ class LinkSession:
         self.leds.latest = payload
 
     def send_leds(self, payload: bytes, now: float) -> None:
+        """Show a frame: sent at once if the board has acknowledged the last one, else kept
+        (replacing any older waiting frame) until it has; an unchanged frame is not sent."""
         if self.board is None:
             self.leds.latest = payload  # sent after the HELLO
             return
@@ -185,8 +187,11 @@ class LinkSession:
             return  # nothing counts before we know which board (and which boot) this is
         if mtype == P.ACK:
             acked_type, acked_seq = P.decode_ack(payload)
-            if not self.sender.on_ack(acked_type, acked_seq):
-                self.leds.on_ack(acked_type, acked_seq)
+            if not self.sender.on_ack(acked_type, acked_seq) and self.leds.on_ack(
+                acked_type, acked_seq
+            ):
+                # The board took the last frame in: the newest one that waited goes now.
+                self._write_frame(self.leds.poll(_ms(now)))
         elif mtype == P.HEARTBEAT:
             uptime, crc, retransmits, queued = P.decode_heartbeat(payload)
             c = self.counters
