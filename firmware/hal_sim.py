@@ -92,10 +92,25 @@ def _command(cmd):
     elif op == "hang":
         sleep_ms(cmd["ms"])  # a stuck main loop, for the watchdog
     elif op == "ping":
+        global _scan_periods
         wakeups = _reader.wakeups if _reader is not None else None
-        _emit({"ev": "pong", "id": cmd.get("id"), "reader_polls": wakeups})
+        periods = _scan_periods
+        _scan_periods = []
+        _emit({"ev": "pong", "id": cmd.get("id"), "reader_polls": wakeups, "scans": periods})
     else:
         _emit({"ev": "log", "msg": "unknown control op %s" % op})
+
+
+_scan_periods = []  # ms between the starts of consecutive scans, since the last ping
+_last_scan = None
+
+
+def _scanned():
+    global _last_scan
+    now = ticks_ms()
+    if _last_scan is not None and len(_scan_periods) < 5000:
+        _scan_periods.append(ticks_diff(now, _last_scan))
+    _last_scan = now
 
 
 def _present_card(uid_hex):
@@ -127,6 +142,7 @@ def setup(cfg):
         rst = _pins.get(card["rst"]) if card["rst"] is not None else None
         _reader = M.SimMFRC522(rst)
         _bus(card["spi"]).attach(_reader, _pins.get(card["cs"]))
+    _sensor_model.on_scan = _scanned
     if world.get("sensors"):
         _sensor_model.set_all(world["sensors"])
     _present_card(world.get("card"))

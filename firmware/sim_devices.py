@@ -99,6 +99,7 @@ class ShiftRegisterChain:
         self._latched = bytes(chips)
         self._pos = 0
         self._update_levels()
+        self.on_scan = None  # called at the start of every scan (the firmware's timing)
         load_pin.listeners.append(self._load_edge)
 
     def set(self, channel, value):
@@ -127,6 +128,8 @@ class ShiftRegisterChain:
         if not new:  # PL low: parallel load, shifting starts over at chip 0
             self._latched = bytes(self._levels)
             self._pos = 0
+            if self.on_scan is not None:
+                self.on_scan()
 
     def begin(self):
         pass
@@ -156,6 +159,8 @@ class MuxBank:
         self.values = [self.REST] * channels
         self.noise = 0
         self._rng = 12345
+        self.on_scan = None  # called at the start of every scan (the firmware's timing)
+        self._address = -1
 
     def set(self, channel, value):
         self.values[channel] = max(0, min(65535, value))
@@ -174,6 +179,11 @@ class MuxBank:
         address = 0
         for bit in range(4):
             address |= self.select[bit].level << bit
+        if address == 0 and self._address != 0 and self.on_scan is not None:
+            enable = self.muxes[0][0]
+            if enable is None or not enable.level:  # the first mux's first input: a new scan
+                self.on_scan()
+        self._address = address
         total = 0
         driving = 0
         for index in range(len(self.muxes)):

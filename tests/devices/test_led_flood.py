@@ -1,0 +1,140 @@
+"""The firmware under a flood of LED frames, through a real pty: it keeps scanning, shows only
+the newest frame, and its sensor reports are not resent for want of ACKs.
+
+The Pi side here is a bare client that does what an old driver did (every frame at once, no
+waiting for ACKs), so the firmware's own defences are what is measured. Scan periods come
+from the firmware's clock (the simulated shift register notes every latch).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+
+import pytest
+import serial
+from pawnlight.firmware import protocol as P
+
+from pawnlight.devices.sim_firmware import SimulatedFirmware
+
+LEDS = 132
+FLOOD_RATE = 25  # full frames a second, what the companion used to send while animating
+FLOOD_SECONDS = 2.0
+
+
+class BareClient:
+    """Handshake, ACK every reliable frame at once, record what the board sent."""
+
+    def __init__(self, port: str) -> None:
+        self.port = serial.Serial(port, timeout=0)
+        self.decoder = P.FrameDecoder()
+        self.received: list[tuple[int, int, bytes]] = []
+        self.seq = 0
+
+    def close(self) -> None:
+        self.port.close()
+
+    def send(self, mtype: int, payload: bytes) -> int:
+        self.seq = P.next_seq(self.seq)
+        self.port.write(P.encode_frame(mtype, self.seq, payload))
+        return self.seq
+
+    def pump(self) -> None:
+        data = self.port.read(65536)
+        for mtype, seq, payload in self.decoder.feed(data):
+            self.received.append((mtype, seq, payload))
+            if mtype in P.RELIABLE_TYPES:
+                self.port.write(P.encode_frame(P.ACK, 0, P.encode_ack(mtype, seq)))
+
+    def connect(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(m == P.HELLO for m, _s, _p in self.received):
+            assert time.monotonic() < deadline, "no HELLO from the simulated firmware"
+            self.port.write(P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(0x1234)))
+            time.sleep(0.05)
+            self.pump()
+
+
+def frame(level: int) -> bytes:
+    """A full frame well inside the current budget, so it is shown as sent."""
+    return bytes([level, 50 - level, 5] * LEDS)
+
+
+def scan_periods(sim: SimulatedFirmware) -> list[int]:
+    return list(sim.sync()["scans"])  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def board() -> tuple[SimulatedFirmware, BareClient]:
+    with SimulatedFirmware("presence", card_reader=False) as sim:
+        client = BareClient(sim.port)
+        try:
+            client.connect()
+            yield sim, client
+        finally:
+            client.close()
+
+
+def run_for(client: BareClient, sim: SimulatedFirmware, seconds: float, leds: bool) -> int:
+    """Pump the link for a while, toggling a sensor every 100 ms and (with leds) sending a
+    full frame FLOOD_RATE times a second; returns the last frame's level."""
+    start = time.monotonic()
+    next_frame = next_toggle = start
+    level = toggles = 0
+    while (now := time.monotonic()) - start < seconds:
+        if leds and now >= next_frame:
+            level = (level + 7) % 50
+            client.send(P.LED_FRAME, frame(level))
+            next_frame += 1 / FLOOD_RATE
+        if now >= next_toggle:
+            toggles += 1
+            sim.set_sensor(3, toggles % 2)
+            next_toggle += 0.1
+        client.pump()
+        time.sleep(0.002)
+    return level
+
+
+def test_scan_period_holds_and_reports_are_not_resent_under_an_led_flood(
+    board: tuple[SimulatedFirmware, BareClient],
+) -> None:
+    sim, client = board
+    scan_periods(sim)  # start counting from here
+    run_for(client, sim, FLOOD_SECONDS, leds=False)
+    idle = scan_periods(sim)
+    idle_reports = len(client.received)
+    last = run_for(client, sim, FLOOD_SECONDS, leds=True)
+    flood = scan_periods(sim)
+    sim.wait_for_leds(lambda leds: leds[0] == (last, 50 - last, 5))
+
+    assert len(idle) > 100 and len(flood) > 100, "the scan loop stopped"
+    assert statistics.median(flood) <= 2 * statistics.median(idle), (idle, flood)
+    # Every sensor report went out at most twice (once, plus at most one resend).
+    sent = Counter(
+        seq for mtype, seq, _p in client.received[idle_reports:] if mtype == P.SENSOR_CHANGES
+    )
+    assert sent and max(sent.values()) <= 2, sent
+
+
+def test_a_burst_of_frames_shows_only_the_newest(
+    board: tuple[SimulatedFirmware, BareClient],
+) -> None:
+    sim, client = board
+    before = sim.led_writes
+    for level in range(1, 41):  # forty full frames written back to back
+        client.send(P.LED_FRAME, frame(level))
+    sim.wait_for_leds(lambda leds: leds[0] == (40, 10, 5))
+    shown = sim.led_writes - before
+    assert shown < 40 / 2, f"{shown} of 40 stale frames were shown instead of dropped"
+    # Dropped, but acknowledged: a sender must not resend a frame the board skipped.
+    deadline = time.monotonic() + 5
+    while len(led_acks(client)) < 40 and time.monotonic() < deadline:
+        client.pump()
+        time.sleep(0.01)
+    assert sorted(led_acks(client)) == list(range(1, 41))
+
+
+def led_acks(client: BareClient) -> list[int]:
+    acks = [P.decode_ack(p) for m, _s, p in client.received if m == P.ACK]
+    return [seq for mtype, seq in acks if mtype == P.LED_FRAME]
