@@ -91,6 +91,13 @@ def test_driver_checks_pass_under_micropython() -> None:
     assert out.strip().splitlines()[-1].startswith("PASSED"), out
 
 
+def test_pico_hardware_layer_checks_pass_under_micropython() -> None:
+    """hal_pico.py with fake registers, USB input and BOOTSEL button: reset reasons,
+    maintenance requests, the button, block-wise USB reads."""
+    out = run_micropython(HERE / "mp_hal_pico_checks.py")
+    assert out.strip().splitlines()[-1].startswith("PASSED"), out
+
+
 @pytest.mark.parametrize("board", ["presence", "colour"])
 def test_firmware_boots_within_a_pico_sized_heap(board: str) -> None:
     from pawnlight.devices.sim_firmware import SimulatedFirmware
