@@ -8,6 +8,8 @@ import sys
 
 sys.path.insert(0, sys.argv[1])
 
+import protocol as P
+
 failures = []
 count = 0
 
@@ -136,7 +138,6 @@ hal.BOOTSEL_WINDOW_MS = 60
 check(not hal.bootsel_held(), "a glitch is not a press")
 
 # USB reads follow the COBS blocks: whole frames, with few read calls.
-import protocol as P
 
 
 class FakeStdin:
@@ -166,7 +167,7 @@ serial._in = FakeStdin(frame + frame)
 serial._poll = FakePoll(serial._in)
 got = serial.read()
 check(got == frame + frame, "both frames read")
-check(serial._in.calls < 20, "read in blocks, not bytes (%d calls)" % serial._in.calls)
+check(serial._in.calls < 20, f"read in blocks, not bytes ({serial._in.calls} calls)")
 decoded = P.FrameDecoder().feed(got)
 check(len(decoded) == 2 and decoded[1][1] == 7, "frames decode")
 dark = P.encode_frame(P.LED_FRAME, 8, bytes(396))  # all zeros: every byte its own block
@@ -175,6 +176,6 @@ serial._poll = FakePoll(serial._in)
 check(serial.read() == dark, "a dark frame reads whole")
 
 if failures:
-    print("FAILED %d of %d" % (len(failures), count))
+    print(f"FAILED {len(failures)} of {count}")
     sys.exit(1)
-print("PASSED %d" % count)
+print(f"PASSED {count}")
