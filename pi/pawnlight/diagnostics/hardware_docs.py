@@ -62,7 +62,11 @@ def magnet_markdown() -> str:
 
 def bom_sections() -> dict[str, str]:
     configs = {kind: load_firmware_config(f"{kind}.json") for kind in ("presence", "colour")}
-    return {"power": budget_markdown(configs), "magnets": magnet_markdown()}
+    return {
+        "power": budget_markdown(configs),
+        "magnets": magnet_markdown(),
+        "placement": "\n".join(magnets.placement_table()) + "\n",
+    }
 
 
 _SECTION = re.compile(r"(<!-- generated: (\w+) -->\n)(.*?)(<!-- end: \2 -->)", re.DOTALL)
