@@ -118,11 +118,13 @@ class Board:
             self.strip.show(frame)
         except ValueError as e:
             self.link.queue_error(P.E_LED_FRAME, str(e))
+        self.link.led_shown()
 
     def handle(self, mtype, payload, now):
         if mtype == P.LED_FRAME:
             if len(payload) % 3:
                 self.link.queue_error(P.E_BAD_MESSAGE, "LED frame of %d bytes" % len(payload))
+                self.link.led_shown()  # refused, but answered
                 return
             if self.led_frame is not None:
                 self.stale_frames += 1
@@ -215,6 +217,7 @@ def run_unconfigured(message):
         now = hal.ticks_ms()
         wdt.feed()
         link.receive(now)
+        link.led_shown()  # no LEDs to show: answer LED frames at once
         if link.host_hellos != hellos and not link.sender.has(P.ERROR):
             link.queue_error(P.E_CONFIG, message)  # tell every newly connected driver
         hellos = link.host_hellos

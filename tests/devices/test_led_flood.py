@@ -138,3 +138,21 @@ def test_a_burst_of_frames_shows_only_the_newest(
 def led_acks(client: BareClient) -> list[int]:
     acks = [P.decode_ack(p) for m, _s, p in client.received if m == P.ACK]
     return [seq for mtype, seq in acks if mtype == P.LED_FRAME]
+
+
+def test_the_driver_sends_no_faster_than_the_board_shows() -> None:
+    from pawnlight.devices.serial_link import SerialBoardLink
+
+    with (
+        SimulatedFirmware("presence", card_reader=False) as sim,
+        SerialBoardLink(lambda e: None, sim.port) as link,
+    ):
+        link.wait_connected(10)
+        before = link.stats().frames_out
+        for level in range(200):  # far faster than the board shows frames (50 a second)
+            link.send_leds([(level % 50, 10, 5)] * LEDS)
+        sim.wait_for_leds(lambda leds: leds[0] == (199 % 50, 10, 5))
+        sent = link.stats().frames_out - before
+        # The board acknowledges a frame once it is shown, and the driver waits for that:
+        # the burst collapses into a handful of frames, the newest always among them.
+        assert sent < 50, sent
