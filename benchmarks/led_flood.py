@@ -105,9 +105,13 @@ def report(name: str, periods: list[int], sent: int, shown: int, resent: int) ->
     )
 
 
-def run(seconds: float, rate: float, board: str) -> int:
-    print(f"{board} board, {seconds:g} s per run, {rate:g} full frames/s offered")
+def run(seconds: float, rate: float, board: str, write_ms: int) -> int:
+    print(
+        f"{board} board, {seconds:g} s per run, {rate:g} full frames/s offered, "
+        f"each LED write taking {write_ms} ms"
+    )
     with SimulatedFirmware(board, card_reader=False) as sim:
+        sim.set_led_write_time(write_ms)
         raw = RawSender(sim.port)
         sim.sync()
         drive(sim, seconds, 0, raw.send, raw.pump)
@@ -116,7 +120,8 @@ def run(seconds: float, rate: float, board: str) -> int:
         shown_before = sim.led_writes
         sent = drive(sim, seconds, rate, raw.send, raw.pump)
         periods = list(sim.sync()["scans"])
-        report("raw", periods, sent, sim.led_writes - shown_before, max(raw.reports.values(), default=0))
+        most = max(raw.reports.values(), default=0)
+        report("raw", periods, sent, sim.led_writes - shown_before, most)
         raw.close()
 
     events: list[BoardEvent] = []
@@ -125,6 +130,7 @@ def run(seconds: float, rate: float, board: str) -> int:
         SerialBoardLink(events.append, sim.port) as link,
     ):
         link.wait_connected(10)
+        sim.set_led_write_time(write_ms)
         sim.sync()
         shown_before = sim.led_writes
         frames_before = link.stats().frames_out
@@ -148,10 +154,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rate", type=float, default=25.0, help="frames a second offered")
     parser.add_argument("--board", choices=("presence", "colour"), default="presence")
+    parser.add_argument(
+        "--led-write-ms",
+        type=int,
+        default=4,
+        help="time one LED write takes (a Pico clocks 132 WS2812s out in ~4 ms; 0: the PC's)",
+    )
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.rate <= 0:
-        parser.error("--seconds and --rate must be positive")
-    return run(args.seconds, args.rate, args.board)
+    if args.seconds <= 0 or args.rate <= 0 or args.led_write_ms < 0:
+        parser.error("--seconds and --rate must be positive, --led-write-ms not negative")
+    return run(args.seconds, args.rate, args.board, args.led_write_ms)
 
 
 if __name__ == "__main__":

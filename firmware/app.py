@@ -19,10 +19,12 @@ FIRMWARE_VERSION = "1.0.0"
 MAX_SLEEP_MS = 50
 # Time between acknowledging a RESET and doing it, so the ACK reaches the Pi first.
 RESET_DELAY_MS = 50
-# LED frames are shown at most this often (50 a second). A frame arriving sooner waits, and
-# a newer one replaces it unseen: a flood of frames costs at most 50 LED writes a second and
-# the sensor scan runs between them.
-LED_MIN_INTERVAL_MS = 20
+# Writing LED frames may take at most 1/LED_SHARE of the board's time: after a write that took
+# d ms the next waits (LED_SHARE - 1) * d ms. A frame arriving sooner waits, and a newer one
+# replaces it unseen, so a flood of frames cannot starve the sensor scan, while frames that
+# come one at a time are shown at once. (On a Pico a 132-LED write takes ~4 ms: at most ~60
+# frames a second; the unix port writes in well under a millisecond.)
+LED_SHARE = 4
 
 
 def make_sensors(cfg):
@@ -113,11 +115,12 @@ class Board:
             return
         frame = self.led_frame
         self.led_frame = None
-        self.next_show = hal.ticks_add(now, LED_MIN_INTERVAL_MS)
         try:
             self.strip.show(frame)
         except ValueError as e:
             self.link.queue_error(P.E_LED_FRAME, str(e))
+        done = hal.ticks_ms()
+        self.next_show = hal.ticks_add(done, (LED_SHARE - 1) * hal.ticks_diff(done, now))
         self.link.led_shown()
 
     def handle(self, mtype, payload, now):

@@ -89,6 +89,8 @@ def _command(cmd):
     elif op == "noise":
         if _mux_bank is not None:
             _mux_bank.noise = cmd["amplitude"]
+    elif op == "led_write_ms":
+        _strip.write_ms = cmd["ms"]  # as long as a real WS2812 chain takes to clock out
     elif op == "hang":
         sleep_ms(cmd["ms"])  # a stuck main loop, for the watchdog
     elif op == "ping":

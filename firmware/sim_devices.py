@@ -221,6 +221,7 @@ class SimNeoPixel:
         self.buf = bytearray(3 * count)
         self.on_write = on_write
         self.writes = 0
+        self.write_ms = 0  # busy time of one write (a Pico clocks 132 LEDs out in ~4 ms)
 
     def __len__(self):
         return self.n
@@ -253,5 +254,9 @@ class SimNeoPixel:
 
     def write(self):
         self.writes += 1
+        if self.write_ms:
+            from time import sleep_ms
+
+            sleep_ms(self.write_ms)
         if self.on_write is not None:
             self.on_write(self.rgb())

@@ -117,6 +117,30 @@ def test_scan_period_holds_and_reports_are_not_resent_under_an_led_flood(
     assert sent and max(sent.values()) <= 2, sent
 
 
+def test_slow_led_writes_take_at_most_a_quarter_of_the_time_under_a_fast_flood(
+    board: tuple[SimulatedFirmware, BareClient],
+) -> None:
+    sim, client = board
+    sim.set_led_write_time(4)  # a Pico's 132-LED write
+    scan_periods(sim)
+    run_for(client, sim, 1.0, leds=False)
+    idle = scan_periods(sim)
+    before = sim.led_writes
+    start = time.monotonic()
+    level = 0
+    while time.monotonic() - start < 1.5:  # 200 full frames a second, never waiting
+        level = (level + 1) % 50
+        client.send(P.LED_FRAME, frame(level))
+        client.pump()
+        time.sleep(0.005)
+    flood = scan_periods(sim)
+    sim.wait_for_leds(lambda leds: leds[0] == (level, 50 - level, 5))
+    shown = sim.led_writes - before
+    # Each 4 ms write is followed by 12 ms of scanning: at most ~62 writes a second.
+    assert shown <= 1.5 * 70, shown
+    assert statistics.median(flood) <= 2 * statistics.median(idle), (idle, flood)
+
+
 def test_a_burst_of_frames_shows_only_the_newest(
     board: tuple[SimulatedFirmware, BareClient],
 ) -> None:
