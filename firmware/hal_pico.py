@@ -176,17 +176,26 @@ def maintenance_requested():
 
 
 def bootsel_held():
-    """True if the BOOTSEL button is held within BOOTSEL_WINDOW_MS of boot: a person's way
-    to skip the firmware when neither the Pi nor mpremote can stop it. Held for 3 reads in
-    a row, so a glitch does not count."""
+    """True if a person presses and holds the BOOTSEL button within BOOTSEL_WINDOW_MS of
+    boot: their way to skip the firmware when neither the Pi nor mpremote can stop it.
+
+    Only a press that starts after boot counts (the button read released first, then
+    pressed for 3 reads in a row): held from power-on, the button starts the boot ROM's USB
+    drive instead, so a button that reads pressed from the start is a fault, or an emulator
+    that does not model the pin, and must not lock the firmware out."""
     import rp2
 
     start = ticks_ms()
+    released = False
     held = 0
     while ticks_diff(ticks_ms(), start) < BOOTSEL_WINDOW_MS:
-        held = held + 1 if rp2.bootsel_button() else 0
-        if held >= 3:
-            return True
+        if not rp2.bootsel_button():
+            released = True
+            held = 0
+        elif released:
+            held += 1
+            if held >= 3:
+                return True
         sleep_us(10000)
     return False
 
