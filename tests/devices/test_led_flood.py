@@ -180,3 +180,27 @@ def test_the_driver_sends_no_faster_than_the_board_shows() -> None:
         # The board acknowledges a frame once it is shown, and the driver waits for that:
         # the burst collapses into a handful of frames, the newest always among them.
         assert sent < 50, sent
+
+
+def test_the_board_animates_a_scene_by_itself() -> None:
+    from pawnlight.devices.serial_link import SerialBoardLink
+
+    with (
+        SimulatedFirmware("presence", card_reader=False) as sim,
+        SerialBoardLink(lambda e: None, sim.port) as link,
+    ):
+        info = link.wait_connected(10)
+        assert info.protocol >= (1, 1)
+        base = [(0, 0, 9)] * LEDS
+        blink = (P.BLINK, 200, 128, 0, (200, 0, 0), (0, 0, 0), [5])  # 5 Hz, half on
+        chase = (P.CHASE, 50, 0, 0, (0, 90, 0), None, [10, 11, 12])
+        link.send_scene(base, [blink, chase], phase_ms=0)
+        before = link.stats().frames_out
+        # One message, then the board blinks LED 5 and runs the chase on its own.
+        for _ in range(3):
+            sim.wait_for_leds(lambda leds: leds[5] == (200, 0, 0) and leds[0] == (0, 0, 9))
+            sim.wait_for_leds(lambda leds: leds[5] == (0, 0, 0))
+        sim.wait_for_leds(lambda leds: leds[10:13] == [(0, 90, 0)] * 3)
+        sim.wait_for_leds(lambda leds: leds[10:13] == [(0, 0, 0)] * 3)  # unlit: dark
+        sent = link.stats().frames_out - before
+        assert sent < 10, sent  # heartbeats and the odd ACK: no frames

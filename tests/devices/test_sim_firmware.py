@@ -33,7 +33,12 @@ def test_port_is_a_raw_pty_usable_with_pyserial(sim: SimulatedFirmware) -> None:
             assert data, "no HELLO from the simulated firmware"
             frames += decoder.feed(data + port.read(port.in_waiting))
         hello = next(f for f in frames if f[0] == P.HELLO)
-        assert P.decode_hello(hello[2])[2:6] == (P.KIND_PRESENCE, P.FEATURE_CARD_READER, 112, 132)
+        assert P.decode_hello(hello[2])[2:6] == (
+            P.KIND_PRESENCE,
+            P.FEATURE_CARD_READER | P.FEATURE_LED_SCENES,
+            112,
+            132,
+        )
 
 
 def test_firmware_clears_the_leds_at_boot(sim: SimulatedFirmware) -> None:

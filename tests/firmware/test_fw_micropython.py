@@ -84,6 +84,14 @@ def test_protocol_checks_pass_under_micropython() -> None:
     assert golden["hello"] == P.encode_frame(P.HELLO, 0, hello).hex()
     leds = P.encode_leds([(i, 255 - i, 0) for i in range(132)])
     assert golden["leds"] == P.encode_frame(P.LED_FRAME, 65535, leds).hex()
+    # A scene, and what it looks like every 70 ms for two seconds: the board's animation is
+    # byte for byte the Pi's picture of it.
+    (line,) = [line for line in out.splitlines() if line.startswith("GOLDEN scene")]
+    _golden, _scene, phase, scene_hex, pictures = line.split()
+    phase_ms, base, effects = P.decode_scene(bytes.fromhex(scene_hex))
+    out_buf = bytearray(12)
+    mine = b"".join(bytes(P.render_scene(base, effects, t, out_buf)) for t in range(0, 2100, 70))
+    assert (int(phase), phase_ms, pictures) == (77, 77, mine.hex())
 
 
 def test_driver_checks_pass_under_micropython() -> None:

@@ -129,17 +129,19 @@ class LinkSession:
         self._seen = now
 
     # --- requests from the daemon ------------------------------------------------------
-    def preload_leds(self, payload: bytes) -> None:
-        """The frame to show as soon as the board says HELLO (kept across reconnects)."""
-        self.leds.latest = payload
+    def preload_leds(self, payload: bytes, mtype: int = P.LED_FRAME) -> None:
+        """The frame (or scene) to show as soon as the board says HELLO (kept across
+        reconnects)."""
+        self.leds.latest = (mtype, payload)
 
-    def send_leds(self, payload: bytes, now: float) -> None:
-        """Show a frame: sent at once if the board has acknowledged the last one, else kept
-        (replacing any older waiting frame) until it has; an unchanged frame is not sent."""
+    def send_leds(self, payload: bytes, now: float, mtype: int = P.LED_FRAME) -> None:
+        """Show a frame (or, mtype LED_SCENE, a scene): sent at once if the board has
+        acknowledged the last one, else kept (replacing any older waiting one) until it has;
+        an unchanged one is not sent."""
         if self.board is None:
-            self.leds.latest = payload  # sent after the HELLO
+            self.leds.latest = (mtype, payload)  # sent after the HELLO
             return
-        self._write_frame(self.leds.set(payload, _ms(now)))
+        self._write_frame(self.leds.set(payload, _ms(now), mtype))
 
     def request_snapshot(self, now: float) -> None:
         if not self.sender.has(P.SNAPSHOT_REQUEST):
