@@ -19,6 +19,15 @@ FIRMWARE_VERSION = "1.0.0"
 MAX_SLEEP_MS = 50
 # Time between acknowledging a RESET and doing it, so the ACK reaches the Pi first.
 RESET_DELAY_MS = 50
+# Writing LED frames may take at most 1/LED_SHARE of the board's time: after a write that took
+# d ms the next waits (LED_SHARE - 1) * d ms. A frame arriving sooner waits, and a newer one
+# replaces it unseen, so a flood of frames cannot starve the sensor scan, while frames that
+# come one at a time are shown at once. (On a Pico a 132-LED write takes ~4 ms: at most ~60
+# frames a second; the unix port writes in well under a millisecond.)
+LED_SHARE = 4
+# An animated scene (LED_SCENE) is drawn this often (25 times a second); a frame that did not
+# change is not written again.
+ANIMATION_MS = 40
 
 
 def make_sensors(cfg):
@@ -80,7 +89,9 @@ class Board:
         self.strip.clear()  # after a soft reset the LEDs still show the old frame
         self.cards, card_error = make_card_watcher(cfg)
         kind = P.KIND_PRESENCE if cfg["board"] == "presence" else P.KIND_COLOUR
-        features = P.FEATURE_CARD_READER if self.cards is not None else 0
+        features = P.FEATURE_LED_SCENES
+        if self.cards is not None:
+            features |= P.FEATURE_CARD_READER
         hello = P.encode_hello(
             kind, features, channels, leds["count"], hal.random_u32(), FIRMWARE_VERSION
         )
@@ -98,23 +109,90 @@ class Board:
         if hal.reset_by_watchdog():
             self.startup_errors.append((P.E_WATCHDOG, "restarted by the watchdog"))
         self.reset_at = None
+        self.leave_at = None  # when to stop the firmware for a maintenance session
+        self.led_frame = None  # the newest LED frame (or decoded scene) not shown yet
+        self.scene = None  # (base, effects, its time at scene_at) while the board animates
+        self.scene_at = now
+        self.scene_frame = bytearray(3 * cfg["leds"]["count"])
+        self.next_animation = now
+        self.stale_frames = 0  # frames replaced by a newer one before they were shown
+        self.next_show = now
+
+    def show_leds(self, now):
+        """Show the waiting LED frame or scene if the last write was long enough ago, or the
+        animated scene's next picture when it is due."""
+        if hal.ticks_diff(now, self.next_show) < 0:
+            return
+        frame = self.led_frame
+        if frame is not None:
+            self.led_frame = None
+            self.scene = None
+            if isinstance(frame, tuple):  # a scene: (phase, base, effects)
+                phase, base, effects = frame
+                if len(base) > len(self.scene_frame):
+                    leds = len(self.scene_frame) // 3
+                    message = "scene for %d LEDs, strip has %d" % (len(base) // 3, leds)
+                    self.link.queue_error(P.E_LED_FRAME, message)
+                    return
+                base = base + bytes(len(self.scene_frame) - len(base))
+                self.scene = (base, effects, phase)
+                self.scene_at = now
+                frame = self._render(now)
+                self.next_animation = hal.ticks_add(now, ANIMATION_MS)
+            self._write(frame, now)
+            self.link.led_shown()
+        elif self.scene is not None and self.scene[1]:
+            if hal.ticks_diff(now, self.next_animation) < 0:
+                return
+            self.next_animation = hal.ticks_add(now, ANIMATION_MS)
+            before = bytes(self.scene_frame)
+            frame = self._render(now)
+            if frame != before:
+                self._write(frame, now)
+
+    def _render(self, now):
+        base, effects, phase = self.scene
+        t = phase + hal.ticks_diff(now, self.scene_at)
+        return P.render_scene(base, effects, t, self.scene_frame)
+
+    def _write(self, frame, now):
+        try:
+            self.strip.show(frame)
+        except ValueError as e:
+            self.link.queue_error(P.E_LED_FRAME, str(e))
+        done = hal.ticks_ms()
+        self.next_show = hal.ticks_add(done, (LED_SHARE - 1) * hal.ticks_diff(done, now))
 
     def handle(self, mtype, payload, now):
         if mtype == P.LED_FRAME:
             if len(payload) % 3:
                 self.link.queue_error(P.E_BAD_MESSAGE, "LED frame of %d bytes" % len(payload))
+                self.link.led_shown()  # refused, but answered
                 return
+            if self.led_frame is not None:
+                self.stale_frames += 1
+            self.led_frame = payload
+        elif mtype == P.LED_SCENE:
             try:
-                self.strip.show(payload)
-            except ValueError as e:
-                self.link.queue_error(P.E_LED_FRAME, str(e))
+                scene = P.decode_scene(payload)
+            finally:
+                self.link.led_shown()  # acknowledged either way: a bad one is reported
+            if self.led_frame is not None:
+                self.stale_frames += 1
+            self.led_frame = scene
         elif mtype == P.SNAPSHOT_REQUEST:
             # Reported (debounced) values: every change before this point is already queued
             # ahead of the snapshot, every later one will follow it.
             self.link.queue_snapshot(self.debouncer.values)
         elif mtype == P.RESET:
             if P.decode_reset(payload) == P.RESET_MAINTENANCE:
-                hal.request_maintenance()
+                try:
+                    hal.request_maintenance()
+                except OSError:
+                    # The request could not be stored, so a reboot would come back into the
+                    # firmware: leave for the REPL from here instead (after the ACK is out).
+                    self.leave_at = hal.ticks_add(now, RESET_DELAY_MS)
+                    return
             self.reset_at = hal.ticks_add(now, RESET_DELAY_MS)
 
     def scan(self, now):
@@ -150,6 +228,7 @@ class Board:
             if ticks_diff(now, next_scan) >= 0:
                 self.scan(now)
                 next_scan = ticks_add(now, scan_ms)
+            self.show_leds(ticks_ms())
             if self.cards is not None and ticks_diff(now, next_card) >= 0:
                 uid = self.cards.poll()
                 if uid is not None:
@@ -157,6 +236,9 @@ class Board:
                 next_card = ticks_add(ticks_ms(), card_ms)
             if self.reset_at is not None and ticks_diff(now, self.reset_at) >= 0:
                 hal.reset()
+            if self.leave_at is not None and ticks_diff(now, self.leave_at) >= 0:
+                hal.stop_watchdog()
+                return
             link.service(now)
             now = ticks_ms()
             wait = min(ticks_diff(next_scan, now), link.wait_ms(now), MAX_SLEEP_MS)
@@ -164,6 +246,12 @@ class Board:
                 wait = min(wait, ticks_diff(next_card, now))
             if self.reset_at is not None:
                 wait = min(wait, ticks_diff(self.reset_at, now))
+            if self.leave_at is not None:
+                wait = min(wait, ticks_diff(self.leave_at, now))
+            if self.led_frame is not None:
+                wait = min(wait, ticks_diff(self.next_show, now))
+            elif self.scene is not None and self.scene[1]:
+                wait = min(wait, ticks_diff(self.next_animation, now))
             hal.wait(max(0, wait))
 
 
@@ -182,6 +270,7 @@ def run_unconfigured(message):
         now = hal.ticks_ms()
         wdt.feed()
         link.receive(now)
+        link.led_shown()  # no LEDs to show: answer LED frames at once
         if link.host_hellos != hellos and not link.sender.has(P.ERROR):
             link.queue_error(P.E_CONFIG, message)  # tell every newly connected driver
         hellos = link.host_hellos

@@ -6,16 +6,18 @@
 #   spi_bus(bus, baudrate, sck, mosi, miso)
 #   adc_input(pin)                      .read_u16()
 #   neopixels(pin, count)               neopixel.NeoPixel interface
-#   watchdog(timeout_ms)                .feed()
 #   open_serial()                       the link to the Pi: .read() -> bytes, .write(bytes)
 #   wait(timeout_ms)                    sleep until input from the Pi arrives or time is up
 #   ticks_ms, ticks_diff, ticks_add     MicroPython's wrapping millisecond ticks
 #   sleep_us(us)                        short settling delays (a no-op in the simulator)
 #   random_u32()                        boot ids and first sequence numbers
 #   load_config()                       the raw config dict
-#   reset(), reset_by_watchdog()
-#   request_maintenance()               next boot leaves the REPL free for mpremote
+#   watchdog(timeout_ms), stop_watchdog()
+#   reset(), reset_by_watchdog()        a deliberate reset() is never reported as the watchdog's
+#   request_maintenance()               next boot leaves the REPL free for mpremote (OSError
+#                                       if the request cannot be stored)
 #   maintenance_requested()             (consumes the request)
+#   bootsel_held()                      a person holds BOOTSEL at boot: skip the firmware
 #   quiet_keyboard_interrupt(), ready(), log_exception(e)
 # The choice is made once, here, by platform: everything that is not an RP2040 is simulated.
 

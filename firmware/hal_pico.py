@@ -13,9 +13,9 @@ import neopixel as _neopixel
 
 CONFIG_FILE = "config.json"
 MAINTENANCE_FLAG = "maintenance.flag"
-# Bytes read from USB per loop pass at most: bounds the time spent reading so a flood of
-# input cannot starve the sensor scan or the watchdog.
-READ_LIMIT = 512
+# Bytes read from USB per loop pass at most (a little over one full LED frame): bounds the
+# time spent reading so a flood of input cannot starve the sensor scan or the watchdog.
+READ_LIMIT = 1024
 
 
 def setup(cfg):
@@ -50,13 +50,51 @@ def neopixels(pin, count):
     return _neopixel.NeoPixel(machine.Pin(pin, machine.Pin.OUT), count)
 
 
+# The RP2040 watchdog's scratch registers keep their value through every reset except a
+# power-on, and machine.reset() is itself a watchdog reset on this chip (so is the bootrom's
+# reboot after `mpremote reset`). SCRATCH0 therefore says whether the next reset is
+# deliberate, SCRATCH1 whether the next boot is a maintenance boot. The bootrom and the SDK
+# use SCRATCH4..7 only.
+_WATCHDOG = 0x40058000
+_WATCHDOG_CTRL = _WATCHDOG
+_WATCHDOG_ENABLE = 1 << 30
+_SCRATCH_DELIBERATE = _WATCHDOG + 0x0C  # SCRATCH0
+_SCRATCH_MAINTENANCE = _WATCHDOG + 0x10  # SCRATCH1
+_DELIBERATE = 0x504C5253  # "PLRS": reset on purpose (or while no watchdog ran)
+_MAINTENANCE = 0x504C4D54  # "PLMT"
+# How long after boot a press of the BOOTSEL button skips the firmware. Held at power-on
+# the button starts the USB bootloader instead, so it is pressed just after plugging in.
+BOOTSEL_WINDOW_MS = 1000
+
+# Read once at import, before anything can change it: was the reset that started this boot
+# deliberate? Until the firmware starts its watchdog every reset is (the REPL, mpremote).
+_boot_deliberate = machine.mem32[_SCRATCH_DELIBERATE] == _DELIBERATE
+machine.mem32[_SCRATCH_DELIBERATE] = _DELIBERATE
+
+
 def watchdog(timeout_ms):
+    # From here on a reset nobody asked for is the watchdog's.
+    machine.mem32[_SCRATCH_DELIBERATE] = 0
     return machine.WDT(timeout=timeout_ms)
 
 
+def stop_watchdog():
+    """Leave the firmware for the REPL: the watchdog must not bite there."""
+    machine.mem32[_WATCHDOG_CTRL] &= ~_WATCHDOG_ENABLE
+    machine.mem32[_SCRATCH_DELIBERATE] = _DELIBERATE
+
+
 class UsbSerial:
-    """USB CDC through stdin/stdout. MicroPython offers no "read what is there" call on
-    stdin, so bytes are taken one at a time while poll() says more are waiting."""
+    """USB CDC through stdin/stdout.
+
+    MicroPython has no "read what is there" call on stdin: read(n) blocks until n bytes
+    have come (micropython/micropython#8772), and byte-at-a-time reads cost a Python call
+    each. So the reader follows the framing instead: every frame is COBS, in which each
+    block starts with a code byte saying how many bytes follow it, and the Pi writes whole
+    frames at once. A code byte is read alone, then the rest of its block in one call. The
+    only bytes read one at a time are the delimiters and code bytes (one per 254 data
+    bytes, or per zero byte in the data).
+    """
 
     def __init__(self):
         self._in = sys.stdin.buffer
@@ -69,7 +107,11 @@ class UsbSerial:
         poll = self._poll.poll
         read = self._in.read
         while len(buf) < READ_LIMIT and poll(0):
-            buf += read(1)
+            code = read(1)
+            buf += code
+            if code[0] > 1:
+                # A COBS block: code - 1 bytes follow, and they are already on the way.
+                buf += read(code[0] - 1)
         return bytes(buf)
 
     def write(self, data):
@@ -108,24 +150,54 @@ def load_config():
 
 
 def reset():
+    machine.mem32[_SCRATCH_DELIBERATE] = _DELIBERATE
     machine.reset()
 
 
 def reset_by_watchdog():
-    return machine.reset_cause() == machine.WDT_RESET
+    return machine.reset_cause() == machine.WDT_RESET and not _boot_deliberate
 
 
 def request_maintenance():
-    with open(MAINTENANCE_FLAG, "w") as f:
-        f.write("1")
+    # A register, not a file: it cannot fail on a full or damaged filesystem.
+    machine.mem32[_SCRATCH_MAINTENANCE] = _MAINTENANCE
 
 
 def maintenance_requested():
+    """True once after a maintenance reset (the request is consumed)."""
+    requested = machine.mem32[_SCRATCH_MAINTENANCE] == _MAINTENANCE
+    machine.mem32[_SCRATCH_MAINTENANCE] = 0
     try:
-        os.remove(MAINTENANCE_FLAG)
-        return True
+        os.remove(MAINTENANCE_FLAG)  # the flag file older firmware wrote
+        requested = True
     except OSError:
-        return False
+        pass
+    return requested
+
+
+def bootsel_held():
+    """True if a person presses and holds the BOOTSEL button within BOOTSEL_WINDOW_MS of
+    boot: their way to skip the firmware when neither the Pi nor mpremote can stop it.
+
+    Only a press that starts after boot counts (the button read released first, then
+    pressed for 3 reads in a row): held from power-on, the button starts the boot ROM's USB
+    drive instead, so a button that reads pressed from the start is a fault, or an emulator
+    that does not model the pin, and must not lock the firmware out."""
+    import rp2
+
+    start = ticks_ms()
+    released = False
+    held = 0
+    while ticks_diff(ticks_ms(), start) < BOOTSEL_WINDOW_MS:
+        if not rp2.bootsel_button():
+            released = True
+            held = 0
+        elif released:
+            held += 1
+            if held >= 3:
+                return True
+        sleep_us(10000)
+    return False
 
 
 def quiet_keyboard_interrupt():

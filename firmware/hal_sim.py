@@ -89,13 +89,30 @@ def _command(cmd):
     elif op == "noise":
         if _mux_bank is not None:
             _mux_bank.noise = cmd["amplitude"]
+    elif op == "led_write_ms":
+        _strip.write_ms = cmd["ms"]  # as long as a real WS2812 chain takes to clock out
     elif op == "hang":
         sleep_ms(cmd["ms"])  # a stuck main loop, for the watchdog
     elif op == "ping":
+        global _scan_periods
         wakeups = _reader.wakeups if _reader is not None else None
-        _emit({"ev": "pong", "id": cmd.get("id"), "reader_polls": wakeups})
+        periods = _scan_periods
+        _scan_periods = []
+        _emit({"ev": "pong", "id": cmd.get("id"), "reader_polls": wakeups, "scans": periods})
     else:
         _emit({"ev": "log", "msg": "unknown control op %s" % op})
+
+
+_scan_periods = []  # ms between the starts of consecutive scans, since the last ping
+_last_scan = None
+
+
+def _scanned():
+    global _last_scan
+    now = ticks_ms()
+    if _last_scan is not None and len(_scan_periods) < 5000:
+        _scan_periods.append(ticks_diff(now, _last_scan))
+    _last_scan = now
 
 
 def _present_card(uid_hex):
@@ -127,6 +144,7 @@ def setup(cfg):
         rst = _pins.get(card["rst"]) if card["rst"] is not None else None
         _reader = M.SimMFRC522(rst)
         _bus(card["spi"]).attach(_reader, _pins.get(card["cs"]))
+    _sensor_model.on_scan = _scanned
     if world.get("sensors"):
         _sensor_model.set_all(world["sensors"])
     _present_card(world.get("card"))
@@ -182,8 +200,18 @@ class _Watchdog:
         self.last = now
 
 
+_watchdogs = []
+
+
 def watchdog(timeout_ms):
-    return _Watchdog(timeout_ms)
+    dog = _Watchdog(timeout_ms)
+    _watchdogs.append(dog)
+    return dog
+
+
+def stop_watchdog():
+    for dog in _watchdogs:
+        dog.timeout_ms = 1 << 30
 
 
 class _PipeSerial:
@@ -246,8 +274,14 @@ def reset_by_watchdog():
 
 
 def request_maintenance():
+    # A file, like older Pico firmware: the tests damage it to check what happens when the
+    # request cannot be stored.
     with open(STATE_DIR + "/maintenance.flag", "w") as f:
         f.write("1")
+
+
+def bootsel_held():
+    return bool(_world().get("bootsel"))
 
 
 def maintenance_requested():

@@ -31,6 +31,8 @@ class HostLink:
         self.frames_out = 0
         self.dropped_changes = 0
         self.host_hellos = 0
+        self.stale_frames = 0  # LED frames dropped unseen because a newer one had arrived
+        self.led_unacked = None  # (type, seq) of the LED frame handed over, not shown yet
 
     # --- output ----------------------------------------------------------------------------
     def _write(self, mtype, seq, payload):
@@ -105,15 +107,32 @@ class HostLink:
             self.sender.kick(now)  # whatever is in flight goes out again right away
         elif mtype == P.HEARTBEAT:
             pass
-        elif mtype == P.LED_FRAME:
-            self._write(P.ACK, 0, P.encode_ack(mtype, seq))
-            if self.led_frames.accept(seq):
-                requests.append((mtype, payload))
+        elif mtype == P.LED_FRAME or mtype == P.LED_SCENE:  # one channel: the newest wins
+            if not self.led_frames.accept(seq):
+                self._write(P.ACK, 0, P.encode_ack(mtype, seq))  # our ACK got lost
+                return
+            # Acknowledged once shown (led_shown), so a driver that waits for the ACK sends
+            # no faster than the LEDs are written. A frame still waiting is now stale: it is
+            # dropped, and acknowledged at once.
+            self.led_shown()
+            self.led_unacked = (mtype, seq)
+            for i in range(len(requests)):
+                if requests[i][0] == P.LED_FRAME or requests[i][0] == P.LED_SCENE:
+                    requests.pop(i)
+                    self.stale_frames += 1
+                    break
+            requests.append((mtype, payload))
         elif mtype in P.RELIABLE_TYPES:
             self._write(P.ACK, 0, P.encode_ack(mtype, seq))
             if self.inbound.accept(seq):
                 requests.append((mtype, payload))
         # Anything else comes from a newer driver (same major, higher minor): ignored.
+
+    def led_shown(self):
+        """The LED frame handed over last is shown (or dropped): acknowledge it now."""
+        if self.led_unacked is not None:
+            self._write(P.ACK, 0, P.encode_ack(self.led_unacked[0], self.led_unacked[1]))
+            self.led_unacked = None
 
     # --- timers ----------------------------------------------------------------------------
     def service(self, now):

@@ -32,7 +32,8 @@ except ImportError:  # CPython: the Pi passes milliseconds from time.monotonic()
 
 
 PROTOCOL_MAJOR = 1  # bumped on any incompatible change; both sides must agree
-PROTOCOL_MINOR = 0  # bumped on compatible additions; receivers ignore what they don't know
+PROTOCOL_MINOR = 1  # bumped on compatible additions; receivers ignore what they don't know
+# 1.1: LED_SCENE (animations the board runs itself), FEATURE_LED_SCENES in HELLO
 
 # --- message types -------------------------------------------------------------------------
 # board -> Pi
@@ -49,6 +50,7 @@ HOST_HELLO = 0x10
 LED_FRAME = 0x11
 SNAPSHOT_REQUEST = 0x12
 RESET = 0x13
+LED_SCENE = 0x14
 
 TYPE_NAMES = {
     HELLO: "HELLO",
@@ -62,6 +64,7 @@ TYPE_NAMES = {
     LED_FRAME: "LED_FRAME",
     SNAPSHOT_REQUEST: "SNAPSHOT_REQUEST",
     RESET: "RESET",
+    LED_SCENE: "LED_SCENE",
 }
 
 # Messages that must not be lost: sent one at a time in order, acknowledged, retransmitted.
@@ -74,6 +77,7 @@ KIND_COLOUR = 2
 KIND_NAMES = {KIND_UNCONFIGURED: "unconfigured", KIND_PRESENCE: "presence", KIND_COLOUR: "colour"}
 
 FEATURE_CARD_READER = 0x01
+FEATURE_LED_SCENES = 0x02  # the firmware takes LED_SCENE (protocol 1.1)
 
 RESET_REBOOT = 0
 RESET_MAINTENANCE = 1  # reboot without starting the firmware, leaving the REPL to mpremote
@@ -413,6 +417,107 @@ def decode_leds(payload):
     return [(payload[i], payload[i + 1], payload[i + 2]) for i in range(0, len(payload), 3)]
 
 
+# --- LED scenes ----------------------------------------------------------------------------
+# A scene is a still frame (the base) plus effects the board animates itself, so blinking,
+# breathing and chasing LEDs cost one message instead of 25 frames a second. The rendering
+# below is integer arithmetic, shared by both sides: the Pi's picture of a scene at time t is
+# byte for byte what the board shows.
+BLINK = 1  # period_ms; on for the first a/256 of each period; else off (or untouched)
+BREATHE = 2  # period_ms; level rises from a/255 to b/255 and back, lowest at t = 0
+CHASE = 3  # period_ms per step; LED i of the list lit once (t // period) % (n + 1) > i
+EFFECT_KINDS = (BLINK, BREATHE, CHASE)
+_EFFECT = "<BHBBB3s3sH"
+_EFFECT_SIZE = struct.calcsize(_EFFECT)
+
+
+def encode_scene(base, effects, phase_ms=0):
+    """LED_SCENE payload. base: flat r, g, b bytes; effects: (kind, period_ms, a, b, on,
+    off, leds) with on an (r, g, b), off an (r, g, b) or None (leave what is under it), leds
+    a list of LED numbers; phase_ms: the scene's time when it is sent."""
+    base = bytes(base)
+    if len(base) % 3:
+        raise MessageError("scene base of %d bytes is not 3 per LED" % len(base))
+    out = bytearray(struct.pack("<IHB", phase_ms & 0xFFFFFFFF, len(base), len(effects)))
+    out += base
+    for kind, period, a, b, on, off, leds in effects:
+        if kind not in EFFECT_KINDS or not 0 < period <= 0xFFFF:
+            raise MessageError("bad effect %r/%r" % (kind, period))
+        flags = 0 if off is None else 1
+        out += struct.pack(
+            _EFFECT, kind, period, a, b, flags, bytes(on), bytes(off or (0, 0, 0)), len(leds)
+        )
+        out += struct.pack("<%dH" % len(leds), *leds)
+    if len(out) > MAX_PAYLOAD:
+        raise MessageError("scene of %d bytes is over the %d limit" % (len(out), MAX_PAYLOAD))
+    return bytes(out)
+
+
+def decode_scene(payload):
+    """(phase_ms, base bytes, [(kind, period_ms, a, b, on, off or None, leds)])."""
+    if len(payload) < 7:
+        raise MessageError("LED_SCENE too short")
+    phase, size, count = struct.unpack_from("<IHB", payload, 0)
+    i = 7
+    if size % 3 or len(payload) < i + size:
+        raise MessageError("LED_SCENE base of %d bytes" % size)
+    base = bytes(payload[i : i + size])
+    i += size
+    effects = []
+    for _ in range(count):
+        if len(payload) < i + _EFFECT_SIZE:
+            raise MessageError("LED_SCENE effect truncated")
+        kind, period, a, b, flags, on, off, n = struct.unpack_from(_EFFECT, payload, i)
+        i += _EFFECT_SIZE
+        if kind not in EFFECT_KINDS or period == 0:
+            raise MessageError("LED_SCENE effect kind %d period %d" % (kind, period))
+        if len(payload) < i + 2 * n:
+            raise MessageError("LED_SCENE effect LEDs truncated")
+        leds = struct.unpack_from("<%dH" % n, payload, i)
+        i += 2 * n
+        effects.append((kind, period, a, b, bytes(on), bytes(off) if flags & 1 else None, leds))
+    return phase, base, effects
+
+
+def _wave(t, period):
+    """(1 - cos(2 pi t / period)) / 2 out of 1024, by a smoothstep of a triangle (integers)."""
+    x = (t % period) * 1024 // period
+    tri = 1024 - abs(2 * x - 1024)
+    return tri * tri * (3072 - 2 * tri) >> 20
+
+
+def render_scene(base, effects, t, out):
+    """Write the scene at time t (ms) into out (a bytearray as long as base)."""
+    out[:] = base
+    size = len(out)
+    for kind, period, a, b, on, off, leds in effects:
+        if kind == BLINK:
+            if (t % period) * 256 < a * period:
+                colour = on
+            elif off is not None:
+                colour = off
+            else:
+                continue
+            for led in leds:
+                j = 3 * led
+                if j < size:
+                    out[j : j + 3] = colour
+        elif kind == BREATHE:
+            level = a + ((b - a) * _wave(t, period) >> 10)
+            colour = bytes([c * level // 255 for c in on])
+            for led in leds:
+                j = 3 * led
+                if j < size:
+                    out[j : j + 3] = colour
+        else:
+            lit = (t // period) % (len(leds) + 1)
+            dark = off if off is not None else b"\x00\x00\x00"
+            for i in range(len(leds)):
+                j = 3 * leds[i]
+                if j < size:
+                    out[j : j + 3] = on if i < lit else dark
+    return out
+
+
 def encode_reset(mode):
     return struct.pack("<B", mode)
 
@@ -531,32 +636,57 @@ class ReliableSender:
 class LatestSender:
     """Delivery of a message where only the newest copy matters (LED frames).
 
-    A new message replaces the one waiting for its ACK; the newest is retransmitted until
-    acknowledged, so the board always ends up showing the last frame the Pi sent.
+    At most one message is in flight: a new one waits until the board has acknowledged the
+    one before, and a newer one still replaces it while it waits. So the Pi never sends
+    faster than the board takes frames in, and a burst of frames collapses into the newest.
+    A message equal to the newest one already sent or waiting is not sent again. The newest
+    is retransmitted until acknowledged, so the board always ends up showing the last frame
+    the Pi asked for.
     """
 
     def __init__(self, mtype, rto_ms=100, max_rto_ms=1000, first_seq=1):
         self.mtype = mtype
         self.rto_ms = rto_ms
         self.max_rto_ms = max_rto_ms
-        self.pending = None  # (type, seq, payload) not yet acknowledged
-        self.latest = None  # payload of the newest message, kept to replay after a reboot
+        self.pending = None  # (type, seq, payload) sent, not yet acknowledged
+        self.waiting = None  # (type, payload) to send once pending is acknowledged
+        self.latest = None  # (type, payload) of the newest message, to replay after a reboot
         self._seq = (first_seq - 1) & 0xFFFF
         self._rto = rto_ms
         self._due = 0
         self.retransmits = 0
+        self.superseded = 0  # messages replaced before they were ever sent
+        self.unchanged = 0  # messages not sent because they equalled the newest
 
-    def set(self, payload, now):
-        """Replace the message; returns the frame to send at once."""
+    def _send(self, message, now):
         self._seq = next_seq(self._seq)
-        self.latest = payload
-        self.pending = (self.mtype, self._seq, payload)
+        self.pending = (message[0], self._seq, message[1])
+        self.waiting = None
         self._rto = self.rto_ms
         self._due = _ticks_add(now, self._rto)
         return self.pending
 
+    def set(self, payload, now, mtype=None):
+        """Ask for a new message (of type mtype, by default the sender's); returns the frame
+        to send at once, or None if it must wait for the one in flight (or equals what the
+        board has or is getting)."""
+        message = (mtype or self.mtype, payload)
+        if message == self.latest:  # the board shows it, or it is on its way
+            self.unchanged += 1
+            return None
+        self.latest = message
+        if self.pending is None:
+            return self._send(message, now)
+        if message == (self.pending[0], self.pending[2]):  # back to the one in flight
+            self.waiting = None
+            return None
+        if self.waiting is not None:
+            self.superseded += 1
+        self.waiting = message
+        return None
+
     def on_ack(self, mtype, seq):
-        if self.pending is not None and mtype == self.mtype and self.pending[1] == seq:
+        if self.pending is not None and mtype == self.pending[0] and self.pending[1] == seq:
             self.pending = None
             return True
         return False
@@ -565,10 +695,16 @@ class LatestSender:
         """Send the newest message again under a new number (the peer restarted)."""
         if self.latest is None:
             return None
-        return self.set(self.latest, now)
+        return self._send(self.latest, now)
 
     def poll(self, now):
-        if self.pending is None or _ticks_diff(now, self._due) < 0:
+        """The frame to transmit now: the waiting one once the last is acknowledged, or a
+        retransmission of the one in flight when its time is up."""
+        if self.pending is None:
+            if self.waiting is None:
+                return None
+            return self._send(self.waiting, now)
+        if _ticks_diff(now, self._due) < 0:
             return None
         self.retransmits += 1
         self._rto = min(self._rto * 2, self.max_rto_ms)
@@ -577,7 +713,7 @@ class LatestSender:
 
     def wait_ms(self, now):
         if self.pending is None:
-            return None
+            return 0 if self.waiting is not None else None
         return max(0, _ticks_diff(self._due, now))
 
 

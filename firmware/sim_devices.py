@@ -99,6 +99,7 @@ class ShiftRegisterChain:
         self._latched = bytes(chips)
         self._pos = 0
         self._update_levels()
+        self.on_scan = None  # called at the start of every scan (the firmware's timing)
         load_pin.listeners.append(self._load_edge)
 
     def set(self, channel, value):
@@ -127,6 +128,8 @@ class ShiftRegisterChain:
         if not new:  # PL low: parallel load, shifting starts over at chip 0
             self._latched = bytes(self._levels)
             self._pos = 0
+            if self.on_scan is not None:
+                self.on_scan()
 
     def begin(self):
         pass
@@ -156,6 +159,8 @@ class MuxBank:
         self.values = [self.REST] * channels
         self.noise = 0
         self._rng = 12345
+        self.on_scan = None  # called at the start of every scan (the firmware's timing)
+        self._address = -1
 
     def set(self, channel, value):
         self.values[channel] = max(0, min(65535, value))
@@ -174,6 +179,11 @@ class MuxBank:
         address = 0
         for bit in range(4):
             address |= self.select[bit].level << bit
+        if address == 0 and self._address != 0 and self.on_scan is not None:
+            enable = self.muxes[0][0]
+            if enable is None or not enable.level:  # the first mux's first input: a new scan
+                self.on_scan()
+        self._address = address
         total = 0
         driving = 0
         for index in range(len(self.muxes)):
@@ -199,32 +209,54 @@ class SimADC:
 
 
 class SimNeoPixel:
-    """The neopixel.NeoPixel interface; on_write(rgb bytes) sees every frame written."""
+    """The neopixel.NeoPixel interface, with the same buffer layout as MicroPython's (green,
+    red, blue per LED: ORDER says where r, g and b go); on_write(rgb bytes) sees every frame
+    written, in r, g, b order."""
+
+    ORDER = (1, 0, 2, 3)
 
     def __init__(self, count, on_write=None):
         self.n = count
+        self.bpp = 3
         self.buf = bytearray(3 * count)
         self.on_write = on_write
         self.writes = 0
+        self.write_ms = 0  # busy time of one write (a Pico clocks 132 LEDs out in ~4 ms)
 
     def __len__(self):
         return self.n
 
     def __setitem__(self, i, colour):
         j = 3 * i
-        self.buf[j] = colour[0]
-        self.buf[j + 1] = colour[1]
-        self.buf[j + 2] = colour[2]
+        order = self.ORDER
+        self.buf[j + order[0]] = colour[0]
+        self.buf[j + order[1]] = colour[1]
+        self.buf[j + order[2]] = colour[2]
 
     def __getitem__(self, i):
         j = 3 * i
-        return (self.buf[j], self.buf[j + 1], self.buf[j + 2])
+        order = self.ORDER
+        return (self.buf[j + order[0]], self.buf[j + order[1]], self.buf[j + order[2]])
 
     def fill(self, colour):
         for i in range(self.n):
             self[i] = colour
 
+    def rgb(self):
+        """The buffer as r, g, b bytes."""
+        out = bytearray(len(self.buf))
+        buf = self.buf
+        for j in range(0, len(buf), 3):
+            out[j] = buf[j + 1]
+            out[j + 1] = buf[j]
+            out[j + 2] = buf[j + 2]
+        return bytes(out)
+
     def write(self):
         self.writes += 1
+        if self.write_ms:
+            from time import sleep_ms
+
+            sleep_ms(self.write_ms)
         if self.on_write is not None:
-            self.on_write(bytes(self.buf))
+            self.on_write(self.rgb())

@@ -28,17 +28,8 @@ GAMES = [
 ]
 
 
-# Today's firmware takes 70-110 ms of the Pico's time per LED frame and the companion sends
-# them as fast as its animations change, so the Pi's ACKs wait behind a growing backlog of
-# frames, the board's queued messages wait for those ACKs and a scanned card is not read in
-# time (benchmarks/pico_emulated.py measures it). Strict: once the firmware keeps up (issue
-# 19, item 2: flow control, bulk reads, packing on the Pico) this passes, and the marker
-# must go.
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="issue 19 item 2: LED frames starve the firmware's link until flow control lands",
-)
+# Turns of a real game through the daemon, the pyserial driver and the firmware on the emulated
+# chip, with the companion's LED animations running (issue 19: they used to starve the link).
 @pytest.mark.parametrize(("layout", "config", "turns"), GAMES)
 def test_turns_of_a_game_on_the_emulated_pico(tmp_path, layout, config, turns):
     daemon = Daemon(Config(data=tmp_path, sim=True, sim_pico=True, layout=layout, settle=0.1))

@@ -77,7 +77,7 @@ def test_frames_before_hello_are_ignored() -> None:
 def test_major_version_mismatch_raises_a_clear_error() -> None:
     session = LinkSession(SETTINGS, 0.0, 1, Counters())
     session.open(0.0)
-    with pytest.raises(ProtocolVersionError, match=r"firmware 1\.2\.3 speaks protocol 2\.0"):
+    with pytest.raises(ProtocolVersionError, match=r"firmware 1\.2\.3 speaks protocol 2\.\d"):
         session.receive(hello(major=2), 0.1)
 
 
@@ -164,16 +164,21 @@ def test_snapshot_request_is_retransmitted_until_acked() -> None:
     assert P.SNAPSHOT_REQUEST not in sent_types(session)
 
 
-def test_led_frames_keep_only_the_newest_and_resend_it() -> None:
+def test_led_frames_wait_for_the_boards_ack_and_coalesce_to_the_newest() -> None:
     session = connected(0.0)
     session.send_leds(b"\x01\x01\x01", 1.0)
-    session.send_leds(b"\x02\x02\x02", 1.0)
+    for level in range(2, 30):  # a burst while the first frame is unacknowledged
+        session.send_leds(bytes([level] * 3), 1.0 + level / 1000)
     frames = [f for f in sent(session) if f[0] == P.LED_FRAME]
-    assert [f[2] for f in frames] == [b"\x01\x01\x01", b"\x02\x02\x02"]
+    assert [f[2] for f in frames] == [b"\x01\x01\x01"]  # one in flight, never more
     session.tick(1.0 + SETTINGS.retransmit_timeout)
     resent = [f for f in sent(session) if f[0] == P.LED_FRAME]
-    assert [f[2] for f in resent] == [b"\x02\x02\x02"]
-    session.receive(P.encode_frame(P.ACK, 0, P.encode_ack(P.LED_FRAME, resent[0][1])), 1.2)
+    assert resent == frames  # the unacknowledged one again, same number
+    session.receive(P.encode_frame(P.ACK, 0, P.encode_ack(P.LED_FRAME, frames[0][1])), 1.15)
+    newest = [f for f in sent(session) if f[0] == P.LED_FRAME]
+    assert [f[2] for f in newest] == [bytes([29] * 3)]  # the stale ones were never sent
+    session.receive(P.encode_frame(P.ACK, 0, P.encode_ack(P.LED_FRAME, newest[0][1])), 1.2)
+    session.send_leds(bytes([29] * 3), 1.3)  # unchanged: nothing to send
     session.tick(10.0 * SETTINGS.retransmit_timeout)
     assert P.LED_FRAME not in sent_types(session)
 

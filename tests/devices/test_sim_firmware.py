@@ -33,7 +33,12 @@ def test_port_is_a_raw_pty_usable_with_pyserial(sim: SimulatedFirmware) -> None:
             assert data, "no HELLO from the simulated firmware"
             frames += decoder.feed(data + port.read(port.in_waiting))
         hello = next(f for f in frames if f[0] == P.HELLO)
-        assert P.decode_hello(hello[2])[2:6] == (P.KIND_PRESENCE, P.FEATURE_CARD_READER, 112, 132)
+        assert P.decode_hello(hello[2])[2:6] == (
+            P.KIND_PRESENCE,
+            P.FEATURE_CARD_READER | P.FEATURE_LED_SCENES,
+            112,
+            132,
+        )
 
 
 def test_firmware_clears_the_leds_at_boot(sim: SimulatedFirmware) -> None:
@@ -156,3 +161,31 @@ def test_maintenance_reset_halts_the_simulated_board(recorder: EventRecorder) ->
         assert sim.exit_codes[:2] == [75, 0]
         sim.restart()
         recorder.wait_for(lambda e: isinstance(e, LinkState) and e.up, since, 15)
+
+
+def test_maintenance_request_that_cannot_be_stored_still_leaves_for_the_repl(
+    recorder: EventRecorder,
+) -> None:
+    from pawnlight.devices.events import FirmwareError
+
+    with SimulatedFirmware("presence") as sim, SerialBoardLink(recorder, sim.port) as link:
+        link.wait_connected(WAIT)
+        assert sim._tmp is not None
+        (sim._tmp / "maintenance.flag").mkdir()  # opening it for writing now fails
+        link.reboot_board(maintenance=True)
+        with sim._changed:
+            assert sim._changed.wait_for(lambda: sim.exit_codes, 10)
+        # Left the firmware at once (exit 0: the REPL), not a crash and a reboot into it.
+        assert sim.exit_codes == [0]
+        assert not recorder.matching(lambda e: isinstance(e, FirmwareError))
+
+
+def test_held_bootsel_skips_the_firmware_at_boot() -> None:
+    with SimulatedFirmware("presence", card_reader=False) as sim:
+        sim.hold_bootsel()
+        with pytest.raises(RuntimeError, match="did not start"):
+            sim.restart()
+        assert sim.exit_codes[-1] == 0 and not sim.running
+        sim.hold_bootsel(False)
+        sim.restart()
+        assert sim.running

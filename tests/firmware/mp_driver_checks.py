@@ -8,6 +8,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 
 import config
+import leds as L
 import sim_devices as D
 import sim_mfrc522 as M
 from analog_mux import AnalogMuxBank
@@ -55,6 +56,19 @@ strip = LedStrip(pixels, 132, 1500, 20, 1)
 shown = strip.show(bytes([255]) * 396)
 check(estimate_ma(shown, 20, 132) <= 1500, "limited")
 check(pixels[0] == (shown[0], shown[1], shown[2]) and pixels.writes == 1, "written")
+
+# Pixel packing: viper on this port, and the same bytes as the plain-Python path
+
+check(L._pack is not None, "viper pixel packing available on the unix port")
+frame = bytes([(i * 37) % 256 for i in range(396)])
+fast = LedStrip(D.SimNeoPixel(132), 132, 1500, 20, 1)
+slow = LedStrip(D.SimNeoPixel(132), 132, 1500, 20, 1)
+for budget in (100000, 1500):
+    fast.max_current_ma = slow.max_current_ma = budget
+    a = fast.show(frame)
+    slow._pack_python(frame, L.brightness_factor(frame, budget, 20, 132))
+    check(a == bytes(slow._frame) and fast.pixels.buf == slow.pixels.buf, "viper = python")
+check(fast.pixels.buf[0] == a[1] and fast.pixels.buf[1] == a[0] and a[1] != a[0], "GRB order")
 
 # Presence chain
 pins = D.SimPins()

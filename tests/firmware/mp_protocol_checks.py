@@ -75,7 +75,7 @@ check(dec.feed(b"\x01" * (P.MAX_ENCODED + 5)) == [], "oversized")
 check(len(dec.feed(frames[0])) == 1 and dec.resyncs == 1, "after oversized")
 
 # Payloads
-check(P.decode_hello(hello) == (1, 0, 1, 1, 112, 132, 0xDEADBEEF, "1.0.0"), "hello")
+check(P.decode_hello(hello) == (1, P.PROTOCOL_MINOR, 1, 1, 112, 132, 0xDEADBEEF, "1.0.0"), "hello")
 check(P.decode_changes(P.encode_changes([(0, 1), (111, 65535)])) == [(0, 1), (111, 65535)], "chg")
 check(tuple(P.decode_snapshot(P.encode_snapshot([1] * 112))) == (1,) * 112, "snapshot")
 check(P.decode_error(P.encode_error(6, "bad pin")) == (6, "bad pin"), "error")
@@ -106,10 +106,26 @@ for start in (0, ticks_add(0, -50)):
 
 latest = P.LatestSender(P.LED_FRAME, 100, 1000, 1)
 latest.set(b"x", 0)
-latest.set(b"y", 5)
-check(not latest.on_ack(P.LED_FRAME, 1), "old led ack")
-check(latest.poll(105) == (P.LED_FRAME, 2, b"y"), "led resend")
+check(latest.set(b"y", 5) is None and latest.set(b"z", 6) is None, "led waits for its ack")
+check(latest.on_ack(P.LED_FRAME, 1), "led ack")
+check(latest.poll(7) == (P.LED_FRAME, 2, b"z"), "newest led frame next")
+check(latest.poll(107) == (P.LED_FRAME, 2, b"z"), "led resend")
 check(latest.on_ack(P.LED_FRAME, 2) and latest.poll(10000) is None, "led acked")
+check(latest.set(b"z", 10001) is None, "unchanged led frame not sent")
+
+scene = P.encode_scene(
+    bytes([9] * 12),
+    [
+        (P.BLINK, 500, 128, 0, (255, 0, 0), None, [0, 1]),
+        (P.BREATHE, 2000, 20, 115, (0, 60, 255), None, [2]),
+        (P.CHASE, 150, 0, 0, (255, 90, 0), (0, 0, 0), [3, 1]),
+    ],
+    77,
+)
+phase, base, effects = P.decode_scene(scene)
+out = bytearray(12)
+pictures = b"".join(bytes(P.render_scene(base, effects, t, out)) for t in range(0, 2100, 70))
+print("GOLDEN scene", phase, scene.hex(), pictures.hex())
 
 dup = P.DuplicateFilter()
 check(dup.accept(3) and not dup.accept(3) and dup.accept(4), "duplicates")

@@ -73,6 +73,14 @@ def test_frames_within_budget_are_shown_unchanged() -> None:
     assert pixels[131] == (10, 20, 30) and pixels.writes == 1
 
 
+def test_frames_go_into_the_neopixel_buffer_in_its_own_order() -> None:
+    pixels = sim_devices.SimNeoPixel(2)
+    strip = LedStrip(pixels, 2, 1500)
+    strip.show(b"\x01\x02\x03\x04\x05\x06")
+    assert bytes(pixels.buf) == b"\x02\x01\x03\x05\x04\x06"  # WS2812s take green first
+    assert pixels.rgb() == b"\x01\x02\x03\x04\x05\x06"
+
+
 def test_short_frames_leave_the_rest_dark_and_long_ones_are_refused() -> None:
     strip = LedStrip(sim_devices.SimNeoPixel(4), 4, 1500)
     assert strip.show(b"\x01\x02\x03") == b"\x01\x02\x03" + bytes(9)

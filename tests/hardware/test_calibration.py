@@ -133,11 +133,35 @@ def test_the_plans():
     cells = [cell for step in quick for cell in step.cells]
     assert len(cells) == len(set(cells)) == 32  # every pawn on a different place
     assert [step.colour for step in quick] == [0, 1, 2, 3] * 2
+    # Each colour once centred and once pushed to the side of its places.
+    assert [step.off_centre for step in quick] == [False] * 4 + [True] * 4
     full = full_plan()
     assert len(full) == 112
     for colour in range(4):
         covered = sorted(cell for step in full if step.colour == colour for cell in step.cells)
         assert covered == list(range(CELLS))
+        aside = [step.off_centre for step in full if step.colour == colour]
+        assert aside.count(True) == aside.count(False) == 14
+
+
+def test_the_worst_separation_names_the_pair_and_whether_an_off_centre_pawn_set_it():
+    samples, offsets = readings(3)
+    centred = calibrate(samples, 16, TOLERANCE)
+    worst = centred.worst_separation
+    assert worst is not None and not worst.off_centre and centred.off_centre_samples == 0
+    assert worst.margin == min(s.margin for s in centred.separations)
+    assert len(centred.separations) == 4
+    # One blue pawn pushed aside reads nearer empty than any centred blue pawn did.
+    middle = TYPICAL.empty.middle
+    blue_nearest = max(s.value - middle - offsets[s.cell] for s in samples if s.what == 1)
+    aside = Sample(5, 1, middle + offsets[5] + blue_nearest // 2, off_centre=True)
+    result = calibrate([*samples, aside], 16, TOLERANCE)
+    pair = next(s for s in result.separations if {s.lower, s.upper} == {EMPTY, 1})
+    assert (
+        pair.off_centre
+        and pair.gap < next(s for s in centred.separations if {s.lower, s.upper} == {EMPTY, 1}).gap
+    )
+    assert result.off_centre_samples == 1
 
 
 def test_the_calibration_file_round_trips_and_the_daemon_helper_applies_it(tmp_path):
@@ -180,3 +204,6 @@ def test_calibrating_through_the_real_firmware():
         result = run_calibration(view, hand, LAYOUT, quick_plan(2), TOLERANCE)
     assert result.ok, [p.describe() for p in result.problems]
     assert [s.count for s in result.spreads][1:] == [8, 8, 8, 8]
+    assert result.off_centre_samples == 16  # half of the pawns were pushed aside
+    worst = result.worst_separation
+    assert worst is not None and worst.margin > 0

@@ -14,10 +14,12 @@ from pawnlight.diagnostics.wiring import (
     Chip,
     PicoPin,
     Wiring,
+    WiringError,
     led_place_names,
     load_firmware_config,
     load_wiring,
     problems,
+    repository_hardware,
 )
 
 WIRING = load_wiring()
@@ -175,3 +177,13 @@ def test_unused_inputs_are_allowed_only_past_the_last_channel():
     spare = Chip("U15", SHIFT_REGISTER, ("-",) * 8)
     found = problems(with_board(WIRING, "presence", chips=(*board.chips, spare)))
     assert found == ["[presence] wires 15 chips, presence.json configures 14"]
+
+
+def test_every_chip_input_has_a_pull_up(tmp_path):
+    for board in load_wiring().boards.values():
+        assert board.pullup_ohms > 0
+    text = (repository_hardware() / "wiring.toml").read_text()
+    broken = tmp_path / "wiring.toml"
+    broken.write_text(text.replace("pullup_ohms = 10000\n", ""))
+    with pytest.raises(WiringError, match="pullup_ohms"):
+        load_wiring(broken)

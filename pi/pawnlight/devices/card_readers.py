@@ -1,9 +1,10 @@
 """Card readers: every one reports ``CardRead(uid, at)`` through the ``emit`` callable it is given.
 
 * the board's own reader, in the firmware: its link already emits CardRead, nothing to add here;
-* :class:`SpiCardReader`: an MFRC522 wired to the Pi's SPI header (the ``mfrc522`` package, which
-  uses RPi.GPIO — provided by rpi-lgpio on current Raspberry Pi OS — and spidev; ``pip install
-  pawnlight[pi]``);
+* :class:`SpiCardReader`: an MFRC522 wired to the Pi's SPI header, driven by the firmware's own
+  MFRC522 driver over ``spidev`` (``pip install pawnlight[pi]``). Not the ``mfrc522`` package: it
+  reads only 4 bytes of a 7-byte UID, and it pulls in RPi.GPIO, which replaces rpi-lgpio's module
+  of the same name (and with it gpiozero's backend on current Raspberry Pi OS);
 * :class:`KeyboardCardReader`: a USB reader that "types" the UID followed by Enter, read from its
   Linux input device with ``evdev`` (also in the ``pi`` extra);
 * :class:`SimulatedCardReader`: the twin, for tests and the simulator page.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from .events import CardRead
 
@@ -101,8 +103,37 @@ class _PollingReader:
                 self._emit(CardRead(arrived, self._clock()))
 
 
+class SpidevBus:
+    """``machine.SPI``'s ``write`` and ``write_readinto`` over a Linux spidev device, so the
+    firmware's MFRC522 driver runs on the Pi unchanged. spidev drives chip select itself, low
+    for each transfer, which is exactly what the driver does around each call."""
+
+    def __init__(self, device: Any) -> None:
+        self.device = device
+
+    def write(self, data: bytes) -> None:
+        self.device.xfer2(list(data))
+
+    def write_readinto(self, out: bytes, buf: bytearray) -> None:
+        buf[:] = bytes(self.device.xfer2(list(out)))
+
+
+class _KernelChipSelect:
+    """The driver's chip-select pin, when the kernel's SPI driver already handles it."""
+
+    def value(self, level: int | None = None) -> int:
+        return 1
+
+
 class SpiCardReader(_PollingReader):
-    """An MFRC522 on the Pi's SPI bus, through the ``mfrc522`` package's low-level calls."""
+    """An MFRC522 on the Pi's SPI bus (the firmware's driver over spidev): full 4-, 7- or
+    10-byte UIDs, the same as the board's own reader reports, so a pack enrolled on one
+    reader is known on the other.
+
+    ``reset_pin`` is the BCM pin wired to the chip's RST (25, board pin 22, where the common
+    ``mfrc522`` package put it), held high through gpiozero; None if RST is tied to 3.3 V.
+    ``spi`` replaces the spidev device (tests pass one backed by the simulated chip).
+    """
 
     def __init__(
         self,
@@ -111,25 +142,48 @@ class SpiCardReader(_PollingReader):
         device: int = 0,
         interval: float = 0.05,
         clock: Callable[[], float] = time.monotonic,
+        *,
+        reset_pin: int | None = 25,
+        spi: Any = None,
+        pin_factory: Any = None,
     ) -> None:
         super().__init__(emit, interval, clock)
-        try:
-            from mfrc522 import MFRC522  # type: ignore[import-not-found]
-        except ImportError as error:  # pragma: no cover - only on a Pi with the pi extra
-            raise RuntimeError(
-                "the SPI card reader needs the pi extra: pip install 'pawnlight[pi]'"
-            ) from error
-        self._chip = MFRC522(bus=bus, device=device)
+        from pawnlight.firmware.mfrc522 import MFRC522
 
-    def read_uid(self) -> str | None:  # pragma: no cover - needs the chip
-        chip = self._chip
-        status, _ = chip.MFRC522_Request(chip.PICC_REQIDL)
-        if status != chip.MI_OK:
-            return None
-        status, uid = chip.MFRC522_Anticoll()
-        if status != chip.MI_OK:
-            return None
-        return uid_hex(uid[:4])  # the fifth byte is the check byte
+        if spi is None:  # pragma: no cover - only on a Pi
+            try:
+                import spidev  # type: ignore[import-not-found]
+            except ImportError as error:
+                raise RuntimeError(
+                    "the SPI card reader needs the pi extra: pip install 'pawnlight[pi]'"
+                ) from error
+            spi = spidev.SpiDev()
+            spi.open(bus, device)
+            spi.max_speed_hz = 1_000_000
+            spi.mode = 0
+        self._reset = None
+        if reset_pin is not None:
+            from gpiozero import DigitalOutputDevice
+
+            self._reset = DigitalOutputDevice(
+                reset_pin, initial_value=True, pin_factory=pin_factory
+            )
+        self._chip = MFRC522(SpidevBus(spi), _KernelChipSelect())
+        self._ready = False
+
+    def read_uid(self) -> str | None:
+        """The UID on the reader, or None. OSError on a garbled read or a silent chip (the
+        chip is set up again at the next poll, so a reader plugged in late still works)."""
+        if not self._ready:
+            self._chip.init()
+            self._ready = True
+        try:
+            uid = self._chip.read_uid()
+        except OSError:
+            if self._chip.read(0x37) in (0x00, 0xFF):  # VERSION: the chip went away
+                self._ready = False
+            raise
+        return uid_hex(uid) if uid is not None else None
 
 
 # Linux key codes of what a keyboard-wedge reader types.

@@ -129,15 +129,19 @@ class LinkSession:
         self._seen = now
 
     # --- requests from the daemon ------------------------------------------------------
-    def preload_leds(self, payload: bytes) -> None:
-        """The frame to show as soon as the board says HELLO (kept across reconnects)."""
-        self.leds.latest = payload
+    def preload_leds(self, payload: bytes, mtype: int = P.LED_FRAME) -> None:
+        """The frame (or scene) to show as soon as the board says HELLO (kept across
+        reconnects)."""
+        self.leds.latest = (mtype, payload)
 
-    def send_leds(self, payload: bytes, now: float) -> None:
+    def send_leds(self, payload: bytes, now: float, mtype: int = P.LED_FRAME) -> None:
+        """Show a frame (or, mtype LED_SCENE, a scene): sent at once if the board has
+        acknowledged the last one, else kept (replacing any older waiting one) until it has;
+        an unchanged one is not sent."""
         if self.board is None:
-            self.leds.latest = payload  # sent after the HELLO
+            self.leds.latest = (mtype, payload)  # sent after the HELLO
             return
-        self._write_frame(self.leds.set(payload, _ms(now)))
+        self._write_frame(self.leds.set(payload, _ms(now), mtype))
 
     def request_snapshot(self, now: float) -> None:
         if not self.sender.has(P.SNAPSHOT_REQUEST):
@@ -185,8 +189,11 @@ class LinkSession:
             return  # nothing counts before we know which board (and which boot) this is
         if mtype == P.ACK:
             acked_type, acked_seq = P.decode_ack(payload)
-            if not self.sender.on_ack(acked_type, acked_seq):
-                self.leds.on_ack(acked_type, acked_seq)
+            if not self.sender.on_ack(acked_type, acked_seq) and self.leds.on_ack(
+                acked_type, acked_seq
+            ):
+                # The board took the last frame in: the newest one that waited goes now.
+                self._write_frame(self.leds.poll(_ms(now)))
         elif mtype == P.HEARTBEAT:
             uptime, crc, retransmits, queued = P.decode_heartbeat(payload)
             c = self.counters

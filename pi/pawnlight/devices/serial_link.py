@@ -55,7 +55,7 @@ class SerialBoardLink:
         self._serial: serial.Serial | None = None
         self._write_error: Exception | None = None
         self._counters = Counters()
-        self._latest_leds: bytes | None = None
+        self._latest_leds: tuple[int, bytes] | None = None  # (LED_FRAME or LED_SCENE, payload)
         self._board: BoardInfo | None = None
         self._up = threading.Event()
         self._stop = threading.Event()
@@ -94,11 +94,33 @@ class SerialBoardLink:
         link: the newest frame is kept and shown as soon as the board is back."""
         board = self._board
         check_frame(frame, board.leds if board is not None else None)
-        payload = P.encode_leds(frame)
+        self._send_led_message(P.LED_FRAME, P.encode_leds(frame))
+
+    def send_scene(
+        self, base: Sequence[Colour], effects: Sequence[tuple], phase_ms: int = 0
+    ) -> None:
+        """Show a frame the board animates itself: ``base`` as in send_leds, ``effects`` as
+        protocol.encode_scene takes them (blink, breathe, chase), ``phase_ms`` the scene's time
+        now. A board whose firmware predates scenes (protocol 1.0) gets the scene's picture at
+        ``phase_ms`` as a still frame. Raises ValueError for a scene that does not fit."""
+        board = self._board
+        check_frame(base, board.leds if board is not None else None)
+        try:
+            payload = P.encode_scene(P.encode_leds(base), effects, phase_ms)
+        except P.MessageError as error:
+            raise ValueError(str(error)) from None
+        if board is not None and board.protocol < (1, 1):
+            _phase, still, parsed = P.decode_scene(payload)
+            frame = P.render_scene(still, parsed, phase_ms, bytearray(len(still)))
+            self._send_led_message(P.LED_FRAME, bytes(frame))
+            return
+        self._send_led_message(P.LED_SCENE, payload)
+
+    def _send_led_message(self, mtype: int, payload: bytes) -> None:
         with self._lock:
-            self._latest_leds = payload
+            self._latest_leds = (mtype, payload)
             if self._session is not None:
-                self._session.send_leds(payload, self._clock())
+                self._session.send_leds(payload, self._clock(), mtype)
                 self._flush_locked()
 
     def request_snapshot(self) -> None:
@@ -253,7 +275,7 @@ class SerialBoardLink:
                 self._write_error = None
                 self._session, self._serial = session, port
                 if self._latest_leds is not None:
-                    session.preload_leds(self._latest_leds)
+                    session.preload_leds(self._latest_leds[1], self._latest_leds[0])
                 session.open(self._clock())
                 self._flush_locked()
             self._serve(port, session)

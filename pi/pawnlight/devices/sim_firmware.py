@@ -139,6 +139,7 @@ class SimulatedFirmware:
         self._restart_requested = False
         self._reset_cause: str | None = None
         self._plugged = False
+        self._bootsel = False
         self.exit_codes: list[int] = []
         self._stderr: deque[str] = deque(maxlen=500)
         self._events_log: deque[dict[str, object]] = deque(maxlen=200)
@@ -260,6 +261,12 @@ class SimulatedFirmware:
         with self._lock:
             self._command({"op": "noise", "amplitude": int(amplitude)})
 
+    def set_led_write_time(self, ms: int) -> None:
+        """Make every LED write take ``ms`` milliseconds of the firmware's time, as clocking
+        a real WS2812 chain out does (about 4 ms for 132 LEDs on a Pico)."""
+        with self._lock:
+            self._command({"op": "led_write_ms", "ms": int(ms)})
+
     def hang(self, ms: int) -> None:
         """Stall the firmware's main loop for ms milliseconds (to trip the watchdog)."""
         with self._lock:
@@ -287,7 +294,9 @@ class SimulatedFirmware:
 
     def sync(self, timeout: float = 5.0) -> dict[str, object]:
         """Return once the firmware has handled every control command sent before; the
-        answer carries ``reader_polls``, how often the card reader has been polled."""
+        answer carries ``reader_polls``, how often the card reader has been polled, and
+        ``scans``, the milliseconds between the starts of its sensor scans since the last
+        sync (the firmware's own clock)."""
         with self._changed:
             self._next_ping += 1
             ping = self._next_ping
@@ -310,6 +319,12 @@ class SimulatedFirmware:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"card reader polled {polls - start} times, not {count}")  # type: ignore[operator]
             time.sleep(0.005)
+
+    def hold_bootsel(self, held: bool = True) -> None:
+        """Hold (or let go of) the Pico's BOOTSEL button; the firmware looks at it when it
+        boots, and skips itself while it is held (docs/firmware.md)."""
+        with self._lock:
+            self._bootsel = held
 
     # --- power and cable ---------------------------------------------------------------
     def restart(self, *, unplug: bool = False) -> None:
@@ -405,6 +420,7 @@ class SimulatedFirmware:
             "sensors": self._sensors,
             "card": self._card,
             "no_card_reader": not self._card_reader,
+            "bootsel": self._bootsel,
         }
         (self._tmp / "world.json").write_text(json.dumps(world))
         serial_in_r, serial_in_w = os.pipe()

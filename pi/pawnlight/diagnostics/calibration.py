@@ -50,11 +50,13 @@ def class_name(what: int) -> str:
 
 @dataclass(frozen=True)
 class Sample:
-    """One reading: ``what`` stood on ``cell`` (EMPTY or a colour) and the sensor read ``value``."""
+    """One reading: ``what`` stood on ``cell`` (EMPTY or a colour) and the sensor read ``value``;
+    ``off_centre`` when the pawn was pushed to the side of its place on purpose."""
 
     cell: int
     what: int
     value: int
+    off_centre: bool = False
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,28 @@ Problem = TooClose | Missing | OffScale
 
 
 @dataclass(frozen=True)
+class Separation:
+    """How far apart two neighbouring classes' readings stayed (every placement pooled)."""
+
+    lower: int
+    upper: int
+    gap: int  # negative when they overlap
+    needed: int
+    off_centre: bool  # one of the two nearest readings was an off-centre placement
+
+    @property
+    def margin(self) -> int:
+        return self.gap - self.needed
+
+    def describe(self) -> str:
+        where = " (an off-centre pawn)" if self.off_centre else ""
+        return (
+            f"{class_name(self.lower)} and {class_name(self.upper)}: {self.gap} apart{where}, "
+            f"{self.needed} needed"
+        )
+
+
+@dataclass(frozen=True)
 class Calibration:
     bits: int
     tolerance: int
@@ -135,10 +159,19 @@ class Calibration:
     deltas: tuple[Band, ...] | None
     spreads: tuple[ClassSpread, ...]
     problems: tuple[Problem, ...]
+    #: Every pair of neighbouring classes, lowest readings first.
+    separations: tuple[Separation, ...] = ()
+    #: Pawn readings taken with the pawn pushed to the side of its place.
+    off_centre_samples: int = 0
 
     @property
     def ok(self) -> bool:
         return not self.problems and self.deltas is not None
+
+    @property
+    def worst_separation(self) -> Separation | None:
+        """The pair of classes that came nearest to each other for what they need."""
+        return min(self.separations, key=lambda s: s.margin, default=None)
 
     def bands_for(self, cell: int) -> ColourBands:
         """A cell's bands: the delta bands around its baseline, clipped to the scale."""
@@ -169,8 +202,12 @@ def calibrate(samples: Iterable[Sample], bits: int = 16, tolerance: int = 1500) 
     if no_empty:
         problems.append(Missing(EMPTY, tuple(no_empty)))
     deltas: dict[int, list[tuple[int, int]]] = {what: [] for what in CLASSES}
+    off_centre: dict[int, set[int]] = {what: set() for what in CLASSES}
     for sample in samples:
-        deltas[sample.what].append((sample.value - baseline[sample.cell], sample.cell))
+        delta = sample.value - baseline[sample.cell]
+        deltas[sample.what].append((delta, sample.cell))
+        if sample.off_centre:
+            off_centre[sample.what].add(delta)
     spreads = []
     for what in CLASSES:
         values = [d for d, _ in deltas[what]]
@@ -182,10 +219,13 @@ def calibrate(samples: Iterable[Sample], bits: int = 16, tolerance: int = 1500) 
         )
     spreads.sort(key=lambda s: s.mean)
     needed_gaps = []
+    separations = []
     for lower, upper in itertools.pairwise(spreads):
         gap = upper.low - lower.high
         needed = 2 * tolerance + round(SPREAD_SHARE * (lower.spread + upper.spread))
         needed_gaps.append((gap, needed))
+        aside = lower.high in off_centre[lower.what] or upper.low in off_centre[upper.what]
+        separations.append(Separation(lower.what, upper.what, gap, needed, aside))
         if gap < needed:
             cells = _nearest_cells(lower, upper, deltas, needed)
             problems.append(TooClose(lower.what, upper.what, gap, needed, cells))
@@ -193,7 +233,16 @@ def calibrate(samples: Iterable[Sample], bits: int = 16, tolerance: int = 1500) 
     if len(spreads) == len(CLASSES) and all(gap > 0 for gap, _ in needed_gaps):
         bands = _delta_bands(spreads, tolerance, bits)
     by_class = tuple(sorted(spreads, key=lambda s: CLASSES.index(s.what)))
-    result = Calibration(bits, tolerance, tuple(baseline), bands, by_class, tuple(problems))
+    result = Calibration(
+        bits,
+        tolerance,
+        tuple(baseline),
+        bands,
+        by_class,
+        tuple(problems),
+        tuple(separations),
+        sum(1 for sample in samples if sample.off_centre and sample.what != EMPTY),
+    )
     if bands is not None:
         off = tuple(cell for cell in range(CELLS) if not _fits(result.bands_for(cell)))
         if off:
@@ -262,10 +311,13 @@ def _delta_bands(spreads: list[ClassSpread], tolerance: int, bits: int) -> tuple
 
 @dataclass(frozen=True)
 class Step:
-    """Put pawns of ``colour`` on ``cells`` (then lift them)."""
+    """Put pawns of ``colour`` on ``cells`` (then lift them); ``off_centre``: each pushed to
+    the side of its place, as far as it goes (against the wall of its centring cup), so the
+    bands are made from the readings players will really give."""
 
     colour: int
     cells: tuple[int, ...]
+    off_centre: bool = False
 
 
 PAWNS_PER_COLOUR = 4
@@ -298,10 +350,20 @@ def quick_plan(rounds: int = 2) -> list[Step]:
         raise ValueError(f"{rounds} rounds need {count} places; a board has {CELLS}")
     picked = [order[(k * CELLS) // count] for k in range(count)]
     groups = _quarter_turns(picked)
-    return [Step(number % len(COLOURS), cells) for number, cells in enumerate(groups)]
+    colours = len(COLOURS)
+    # Every second round off-centre: with two rounds, each colour once centred, once aside.
+    return [
+        Step(number % colours, cells, (number // colours) % 2 == 1)
+        for number, cells in enumerate(groups)
+    ]
 
 
 def full_plan() -> list[Step]:
-    """Every colour on every place: 28 steps of four pawns a quarter turn apart, per colour."""
+    """Every colour on every place: 28 steps of four pawns a quarter turn apart, per colour,
+    every second one off-centre."""
     groups = _quarter_turns(_round_the_board())
-    return [Step(colour, cells) for colour in range(len(COLOURS)) for cells in groups]
+    return [
+        Step(colour, cells, index % 2 == 1)
+        for colour in range(len(COLOURS))
+        for index, cells in enumerate(groups)
+    ]

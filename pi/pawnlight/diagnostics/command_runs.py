@@ -302,6 +302,12 @@ def _calibration_text(result: calibration.Calibration) -> str:
         lines.append("Bands (relative):")
         for what, band in zip(calibration.CLASSES, result.deltas, strict=True):
             lines.append(f"  {calibration.class_name(what):>6}: {band.low:+7d} .. {band.high:+7d}")
+    worst = result.worst_separation
+    if worst is not None:
+        lines.append(
+            f"Worst separation: {worst.describe()} "
+            f"({result.off_centre_samples} of the pawn readings were off-centre)."
+        )
     for problem in result.problems:
         lines += wrap(f"problem: {problem.describe()}", "  ", "    ")
     if result.ok:

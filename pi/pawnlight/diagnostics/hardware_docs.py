@@ -40,10 +40,13 @@ def magnet_markdown() -> str:
     far = magnets.NOMINAL_DISTANCE_MM + magnets.DISTANCE_TOLERANCE_MM
     lines = [
         f"| pawns | pole facing down | magnet | field at {near:g} / {magnets.NOMINAL_DISTANCE_MM:g}"
-        f" / {far:g} mm | {sensor.part} reading | band in colour.toml |",
+        f" / {far:g} mm | {sensor.part} reading, up to {magnets.PLACEMENT_TOLERANCE_MM:g} mm "
+        "off-centre | band in colour.toml |",
         "|---|---|---|---|---|---|",
     ]
-    readings = magnets.expected_readings(sensor)
+    centred = magnets.expected_readings(sensor)
+    aside = magnets.expected_readings(sensor, offset_mm=magnets.PLACEMENT_TOLERANCE_MM)
+    readings = {what: centred[what] + aside[what] for what in centred}
     lines.append(
         f"| none (empty) | - | - | 0 mT | {readings['empty'][1]} | "
         f"{bands.empty.low}..{bands.empty.high} |"
@@ -62,7 +65,11 @@ def magnet_markdown() -> str:
 
 def bom_sections() -> dict[str, str]:
     configs = {kind: load_firmware_config(f"{kind}.json") for kind in ("presence", "colour")}
-    return {"power": budget_markdown(configs), "magnets": magnet_markdown()}
+    return {
+        "power": budget_markdown(configs),
+        "magnets": magnet_markdown(),
+        "placement": "\n".join(magnets.placement_table()) + "\n",
+    }
 
 
 _SECTION = re.compile(r"(<!-- generated: (\w+) -->\n)(.*?)(<!-- end: \2 -->)", re.DOTALL)

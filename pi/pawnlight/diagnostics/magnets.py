@@ -44,6 +44,46 @@ class Magnet:
         near = z / math.hypot(r, z)
         return REMANENCE_T[self.grade] / 2 * (far - near) * 1000
 
+    def field_z_mT(self, distance_mm: float, offset_mm: float = 0.0, steps: int = 48) -> float:
+        """The field's component along the magnet's axis (what a hall sensor lying flat under
+        the deck measures), ``distance_mm`` below the face and ``offset_mm`` to the side of
+        the axis, in millitesla.
+
+        Off the axis there is no closed form short of elliptic integrals, so this sums the
+        two pole faces as charged discs (the standard "magnetic charge" model of a uniformly
+        magnetised disc), on a polar grid of ``steps`` rings by ``2 * steps`` sectors.
+        On the axis it agrees with :meth:`field_mT` to 0.1 %.
+        """
+        radius = self.diameter_mm / 2
+        dr = radius / steps
+        sectors = 2 * steps
+        dphi = 2 * math.pi / sectors
+        cosines = [math.cos((j + 0.5) * dphi) for j in range(sectors)]
+        total = 0.0
+        for height, sign in ((distance_mm, 1.0), (distance_mm + self.thickness_mm, -1.0)):
+            face = 0.0
+            for i in range(steps):
+                r = (i + 0.5) * dr
+                base = r * r + offset_mm * offset_mm + height * height
+                twice = 2 * r * offset_mm
+                ring = sum((base - twice * c) ** -1.5 for c in cosines)
+                face += ring * r
+            total += sign * height * face * dr * dphi
+        return REMANENCE_T[self.grade] / (4 * math.pi) * total * 1000
+
+    def reach_mm(self, threshold_mT: float, distance_mm: float = 5.0) -> float:
+        """How far off the axis the field still reaches ``threshold_mT`` (to 0.1 mm)."""
+        low, high = 0.0, self.diameter_mm / 2 + 3 * distance_mm
+        if self.field_z_mT(distance_mm, 0.0) < threshold_mT:
+            return 0.0
+        while high - low > 0.05:
+            middle = (low + high) / 2
+            if self.field_z_mT(distance_mm, middle) >= threshold_mT:
+                low = middle
+            else:
+                high = middle
+        return round(low, 1)
+
     def __str__(self) -> str:
         return f"{self.diameter_mm:g} x {self.thickness_mm:g} mm {self.grade}"
 
@@ -99,6 +139,17 @@ PAWN_MAGNETS: tuple[PawnMagnet, ...] = (
 )
 assert tuple(m.colour for m in PAWN_MAGNETS) == COLOURS
 
+#: Placement.  A player leaves a pawn anywhere on its place, and a small magnet's field falls
+#: fast to the side: the 6 x 3 mm N42 at 5 mm reads 51 mT on the axis but 33 mT 3 mm off it,
+#: 15 mT at 5 mm and 2 mT at 8 mm, while a pawn's centre can stand ~10 mm off a 33 mm square's
+#: centre.  No magnet that fits in a pawn's base covers that, so every place gets a printed
+#: centring cup (hardware/centring-cups.scad): a funnel that steers the base into a recess
+#: PAWN_CLEARANCE_MM wider than the base.  The design tolerance adds how far a sensor may be
+#: glued off its place's centre; the magnets and bands are chosen to read right anywhere in it.
+PAWN_CLEARANCE_MM = 1.0
+SENSOR_PLACEMENT_MM = 1.5
+PLACEMENT_TOLERANCE_MM = PAWN_CLEARANCE_MM / 2 + SENSOR_PLACEMENT_MM  # 2 mm
+
 #: Presence boards only need a magnet strong enough for the hall switch (DRV5032FA switches at
 #: 4.8 mT at most, either pole): the strong magnet gives far more, so any pole will do.
 PRESENCE_MAGNET = STRONG
@@ -112,9 +163,35 @@ def expected_readings(
         NOMINAL_DISTANCE_MM,
         NOMINAL_DISTANCE_MM + DISTANCE_TOLERANCE_MM,
     ),
+    offset_mm: float = 0.0,
 ) -> dict[str, tuple[int, ...]]:
-    """Each colour's reading at each distance (and ``empty``: no magnet)."""
+    """Each colour's reading at each distance (and ``empty``: no magnet), ``offset_mm`` off
+    the sensor's axis."""
     readings = {"empty": tuple(sensor.reading(0.0) for _ in distances)}
     for pawn in PAWN_MAGNETS:
-        readings[pawn.colour] = tuple(sensor.reading(pawn.field_mT(d)) for d in distances)
+        readings[pawn.colour] = tuple(
+            sensor.reading(pawn.sign * pawn.magnet.field_z_mT(d, offset_mm)) for d in distances
+        )
     return readings
+
+
+#: Offsets from a place's centre shown in the placement table of hardware/bom.md.
+TABLE_OFFSETS_MM = (0.0, 2.0, 3.0, 5.0, 8.0)
+
+
+def placement_table() -> list[str]:
+    """Markdown rows: each magnet's field at the nominal distance, off-centre by
+    TABLE_OFFSETS_MM, and how far off-centre it still switches a DRV5032FA."""
+    head = " / ".join(f"{o:g}" for o in TABLE_OFFSETS_MM)
+    lines = [
+        f"| magnet | field at {head} mm off-centre | DRV5032FA ({PRESENCE_SWITCH_MT} mT) "
+        "switches within |",
+        "|---|---|---|",
+    ]
+    for magnet in (STRONG, WEAK):
+        fields = " / ".join(
+            f"{magnet.field_z_mT(NOMINAL_DISTANCE_MM, o):.0f}" for o in TABLE_OFFSETS_MM
+        )
+        reach = magnet.reach_mm(PRESENCE_SWITCH_MT, NOMINAL_DISTANCE_MM)
+        lines.append(f"| {magnet} | {fields} mT | {reach:g} mm |")
+    return lines

@@ -133,7 +133,9 @@ class PersonHand:
         self.console.ask("Take every pawn off the board, then press Enter. ")
         time.sleep(SETTLE)  # the last pawn's change has to reach the Pi
 
-    def place(self, cells: Sequence[int], colour: int | None = None) -> None:
+    def place(
+        self, cells: Sequence[int], colour: int | None = None, off_centre: bool = False
+    ) -> None:
         self._light(cells)
         start = self._ready()
         what = "a pawn" if colour is None else f"a {COLOURS[colour]} pawn"
@@ -145,7 +147,13 @@ class PersonHand:
         else:
             names = ", ".join(CELL_NAMES[c] for c in cells)
             pawns = "pawns" if colour is None else f"{COLOURS[colour]} pawns"
-            self.console.say(f"Put {pawns} on {names} (they are lit), then press Enter.")
+            how = (
+                ", each pushed to one side of its place as far as it goes (against its "
+                "centring cup)"
+                if off_centre
+                else ""
+            )
+            self.console.say(f"Put {pawns} on {names} (they are lit){how}, then press Enter.")
             self._wait(False, start)
             time.sleep(SETTLE)  # the last pawn's change has to reach the Pi
 

@@ -29,7 +29,9 @@ class Hand(Protocol):
 
     def clear(self) -> None: ...
 
-    def place(self, cells: Sequence[int], colour: int | None = None) -> None: ...
+    def place(
+        self, cells: Sequence[int], colour: int | None = None, off_centre: bool = False
+    ) -> None: ...
 
     def lift(self, cells: Sequence[int]) -> None: ...
 
@@ -111,10 +113,11 @@ def run_calibration(
     samples = [calibration.Sample(cell, EMPTY, empty[channel_of[cell]]) for cell in range(CELLS)]
     for number, step in enumerate(plan, start=1):
         progress(f"[{number}/{len(plan)}] {calibration.class_name(step.colour)}")
-        hand.place(step.cells, step.colour)
+        hand.place(step.cells, step.colour, step.off_centre)
         placed = _values(view)
         samples += [
-            calibration.Sample(cell, step.colour, placed[channel_of[cell]]) for cell in step.cells
+            calibration.Sample(cell, step.colour, placed[channel_of[cell]], step.off_centre)
+            for cell in step.cells
         ]
         hand.lift(step.cells)
         lifted = _values(view)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pawnlight.board.cells import CELLS, LEDS, PAWN
 from pawnlight.board.layout import Layout
 
+from . import magnets
 from .board_view import BoardView
 from .wiring import led_place_names
 
@@ -77,10 +78,21 @@ class PhysicalBoard:
 
     # -- the hand's moves -------------------------------------------------------------------------
 
-    def put(self, cells: Sequence[int], colour: int = PAWN) -> None:
+    def put(self, cells: Sequence[int], colour: int = PAWN, off_centre: bool = False) -> None:
+        """Pawns on cells; ``off_centre``: pushed to the side of their centring cups, where
+        the magnet's field is what the field model gives at the placement tolerance."""
+        weaker, variation = 1.0, self._variation
+        if off_centre:
+            # Against the cup's wall the position is known; what still varies is the depth.
+            variation /= 2
+            magnet = magnets.PAWN_MAGNETS[0 if colour == PAWN else colour].magnet
+            distance = magnets.NOMINAL_DISTANCE_MM
+            aside = magnet.field_z_mT(distance, magnets.PLACEMENT_TOLERANCE_MM)
+            weaker = aside / magnet.field_z_mT(distance)
         for cell in cells:
             self.pawns[cell] = colour
-            self._placed[cell] = 1 + self._random.uniform(-self._variation, self._variation)
+            spread = self._random.uniform(-variation, variation)
+            self._placed[cell] = (1 + spread) * weaker
 
     def take(self, cells: Sequence[int]) -> None:
         for cell in cells:
@@ -147,8 +159,10 @@ class ScriptedHand:
         self.board.clear()
         self._apply()
 
-    def place(self, cells: Sequence[int], colour: int | None = None) -> None:
-        self.board.put(cells, PAWN if colour is None else colour)
+    def place(
+        self, cells: Sequence[int], colour: int | None = None, off_centre: bool = False
+    ) -> None:
+        self.board.put(cells, PAWN if colour is None else colour, off_centre)
         self._apply()
 
     def lift(self, cells: Sequence[int]) -> None:

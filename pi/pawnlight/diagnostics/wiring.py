@@ -62,6 +62,9 @@ class BoardWiring:
     sensor: str
     pico: tuple[PicoPin, ...]
     chips: tuple[Chip, ...]
+    #: The resistor from every chip input to 3.3 V, so a broken sensor wire reads a known
+    #: level (no pawn, or off the colour scale) instead of floating.
+    pullup_ohms: int
 
     @property
     def inputs_per_chip(self) -> int:
@@ -126,8 +129,11 @@ def _parse(data: dict[str, Any], source: str) -> Wiring:
             )
             for chip in board["chips"]
         )
+        pullup = int(board["pullup_ohms"])
+        if pullup <= 0:
+            raise ValueError(f"{sensing}.pullup_ohms must be a resistance: every input needs one")
         boards[sensing] = BoardWiring(
-            sensing, board["config"], board["layout"], board["sensor"], pico, chips
+            sensing, board["config"], board["layout"], board["sensor"], pico, chips, pullup
         )
     return Wiring(
         pi=pi,

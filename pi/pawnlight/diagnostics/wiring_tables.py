@@ -159,8 +159,10 @@ def _chip_controls(board: BoardWiring) -> list[str]:
             f"* /CE (pin {p['/CE']}) → GND; VCC (pin {p['VCC']}) → 3.3 V with a 100 nF "
             f"capacitor to GND (pin {p['GND']}) at every chip.",
             "* Hall switches: VCC → 3.3 V, GND → GND, OUT → the input below. The DRV5032FA "
-            "drives its output both ways, so no pull-up is needed (an open-drain switch "
-            "needs 10 kΩ to 3.3 V).",
+            "has a push-pull output (it drives both ways).",
+            f"* Every input D0–D7 of every chip: {_ohms(board.pullup_ohms)} to 3.3 V (a 9-pin "
+            "bussed resistor network per chip, common pin to 3.3 V). The switch overrides it; "
+            "a broken or unplugged sensor wire then reads 1, no pawn, instead of floating.",
             "",
         ]
     p = MUX_PINS
@@ -174,8 +176,17 @@ def _chip_controls(board: BoardWiring) -> list[str]:
         f"* VCC (pin {p['VCC']}) → the 3.3 V rail with 100 nF to GND (pin {p['GND']}).",
         "* Analog hall sensors: VCC → the 3.3 V rail (the buck converter), GND → AGND, OUT → "
         "the input below, 100 nF across VCC and GND at each sensor.",
+        f"* Every input I0–I15 of every mux: {_ohms(board.pullup_ohms)} to 3.3 V (two 9-pin "
+        "bussed resistor networks per mux, common pins to 3.3 V). The sensor's output "
+        "overrides it; a broken or unplugged sensor wire then reads the top of the scale "
+        "(65535, above the 3.1 V a DRV5055 can drive) instead of floating: a green pawn "
+        "that cannot be lifted, which `pawnlight doctor` and the stuck-sensor check name.",
         "",
     ]
+
+
+def _ohms(value: int) -> str:
+    return f"{value // 1000} kΩ" if value % 1000 == 0 else f"{value} Ω"
 
 
 def _inputs(board: BoardWiring) -> list[str]:

@@ -1,0 +1,192 @@
+# The Pico's hardware layer (hal_pico.py) under the MicroPython unix port, with the chip's
+# registers, the USB stdin and the BOOTSEL button played by fakes. Started by
+# test_fw_micropython.py as
+#     micropython mp_hal_pico_checks.py FIRMWARE_DIR
+# Prints "PASSED n" and exits 0, or prints each failure and exits 1.
+
+import sys
+
+sys.path.insert(0, sys.argv[1])
+
+import protocol as P
+
+failures = []
+count = 0
+
+
+def check(condition, what):
+    global count
+    count += 1
+    if not condition:
+        failures.append(what)
+        print("FAIL", what)
+
+
+class Registers:
+    """machine.mem32 over a dict: the watchdog's registers survive a reboot, like the chip's
+    (only a power-on clears them)."""
+
+    def __init__(self):
+        self.words = {}
+
+    def __getitem__(self, address):
+        return self.words.get(address, 0)
+
+    def __setitem__(self, address, value):
+        self.words[address] = value & 0xFFFFFFFF
+
+
+class FakeMachine:
+    PWRON_RESET = 1
+    WDT_RESET = 3
+    cause = 1
+    mem32 = Registers()
+    resets = 0
+
+    class Pin:
+        OUT = 1
+
+        def __init__(self, *args, **kwargs):
+            pass
+
+    class WDT:
+        def __init__(self, timeout):
+            self.timeout = timeout
+
+    @staticmethod
+    def reset_cause():
+        return FakeMachine.cause
+
+    @staticmethod
+    def reset():
+        FakeMachine.resets += 1
+
+
+class FakeModule:
+    pass
+
+
+fake_micropython = FakeModule()
+fake_micropython.kbd_intr = lambda c: None
+fake_neopixel = FakeModule()
+fake_neopixel.NeoPixel = None
+fake_rp2 = FakeModule()
+fake_rp2.pressed = 0
+fake_rp2.bootsel_button = lambda: fake_rp2.pressed
+
+sys.modules["machine"] = FakeMachine
+sys.modules["micropython"] = fake_micropython
+sys.modules["neopixel"] = fake_neopixel
+sys.modules["rp2"] = fake_rp2
+
+
+def boot(cause):
+    """A reset: the chip's registers stay, the firmware's modules load afresh."""
+    FakeMachine.cause = cause
+    sys.modules.pop("hal_pico", None)
+    import hal_pico
+
+    return hal_pico
+
+
+def power_on():
+    FakeMachine.mem32.words = {}
+    return boot(FakeMachine.PWRON_RESET)
+
+
+# Power-on: not the watchdog.
+hal = power_on()
+check(not hal.reset_by_watchdog(), "power-on is not a watchdog reset")
+hal.watchdog(2000)
+
+# The firmware asks for a reset (the Pi's RESET, the crash handler): machine.reset() is a
+# watchdog reset on the RP2040, but the next boot must not call it one.
+hal.reset()
+check(FakeMachine.resets == 1, "reset() resets")
+hal = boot(FakeMachine.WDT_RESET)
+check(not hal.reset_by_watchdog(), "a deliberate reset is not reported as the watchdog")
+
+# Before the firmware starts its watchdog (the REPL, `mpremote reset`) a reset is deliberate.
+hal = boot(FakeMachine.WDT_RESET)
+check(not hal.reset_by_watchdog(), "a reset from the REPL is not the watchdog")
+
+# The firmware runs, its watchdog starts, the loop hangs: that one is the watchdog's.
+hal.watchdog(2000)
+hal = boot(FakeMachine.WDT_RESET)
+check(hal.reset_by_watchdog(), "a real watchdog reset is reported")
+
+# Maintenance: asked for, seen once at the next boot, then gone.
+hal.request_maintenance()
+hal.reset()
+hal = boot(FakeMachine.WDT_RESET)
+check(hal.maintenance_requested(), "maintenance after the request")
+check(not hal.maintenance_requested(), "maintenance request consumed")
+hal = power_on()
+check(not hal.maintenance_requested(), "no maintenance after a power-on")
+
+# Leaving for the REPL turns the watchdog off.
+FakeMachine.mem32[hal._WATCHDOG_CTRL] = 0x40000000 | 1000
+hal.stop_watchdog()
+check(FakeMachine.mem32[hal._WATCHDOG_CTRL] == 1000, "watchdog disabled")
+
+# BOOTSEL pressed after boot and held (three reads in a row) skips the firmware; a glitch
+# does not, nor a button that reads pressed from the start (an emulator that does not model
+# the pin reads it low for ever; a person cannot hold it from power-on without starting the
+# boot ROM's USB drive instead).
+hal.BOOTSEL_WINDOW_MS = 100
+
+
+def button(reads):
+    reads = list(reads)
+    fake_rp2.bootsel_button = lambda: reads.pop(0) if reads else 0
+
+
+button([0, 0, 1, 1, 1, 1])
+check(hal.bootsel_held(), "BOOTSEL pressed and held")
+button([0, 1, 0, 0, 0])
+check(not hal.bootsel_held(), "a glitch is not a press")
+fake_rp2.bootsel_button = lambda: 1
+check(not hal.bootsel_held(), "pressed from power-on (or not modelled) does not count")
+
+# USB reads follow the COBS blocks: whole frames, with few read calls.
+
+
+class FakeStdin:
+    def __init__(self, data):
+        self.data = data
+        self.calls = 0
+
+    def read(self, n):
+        self.calls += 1
+        assert n <= len(self.data), "read past the bytes that arrived (it would block)"
+        out = self.data[:n]
+        self.data = self.data[n:]
+        return out
+
+
+class FakePoll:
+    def __init__(self, stdin):
+        self.stdin = stdin
+
+    def poll(self, timeout=0):
+        return [(self.stdin, 1)] if self.stdin.data else []
+
+
+frame = P.encode_frame(P.LED_FRAME, 7, bytes([10, 20, 30] * 132))
+serial = hal.UsbSerial()
+serial._in = FakeStdin(frame + frame)
+serial._poll = FakePoll(serial._in)
+got = serial.read()
+check(got == frame + frame, "both frames read")
+check(serial._in.calls < 20, f"read in blocks, not bytes ({serial._in.calls} calls)")
+decoded = P.FrameDecoder().feed(got)
+check(len(decoded) == 2 and decoded[1][1] == 7, "frames decode")
+dark = P.encode_frame(P.LED_FRAME, 8, bytes(396))  # all zeros: every byte its own block
+serial._in = FakeStdin(dark)
+serial._poll = FakePoll(serial._in)
+check(serial.read() == dark, "a dark frame reads whole")
+
+if failures:
+    print(f"FAILED {len(failures)} of {count}")
+    sys.exit(1)
+print(f"PASSED {count}")
