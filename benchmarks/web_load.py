@@ -6,7 +6,7 @@ players (cards scanned, pawns set on the board), and meanwhile:
 
 * page-like clients, in separate processes: each holds the event stream and, on every event,
   fetches what the status page fetches (the live fragment with its ETag, the history lines it
-  lacks), as a browser would, gzip accepted;
+  lacks), as a browser would, gzip accepted (the stream too);
 * slow-header connections that trickle a request's headers a byte at a time (reopened when the
   server closes them);
 * a prober that times ``GET /api/state``.
@@ -38,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -83,23 +84,28 @@ class PageClient:
         if match:
             self.history, self.epoch = int(match.group(1)), int(match.group(2))
         stream = http.client.HTTPConnection(HOST, self.port, timeout=30)
-        stream.request("GET", "/api/events", headers={"Accept": "text/event-stream"})
+        headers = {"Accept": "text/event-stream", "Accept-Encoding": "gzip"}
+        stream.request("GET", "/api/events", headers=headers)
         response = stream.getresponse()
         if response.status != 200:
             raise RuntimeError(f"stream refused: {response.status}")
-        data = b""
+        gzipped = response.getheader("Content-Encoding") == "gzip"
+        unpack = zlib.decompressobj(31) if gzipped else None
+        text = b""
         wire = 0
         while not stop.is_set():
-            line = response.fp.readline()
-            if not line:
+            chunk = response.read1(65536)
+            if not chunk:
                 break
-            wire += len(line)
-            if line.startswith(b"data: "):
-                data = line[6:]
-            elif line in (b"\n", b"\r\n") and data:
+            wire += len(chunk) + 7  # and the chunked encoding's framing, about
+            text += unpack.decompress(chunk) if unpack is not None else chunk
+            while b"\n\n" in text:
+                block, text = text.split(b"\n\n", 1)
+                data = [line[6:] for line in block.split(b"\n") if line.startswith(b"data: ")]
+                if not data:
+                    continue
                 arrived = time.perf_counter()
-                state = json.loads(data)
-                data = b""
+                state = json.loads(b"".join(data))
                 wire += self.update(state)
                 self.log.append((int(state["version"]), time.perf_counter(), wire, arrived))
                 wire = 0

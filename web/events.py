@@ -1,6 +1,8 @@
 """Server-Sent Events: the state now, then every new snapshot, on one long response.
 
-A stream holds one server thread, so it must end by itself: when the server stops (the stop
+This is the stream as the Flask app serves it (the test client, a plain WSGI server); the served
+app answers ``/api/events`` on its event loop instead (asgi.py), without a thread per phone.
+Here a stream holds one thread, so it must end by itself: when the server stops (the stop
 flag is checked between short waits), and when the phone goes away (the heartbeat comment every
 ~15 s makes the write fail, and the generator is closed).
 """

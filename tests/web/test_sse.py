@@ -251,3 +251,32 @@ def test_the_fake_service_counts_its_subscriptions():
     assert subscription.get(1.0)["settings"]["brightness"] == 0.1
     subscription.close()
     assert service.subscribers == [] and service.closed == 1
+
+
+def test_a_phone_that_takes_gzip_gets_the_stream_gzipped_event_by_event(service):
+    import http.client
+    import zlib
+
+    app = create_app(service, pin=PIN, secret_key=SECRET)
+    with WebServer(app, "127.0.0.1", 0) as server:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=WAIT)
+        connection.request("GET", "/api/events", headers={"Accept-Encoding": "gzip"})
+        response = connection.getresponse()
+        assert response.getheader("Content-Encoding") == "gzip"
+        unpack = zlib.decompressobj(31)
+        text = b""
+
+        def next_state() -> dict:
+            nonlocal text
+            while True:
+                while b"\n\n" in text:
+                    block, text = text.split(b"\n\n", 1)
+                    for line in block.split(b"\n"):
+                        if line.startswith(b"data: "):
+                            return json.loads(line[6:])
+                text += unpack.decompress(response.read1(65536))  # each event is flushed
+
+        assert next_state()["phase"] == "idle"
+        service.command("new_game", {"players": ["red", "blue"]})
+        assert next_state()["phase"] == "setup"
+        connection.close()
