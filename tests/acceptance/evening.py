@@ -133,27 +133,38 @@ class Evening:
         time.sleep(HAND)
 
     def follow_guidance(self, rng: random.Random) -> dict[str, Any]:
-        """Put the board right as the page and LEDs ask, one pawn at a time, then wait until the
-        game accepts it: the board, colours included, equals the game."""
-        for _attempt in range(3):
-            state = self.state()
-            wanted = state.get("pawns")
-            if not wanted:
+        """Do what the page and the LEDs ask (`guidance`, in their order), one pawn at a time,
+        until the game accepts the board; then the board, colours included, equals the game.
+        ``rng`` only chooses the hand's order where the guidance leaves it open."""
+        state = self.settled()
+        for _round in range(8):
+            guidance = state.get("guidance") or []
+            if not guidance:
+                physical = self.physical()
+                assert same_board(physical, state.get("pawns") or {}), (
+                    f"the game accepts a board that differs from it: {physical}, "
+                    f"game {state.get('pawns')}"
+                )
                 return state
-            lifts, places = board_changes(self.physical(), wanted)
-            rng.shuffle(lifts)
-            rng.shuffle(places)
-            for square in lifts:
-                self.lift(square)
-            for square, colour in places:
-                self.place(square, colour)
+            for step in guidance:
+                self.figures["guidance followed"] += 1
+                with contextlib.suppress(Refused):  # an earlier step already did it
+                    if step["action"] in ("lift", "move", "check"):
+                        self.lift(step["from"])
+                    if step["action"] in ("put", "move"):
+                        self.place(step["to"], step["colour"] or self.guess_colour(state))
+                    if step["action"] == "check":
+                        self.place(step["from"], step["colour"] or self.guess_colour(state))
             state = self.settled()
-            if same_board(self.physical(), state.get("pawns") or {}) and not state["corrections"]:
-                return state
         raise AssertionError(
             f"guidance followed but the board is still wrong: {state['corrections']}, "
             f"physical {self.physical()}, game {state.get('pawns')}"
         )
+
+    def guess_colour(self, state: dict[str, Any]) -> str:
+        """A pawn the guidance does not name the colour of: one the game has off its place."""
+        _lifts, places = board_changes(self.physical(), state.get("pawns") or {})
+        return places[0][1] if places else state["turn"]
 
     # -- the checks -----------------------------------------------------------------------------
 
@@ -234,11 +245,8 @@ def normal(pawns: dict[str, list[str]]) -> dict[str, list[str]]:
 
 
 def same_board(physical: dict[str, list[str]], game: dict[str, list[str]]) -> bool:
-    """The pawns the game has stand where it has them (colours the game does not use: none)."""
-    for colour in COLOURS:
-        if sorted(physical.get(colour, [])) != sorted(game.get(colour, [])):
-            return False
-    return True
+    """The pawns of the game's colours stand where it has them."""
+    return all(sorted(physical.get(c, [])) == sorted(places) for c, places in game.items())
 
 
 def board_changes(

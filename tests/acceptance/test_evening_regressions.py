@@ -53,9 +53,17 @@ def test_a_full_disk_holds_the_draw_until_it_can_be_saved(evening):
 def test_malformed_frames_and_a_power_cut_leave_the_game_playable(evening):
     rng = random.Random(2)
     start(evening, {"players": ["red", "blue"]}, rng)
-    for fault in ("bad-error", "bad-snapshot", "garbage", "power-cut"):
+
+    def link() -> dict:
+        return evening.call("GET", "/api/diagnostics", pin=True)["link"]
+
+    evening.call("POST", "/api/sim/line", {"fault": "power-cut"})
+    evening.daemon.wait_for(lambda: link()["firmware_restarts"] + link()["reconnects"] >= 1, 30)
+    evening.wait(lambda s: s["link"]["up"], timeout=30)
+    for fault in ("garbage", "bad-error", "bad-snapshot"):
         evening.call("POST", "/api/sim/line", {"fault": fault})
-        evening.wait(lambda s: s["link"]["up"], timeout=30)
+    # The cut ERROR text is shown as far as it reads; the short SNAPSHOT is one malformed frame.
+    evening.daemon.wait_for(lambda: link()["malformed"] >= 1)
     evening.call("POST", "/api/sim/scan", {"card": "1"})
     evening.wait(lambda s: s["phase"] == "move")
     evening.lift("start:red")
@@ -63,8 +71,5 @@ def test_malformed_frames_and_a_power_cut_leave_the_game_playable(evening):
     state = evening.wait(lambda s: s["history"] == ["R:start-T4"], what="the move")
     evening.check_records(evening.check())
     diagnostics = evening.call("GET", "/api/diagnostics", pin=True)
-    # The cut ERROR text is shown as far as it reads; the short SNAPSHOT is one malformed frame.
     assert any("carte illisible" in error for error in diagnostics["errors"])
-    assert diagnostics["link"]["malformed"] >= 1
-    assert diagnostics["link"]["firmware_restarts"] >= 1
     assert state["link"]["up"]
