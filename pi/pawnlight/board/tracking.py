@@ -32,6 +32,7 @@ class PawnTracker:
         self._areas: list[Counter[int]] = [Counter() for _ in AREAS]
         self._hand: Counter[int] = Counter()
         self._pawns = 0  # pawns of the game: when all are on the board, the hand is empty
+        self._playing: frozenset[int] = frozenset()  # a lifted pawn of another colour goes away
         self._sensed: Occupancy | None = None
         self._assumed: tuple[Occupancy, ...] = ()
 
@@ -50,6 +51,7 @@ class PawnTracker:
         and keeps them only where it has a pawn."""
         truth = canonical(true_occupancy(position))
         self._pawns = sum(1 for _ in position.items())
+        self._playing = frozenset(position.colours)
         self._hand.clear()
         self._load(truth)
         self._sensed = _presence(truth) if seen else None
@@ -80,11 +82,12 @@ class PawnTracker:
         for cell in SQUARE_CELLS:
             if before[cell] == EMPTY and board[cell] != EMPTY:
                 want = wanted[cell] if wanted is not None else EMPTY
-                self._squares[cell] = self._from_hand((want,) if want != EMPTY else ())
+                self._squares[cell] = self._from_hand(want)
         for index, first in enumerate(AREA_STARTS):
             gained = _count(board, first) - _count(before, first)
             for _ in range(max(gained, 0)):
-                self._areas[index][self._from_hand((AREAS[index][1],))] += 1
+                own = AREAS[index][1]
+                self._areas[index][self._from_hand(own, area=True)] += 1
         self._settle_hand()
 
     def colours(self) -> Occupancy:
@@ -164,17 +167,22 @@ class PawnTracker:
                 del area[taken]
         return colour
 
-    def _from_hand(self, preferred: tuple[int, ...]) -> int:
+    def _from_hand(self, preferred: int, area: bool = False) -> int:
+        """The colour of a pawn put down: ``preferred`` (the area's own colour, or the colour
+        guidance asks for) if the hand holds one, else the hand's only colour. Lifted pawns of
+        colours not in the game are put away, not back: with no playing colour in the hand, the
+        pawn came from the box (of the area's colour in a START or HOME, else unknown)."""
         hand = self._hand
-        held = [c for c in hand if hand[c] > 0]
-        colour = next((c for c in preferred if hand[c] > 0), None)
-        if colour is None and len(held) == 1:
+        held = [c for c in hand if hand[c] > 0 and (c in self._playing or c == PAWN)]
+        if preferred in held:
+            colour = preferred
+        elif len(held) == 1 and held[0] != PAWN:
             colour = held[0]
-        if colour is None:
-            if held:  # several colours in the hand: which one was put down is not known
-                unknown = PAWN if hand[PAWN] > 0 else None
-                if unknown is not None:
-                    hand[PAWN] -= 1
+        elif not held and area:
+            return preferred
+        else:
+            if hand[PAWN] > 0:  # an unknown pawn from the hand: still unknown
+                hand[PAWN] -= 1
             return PAWN
         hand[colour] -= 1
         if hand[colour] <= 0:
@@ -187,7 +195,7 @@ class PawnTracker:
         on_board = sum(1 for v in self._sensed or () if v != EMPTY)
         if on_board < self._pawns or not self._hand:
             return
-        left = {c for c in self._hand if self._hand[c] > 0 and c != PAWN}
+        left = {c for c in self._hand if self._hand[c] > 0 and c in self._playing}
         if len(left) == 1:
             colour = left.pop()
             self._squares = [colour if v == PAWN else v for v in self._squares]
