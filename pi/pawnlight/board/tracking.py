@@ -10,8 +10,10 @@ between that and a red pawn left in blue's START.)
 
 Lifted pawns go into the *hand*; a pawn put down takes a colour from it: the colour of the START
 or HOME it is put in if the hand holds one, else the colour guidance asked for there if the hand
-holds one, else the hand's only colour.  When none of these tells, the pawn is *unknown* (PAWN),
-and an unknown pawn is taken to be the right one: the tracker only ever objects to what it knows.
+holds one, else the hand's only colour.  Lifted pawns of colours not in the game are taken to be
+put away, and a pawn put in a START or HOME while the hand holds no playing colour to come from
+the box, of that area's colour.  When none of these tells, the pawn is *unknown* (PAWN), and an
+unknown pawn is taken to be the right one: the tracker only ever objects to what it knows.
 """
 
 from __future__ import annotations
@@ -35,11 +37,6 @@ class PawnTracker:
         self._playing: frozenset[int] = frozenset()  # a lifted pawn of another colour goes away
         self._sensed: Occupancy | None = None
         self._assumed: tuple[Occupancy, ...] = ()
-
-    @property
-    def following(self) -> bool:
-        """A position to follow from has been given."""
-        return self._sensed is not None or bool(self._assumed)
 
     def reset(
         self, position: Position, seen: bool = True, maybe: tuple[Position, ...] = ()
