@@ -37,15 +37,22 @@ class PawnTracker:
         self._playing: frozenset[int] = frozenset()  # a lifted pawn of another colour goes away
         self._sensed: Occupancy | None = None
         self._assumed: tuple[Occupancy, ...] = ()
+        self._set_up = False  # follow only once the board reads as the position (a new game)
 
     def reset(
-        self, position: Position, seen: bool = True, maybe: tuple[Position, ...] = ()
+        self,
+        position: Position,
+        seen: bool = True,
+        maybe: tuple[Position, ...] = (),
+        set_up: bool = False,
     ) -> None:
         """The board shows ``position`` in its colours (a move was recognised, the board was set
         up as lit).  ``seen=False``: that is only the best guess (after a restart); the first
         board followed then takes the colours of the first of ``position`` and ``maybe`` (other
         positions the board may still show, such as the one before an undo) that it reads as,
-        and keeps them only where it has a pawn."""
+        and keeps them only where it has a pawn.  ``set_up``: a new game, set up from whatever
+        the board held before (pawns of other colours put away, others taken from the box):
+        nothing is followed until the board first reads as ``position``."""
         truth = canonical(true_occupancy(position))
         self._pawns = sum(1 for _ in position.items())
         self._playing = frozenset(position.colours)
@@ -54,6 +61,7 @@ class PawnTracker:
         self._sensed = _presence(truth) if seen else None
         others = tuple(canonical(true_occupancy(p)) for p in maybe)
         self._assumed = () if seen else (truth, *others)
+        self._set_up = set_up and not seen
 
     def follow(self, board: Occupancy, wanted: Occupancy | None = None) -> None:
         """The presence board now shows ``board``: lifted pawns go into the hand, pawns put down
@@ -62,7 +70,10 @@ class PawnTracker:
         if self._sensed is None:
             # After a restart the sensors may first report an empty or half-read board: the
             # colours are taken from the first board that holds every pawn of the game.
-            if sum(1 for v in board if v != EMPTY) >= self._pawns:
+            if self._set_up:
+                if board == _presence(self._assumed[0]):
+                    self._first(board)
+            elif sum(1 for v in board if v != EMPTY) >= self._pawns:
                 self._first(board)
             return
         before, self._sensed = self._sensed, board
