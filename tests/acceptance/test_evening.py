@@ -45,17 +45,16 @@ from .evening import Evening, Refused, normal, place_square
 EVENINGS = int(os.environ.get("PAWNLIGHT_EVENINGS", "4"))
 STEPS = int(os.environ.get("PAWNLIGHT_EVENING_STEPS", "18"))
 
-#: Bugs owned by issue #22 that this machine can meet; each is avoided behind its flag until the
-#: fix is merged (set the variable to 1 to let the machine go there).
-#: - doubling and accepting in point play (recognition stale after restart or undo).
-DOUBLING = os.environ.get("PAWNLIGHT_EVENING_DOUBLING") == "1"
-#: - undo after a bump: guidance names colours a presence board cannot see (#16, i22's part).
-UNDO_AFTER_BUMP = os.environ.get("PAWNLIGHT_EVENING_UNDO_AFTER_BUMP") == "1"
-#: - a new game with other colours than the pawns on a presence board: pawns put into the new
-#:   colours' START while the hand holds the old colours are taken for those (board/tracking.py
-#:   _from_hand), so the guidance asks for ever to lift them again. Until fixed, a new game keeps
-#:   the colours on the board (edition, variant, order, teams and seats still vary).
-NEW_COLOURS = os.environ.get("PAWNLIGHT_EVENING_NEW_COLOURS") == "1"
+#: Parts of an evening that can be left out (set the variable to 0) to look at something else:
+#: - point play with doubling, re-doubling and drop-outs (issue #22 fixed its restarts and undo);
+DOUBLING = os.environ.get("PAWNLIGHT_EVENING_DOUBLING", "1") == "1"
+#: - undo after a bump, guided by colour on a presence board too (#16, fixed with #22).
+UNDO_AFTER_BUMP = os.environ.get("PAWNLIGHT_EVENING_UNDO_AFTER_BUMP", "1") == "1"
+#: The classic books' point play, where doubling is allowed.
+DOUBLING_EDITIONS = ("parker-1950", "parker-1939")
+#: - a new game with other colours than the pawns on a presence board (the tracker sets the new
+#:   game up afresh, #22).
+NEW_COLOURS = os.environ.get("PAWNLIGHT_EVENING_NEW_COLOURS", "1") == "1"
 
 FIGURES: dict[str, int] = {}
 
@@ -258,6 +257,107 @@ class EveningMachine(RuleBasedStateMachine):
         self.state = self.evening.wait(
             lambda s: s["phase"] in ("draw", "over"), what="the first turn"
         )
+        self.undone_bump = False
+
+    @rule(
+        config=game_configs(),
+        cards=st.lists(st.sampled_from(sorted(CARDS)), min_size=12, max_size=12),
+        restart_after=st.integers(0, 15),  # most draws end sooner: a restart now and then
+        kill=st.booleans(),
+    )
+    def new_game_with_a_leader_draw(
+        self, config: dict, cards: list[str], restart_after: int, kill: bool
+    ) -> None:
+        """Each player scans a card, the highest leads (ties draw again); the daemon may restart
+        part-way through the draw, which goes on where it was."""
+        self.count("leader draws")
+        self.evening.call("POST", "/api/game", {**config, "draw_leader": True}, pin=True)
+        state = self.evening.wait(lambda s: s["phase"] == "leader", what="the leader draw")
+        for number, card in enumerate(cards):
+            if number == restart_after:
+                self.count("restarts during a leader draw")
+                self.evening.restart(kill)
+                again = self.evening.wait(lambda s: s["phase"] == "leader", what="the draw back")
+                assert again["leader"] == state["leader"]
+            with contextlib.suppress(Refused):
+                self.evening.call("POST", "/api/sim/scan", {"card": card})
+            state = self.evening.settled()
+            if state["phase"] != "leader":
+                break
+        if state["phase"] == "leader":
+            return  # tie after tie: the draw is still on (new game ends it)
+        winners = state["players"]
+        self.state = self.evening.follow_guidance(self.rng)
+        assert self.state["players"] == winners and self.state["leader"] is None
+        self.undone_bump = False
+
+    def point_play_with_doubling(self) -> bool:
+        state = self.state
+        return (
+            DOUBLING
+            and state.get("game_id") is not None
+            and state["variant"] == "points"
+            and state["edition"] in DOUBLING_EDITIONS
+            and state["phase"] in ("draw", "move", "double")
+        )
+
+    @precondition(lambda self: self.point_play_with_doubling())
+    @rule(
+        caller=st.integers(0, 3),
+        answers=st.lists(st.booleans(), min_size=3, max_size=3),
+        restart=st.sampled_from([None, None, None, "stop", "kill"]),
+    )
+    def double_and_answer(self, caller: int, answers: list[bool], restart: str | None) -> None:
+        """Point play: a player doubles (re-doubles after an accepted double); the others accept
+        or drop out, maybe with a restart while they think. A game everyone else drops ends."""
+        state = self.state
+        if state["phase"] != "double":
+            colour = state["players"][caller % len(state["players"])]
+            try:
+                self.evening.call("POST", "/api/double", {"colour": colour}, pin=True)
+            except Refused:
+                return  # that player has dropped out
+            self.count("doubles")
+            state = self.evening.wait(lambda s: s["phase"] == "double", what="the double")
+        if restart is not None:
+            self.count("restarts during a double")
+            self.evening.restart(restart == "kill")
+            state = self.evening.follow_guidance(self.rng)
+            assert state["phase"] == "double"
+        for colour, accept in zip(list(state["waiting_for"]), answers, strict=False):
+            answer = "accept" if accept else "drop"
+            self.count(f"{answer}s")
+            self.evening.call("POST", f"/api/{answer}", {"colour": colour}, pin=True)
+        self.state = self.evening.follow_guidance(self.rng)
+        self.state = self.evening.settled()
+
+    @precondition(
+        lambda self: (
+            self.state.get("game_id") is not None
+            and self.state["phase"] == "over"
+            and self.state.get("match") is not None
+        )
+    )
+    @rule(restart=st.booleans())
+    def next_game_of_the_match(self, restart: bool) -> None:
+        """The winner leads the match's next game; points carry over, also across a restart."""
+        before = self.state
+        if restart:
+            self.count("restarts between games")
+            self.evening.restart(kill=True)
+            again = self.evening.wait(lambda s: s["phase"] == "over", what="the match back")
+            assert again["match"] == before["match"]
+        self.count("next games")
+        self.evening.call("POST", "/api/next-game", {}, pin=True)
+        self.state = self.evening.follow_guidance(self.rng)
+        state = self.state
+        assert state["match"]["game"] == before["match"]["game"] + 1
+        assert state["match"]["totals"] == {
+            colour: before["match"]["totals"][colour] + (before["scores"] or {}).get(colour, 0)
+            for colour in before["match"]["totals"]
+        }
+        if before["result"]["winners"]:
+            assert state["players"][0] == before["result"]["winners"][0]  # the winner leads
         self.undone_bump = False
 
     @rule(brightness=st.floats(0.1, 1.0), settle=st.sampled_from([0.1, 0.15, 0.2]))

@@ -158,3 +158,40 @@ def test_a_restart_before_the_undo_is_put_back_still_guides_each_colour():
     shown = hands.follow_guidance()
     assert shown == [BLUE_BACK.text, RED_BACK.text]
     assert hands.board() == canonical(true_occupancy(bench.game.position))
+
+
+def test_a_new_game_of_other_colours_is_set_up_from_the_box():
+    """Found by the acceptance evenings: after a game of red, yellow and green, a point game of
+    yellow, blue and red is set up; a blue pawn from the box goes onto blue's start circle while
+    a yellow one is still in the hand. Nothing may be taken for a wrong colour."""
+    from pawnlight.rules import Position
+
+    bench = Bench("presence")
+    bench.command("new_game", players=["red", "yellow", "green"], edition="parker-1950")
+    hands = Hands(bench)
+    hands.show(settle=True)
+    assert bench.companion.phase == "draw"
+    bench.command(
+        "new_game", players=["yellow", "blue", "red"], edition="hasbro-2002", variant="points"
+    )
+    green, yellow = parse_colour("green"), parse_colour("yellow")
+    for _ in range(4):
+        hands.lift(Spot(START, green))  # put away in the box
+    red = hands.lift(Spot(START, RED))
+    kept = hands.lift(Spot(START, yellow))
+    hands.show(settle=True)  # a look at the guidance
+    hands.place(Spot(4), red)
+    hands.place(Spot(19), BLUE)  # from the box
+    hands.place(Spot(34), kept)
+    for _ in range(3):
+        hands.place(Spot(START, BLUE), BLUE)  # from the box
+    hands.show(settle=True)
+    wanted = Position.from_json(
+        {
+            "yellow": ["T34", "start", "start", "start"],
+            "blue": ["T19", "start", "start", "start"],
+            "red": ["T4", "start", "start", "start"],
+        }
+    )
+    assert hands.board() == canonical(true_occupancy(wanted))
+    assert bench.companion.phase == "draw", snapshot(bench.companion)["corrections"]

@@ -10,8 +10,10 @@ between that and a red pawn left in blue's START.)
 
 Lifted pawns go into the *hand*; a pawn put down takes a colour from it: the colour of the START
 or HOME it is put in if the hand holds one, else the colour guidance asked for there if the hand
-holds one, else the hand's only colour.  When none of these tells, the pawn is *unknown* (PAWN),
-and an unknown pawn is taken to be the right one: the tracker only ever objects to what it knows.
+holds one, else the hand's only colour.  Lifted pawns of colours not in the game are taken to be
+put away, and a pawn put in a START or HOME while the hand holds no playing colour to come from
+the box, of that area's colour.  When none of these tells, the pawn is *unknown* (PAWN), and an
+unknown pawn is taken to be the right one: the tracker only ever objects to what it knows.
 """
 
 from __future__ import annotations
@@ -32,29 +34,34 @@ class PawnTracker:
         self._areas: list[Counter[int]] = [Counter() for _ in AREAS]
         self._hand: Counter[int] = Counter()
         self._pawns = 0  # pawns of the game: when all are on the board, the hand is empty
+        self._playing: frozenset[int] = frozenset()  # a lifted pawn of another colour goes away
         self._sensed: Occupancy | None = None
         self._assumed: tuple[Occupancy, ...] = ()
-
-    @property
-    def following(self) -> bool:
-        """A position to follow from has been given."""
-        return self._sensed is not None or bool(self._assumed)
+        self._set_up = False  # follow only once the board reads as the position (a new game)
 
     def reset(
-        self, position: Position, seen: bool = True, maybe: tuple[Position, ...] = ()
+        self,
+        position: Position,
+        seen: bool = True,
+        maybe: tuple[Position, ...] = (),
+        set_up: bool = False,
     ) -> None:
         """The board shows ``position`` in its colours (a move was recognised, the board was set
         up as lit).  ``seen=False``: that is only the best guess (after a restart); the first
         board followed then takes the colours of the first of ``position`` and ``maybe`` (other
         positions the board may still show, such as the one before an undo) that it reads as,
-        and keeps them only where it has a pawn."""
+        and keeps them only where it has a pawn.  ``set_up``: a new game, set up from whatever
+        the board held before (pawns of other colours put away, others taken from the box):
+        nothing is followed until the board first reads as ``position``."""
         truth = canonical(true_occupancy(position))
         self._pawns = sum(1 for _ in position.items())
+        self._playing = frozenset(position.colours)
         self._hand.clear()
         self._load(truth)
         self._sensed = _presence(truth) if seen else None
         others = tuple(canonical(true_occupancy(p)) for p in maybe)
         self._assumed = () if seen else (truth, *others)
+        self._set_up = set_up and not seen
 
     def follow(self, board: Occupancy, wanted: Occupancy | None = None) -> None:
         """The presence board now shows ``board``: lifted pawns go into the hand, pawns put down
@@ -63,7 +70,10 @@ class PawnTracker:
         if self._sensed is None:
             # After a restart the sensors may first report an empty or half-read board: the
             # colours are taken from the first board that holds every pawn of the game.
-            if sum(1 for v in board if v != EMPTY) >= self._pawns:
+            if self._set_up:
+                if board == _presence(self._assumed[0]):
+                    self._first(board)
+            elif sum(1 for v in board if v != EMPTY) >= self._pawns:
                 self._first(board)
             return
         before, self._sensed = self._sensed, board
@@ -80,11 +90,12 @@ class PawnTracker:
         for cell in SQUARE_CELLS:
             if before[cell] == EMPTY and board[cell] != EMPTY:
                 want = wanted[cell] if wanted is not None else EMPTY
-                self._squares[cell] = self._from_hand((want,) if want != EMPTY else ())
+                self._squares[cell] = self._from_hand(want)
         for index, first in enumerate(AREA_STARTS):
             gained = _count(board, first) - _count(before, first)
             for _ in range(max(gained, 0)):
-                self._areas[index][self._from_hand((AREAS[index][1],))] += 1
+                own = AREAS[index][1]
+                self._areas[index][self._from_hand(own, area=True)] += 1
         self._settle_hand()
 
     def colours(self) -> Occupancy:
@@ -164,17 +175,22 @@ class PawnTracker:
                 del area[taken]
         return colour
 
-    def _from_hand(self, preferred: tuple[int, ...]) -> int:
+    def _from_hand(self, preferred: int, area: bool = False) -> int:
+        """The colour of a pawn put down: ``preferred`` (the area's own colour, or the colour
+        guidance asks for) if the hand holds one, else the hand's only colour. Lifted pawns of
+        colours not in the game are put away, not back: with no playing colour in the hand, the
+        pawn came from the box (of the area's colour in a START or HOME, else unknown)."""
         hand = self._hand
-        held = [c for c in hand if hand[c] > 0]
-        colour = next((c for c in preferred if hand[c] > 0), None)
-        if colour is None and len(held) == 1:
+        held = [c for c in hand if hand[c] > 0 and (c in self._playing or c == PAWN)]
+        if preferred in held:
+            colour = preferred
+        elif len(held) == 1 and held[0] != PAWN:
             colour = held[0]
-        if colour is None:
-            if held:  # several colours in the hand: which one was put down is not known
-                unknown = PAWN if hand[PAWN] > 0 else None
-                if unknown is not None:
-                    hand[PAWN] -= 1
+        elif not held and area:
+            return preferred
+        else:
+            if hand[PAWN] > 0:  # an unknown pawn from the hand: still unknown
+                hand[PAWN] -= 1
             return PAWN
         hand[colour] -= 1
         if hand[colour] <= 0:
@@ -187,7 +203,7 @@ class PawnTracker:
         on_board = sum(1 for v in self._sensed or () if v != EMPTY)
         if on_board < self._pawns or not self._hand:
             return
-        left = {c for c in self._hand if self._hand[c] > 0 and c != PAWN}
+        left = {c for c in self._hand if self._hand[c] > 0 and c in self._playing}
         if len(left) == 1:
             colour = left.pop()
             self._squares = [colour if v == PAWN else v for v in self._squares]

@@ -591,8 +591,10 @@ class Companion:
             effects.append(Remember("leader", None))
         self.warning = None
         self.news = ""
-        if self.pawns is not None and not self.pawns.following:
-            self.pawns.reset(game.position, seen=False)  # nothing seen yet: assume, then follow
+        if self.pawns is not None:
+            # The board is set up afresh (other colours, maybe): from the first full board seen
+            # the pawns in START are of its colour, then they are followed.
+            self.pawns.reset(game.position, seen=False, set_up=True)
         self._enter(SETUP)
         self.message = f"Set up the board as lit, then {COLOURS[game.turn]} draws the first card."
         computer = tuple((COLOURS[c], spec) for c, (spec, _) in sorted(self.computer.items()))
