@@ -51,7 +51,7 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
-def _no_constant(name: str) -> None:
+def no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
 
@@ -70,7 +70,7 @@ def loads(
     if depth(data, max_depth) > max_depth:
         raise ValueError(f"{where}the JSON is nested too deeply (at most {max_depth} levels)")
     try:
-        return json.loads(data, object_pairs_hook=unique_keys, parse_constant=_no_constant)
+        return json.loads(data, object_pairs_hook=unique_keys, parse_constant=no_constant)
     except json.JSONDecodeError as error:
         raise ValueError(
             f"{where}malformed JSON: {error.msg} (line {error.lineno} column {error.colno})"

@@ -92,6 +92,9 @@ def presence() -> Iterator[Board]:
 
 @pytest.fixture
 def board(presence: Board) -> Iterator[Board]:
+    # At rest before each test too: with several workers any test may be a chip's first, and
+    # the pawns it powered up with are still there (the boot test reads them from the history).
+    presence.put_back()
     yield presence
     presence.put_back()
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +32,7 @@ from pawnlight.firmware import config as firmware_config
 
 from .board_link import Colour
 from .link_session import LinkSettings
-from .sim_firmware import FIRMWARE_DIR, SimulatedFirmware, _Process
+from .sim_firmware import FIRMWARE_DIR, SimulatedFirmware
 
 RP2040_DIR_VARIABLE = "PAWNLIGHT_RP2040_DIR"
 UF2_NAME = "micropython-1.26.1-rpi_pico.uf2"
@@ -188,41 +187,20 @@ class EmulatedPico(SimulatedFirmware):
             "watchdog": watchdog,
         }
         (self._tmp / "world.json").write_text(json.dumps(world))
-        serial_in_r, serial_in_w = os.pipe()
-        serial_out_r, serial_out_w = os.pipe()
-        ctl_in_r, ctl_in_w = os.pipe()
-        ctl_out_r, ctl_out_w = os.pipe()
-        argv = [
-            self._micropython,
-            str(EMULATOR_DIR / "pico.mjs"),
-            str(rp2040 / BOOTROM_NAME),
-            str(find_uf2(rp2040)),
-            str(flash),
-            str(self._tmp),
-            str(ctl_in_r),
-            str(ctl_out_w),
-        ]
-        try:
-            popen = subprocess.Popen(
-                argv,
-                stdin=serial_in_r,
-                stdout=serial_out_w,
-                stderr=subprocess.PIPE,
-                pass_fds=(ctl_in_r, ctl_out_w),
-                cwd=str(EMULATOR_DIR),
-            )
-        finally:
-            for fd in (serial_in_r, serial_out_w, ctl_in_r, ctl_out_w):
-                os.close(fd)
-        assert popen.stderr is not None
-        err = os.dup(popen.stderr.fileno())
-        popen.stderr.close()
-        self._relay.attach_firmware(serial_in_w, serial_out_r)
-        self._proc = _Process(popen, ctl_in_w, ctl_out_r, err)
-        self._procs[:] = [self._proc]
-        self._boots += 1
-        self._reset_cause = None
-        os.write(self._wake_w, b"x")
+
+        def argv(ctl_in: int, ctl_out: int) -> list[str]:
+            return [
+                self._micropython,
+                str(EMULATOR_DIR / "pico.mjs"),
+                str(rp2040 / BOOTROM_NAME),
+                str(find_uf2(rp2040)),
+                str(flash),
+                str(self._tmp),
+                str(ctl_in),
+                str(ctl_out),
+            ]
+
+        self._launch(argv, cwd=EMULATOR_DIR)
 
     def _on_event(self, event: dict[str, object]) -> None:
         if event.get("ev") in ("report", "applied", "tracing"):

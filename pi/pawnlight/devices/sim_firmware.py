@@ -423,34 +423,51 @@ class SimulatedFirmware:
             "bootsel": self._bootsel,
         }
         (self._tmp / "world.json").write_text(json.dumps(world))
-        serial_in_r, serial_in_w = os.pipe()
-        serial_out_r, serial_out_w = os.pipe()
-        ctl_in_r, ctl_in_w = os.pipe()
-        ctl_out_r, ctl_out_w = os.pipe()
-        os.set_blocking(serial_in_r, False)  # the firmware polls, then reads what is there
-        os.set_blocking(ctl_in_r, False)
         env = dict(os.environ)
         env.pop("PAWNLIGHT_SIM_RESET_CAUSE", None)
         if self._reset_cause:
             env["PAWNLIGHT_SIM_RESET_CAUSE"] = self._reset_cause
-        argv = [
-            self._micropython,
-            "-X",
-            f"heapsize={self._heap_kb}K",
-            str(FIRMWARE_DIR / "main.py"),
-            str(self.config_path.resolve()),
-            str(ctl_in_r),
-            str(ctl_out_w),
-            str(self._tmp),
-        ]
+
+        def argv(ctl_in: int, ctl_out: int) -> list[str]:
+            return [
+                self._micropython,
+                "-X",
+                f"heapsize={self._heap_kb}K",
+                str(FIRMWARE_DIR / "main.py"),
+                str(self.config_path.resolve()),
+                str(ctl_in),
+                str(ctl_out),
+                str(self._tmp),
+            ]
+
+        # The firmware polls its serial line and control pipe, then reads what is there.
+        self._launch(argv, cwd=self._tmp, env=env, polled=True)
+
+    def _launch(
+        self,
+        argv: Callable[[int, int], list[str]],
+        cwd: Path,
+        env: dict[str, str] | None = None,
+        polled: bool = False,
+    ) -> None:
+        """Start the chip's process (lock held): its serial line on stdin/stdout through the
+        relay, the control channel on two more pipes whose descriptors ``argv`` is given."""
+        assert self._relay is not None
+        serial_in_r, serial_in_w = os.pipe()
+        serial_out_r, serial_out_w = os.pipe()
+        ctl_in_r, ctl_in_w = os.pipe()
+        ctl_out_r, ctl_out_w = os.pipe()
+        if polled:
+            os.set_blocking(serial_in_r, False)
+            os.set_blocking(ctl_in_r, False)
         try:
             popen = subprocess.Popen(
-                argv,
+                argv(ctl_in_r, ctl_out_w),
                 stdin=serial_in_r,
                 stdout=serial_out_w,
                 stderr=subprocess.PIPE,
                 pass_fds=(ctl_in_r, ctl_out_w),
-                cwd=str(self._tmp),
+                cwd=str(cwd),
                 env=env,
             )
         finally:

@@ -304,9 +304,10 @@ def _calibration_text(result: calibration.Calibration) -> str:
             lines.append(f"  {calibration.class_name(what):>6}: {band.low:+7d} .. {band.high:+7d}")
     worst = result.worst_separation
     if worst is not None:
-        lines.append(
+        lines += wrap(
             f"Worst separation: {worst.describe()} "
-            f"({result.off_centre_samples} of the pawn readings were off-centre)."
+            f"({result.off_centre_samples} of the pawn readings were off-centre).",
+            hang="  ",
         )
     for problem in result.problems:
         lines += wrap(f"problem: {problem.describe()}", "  ", "    ")

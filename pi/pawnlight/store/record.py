@@ -402,25 +402,15 @@ def json_object(line: str, last: bool = False) -> dict[str, Any]:
     if strict_json.depth(line) > strict_json.MAX_DEPTH:
         raise ValueError(f"nested too deeply (at most {strict_json.MAX_DEPTH} levels)")
     try:
-        value = json.loads(line, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        value = json.loads(
+            line, object_pairs_hook=strict_json.unique_keys, parse_constant=strict_json.no_constant
+        )
     except json.JSONDecodeError as error:
         hint = " — the file looks cut short" if last else ""
         raise ValueError(f"not valid JSON ({error.msg} at column {error.colno}){hint}") from None
     if not isinstance(value, dict):
         raise ValueError("each line must be one JSON object")
     return value
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    value = dict(pairs)
-    if len(value) != len(pairs):
-        keys = [k for k, _ in pairs]
-        raise ValueError(f"the key {next(k for k in keys if keys.count(k) > 1)!r} appears twice")
-    return value
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def _no_other_keys(value: Mapping[str, Any], allowed: Sequence[str], what: str) -> None:
