@@ -50,7 +50,12 @@ def test_sigkill_never_loses_an_acknowledged_event(tmp_path):
         assert writer.stdout is not None
         seen = [writer.stdout.readline() for _ in range(wait_for)]
         os.kill(writer.pid, signal.SIGKILL)
-        rest, errors = writer.communicate(timeout=60)
+        # Read on through the same file objects, not communicate(): it reads the pipes' file
+        # descriptors directly, so lines readline() had already buffered would be lost, and
+        # under load (the writer far ahead of the reader) that is many acknowledged events.
+        assert writer.stderr is not None
+        rest, errors = writer.stdout.read(), writer.stderr.read()
+        writer.wait(timeout=60)
         assert writer.returncode == -signal.SIGKILL, errors
         assert all(seen), f"the writer stopped early: {errors}"
         # Everything printed was acknowledged before the kill, read before it or not.
