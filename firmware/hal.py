@@ -18,7 +18,8 @@
 #                                       if the request cannot be stored)
 #   maintenance_requested()             (consumes the request)
 #   bootsel_held()                      a person holds BOOTSEL at boot: skip the firmware
-#   quiet_keyboard_interrupt(), ready(), log_exception(e)
+#   quiet_keyboard_interrupt(), keyboard_interrupt()   Ctrl-C off (the link) / on (the REPL)
+#   ready(), log_exception(e)
 # The choice is made once, here, by platform: everything that is not an RP2040 is simulated.
 
 import sys

@@ -204,6 +204,10 @@ def quiet_keyboard_interrupt():
     micropython.kbd_intr(-1)
 
 
+def keyboard_interrupt():
+    micropython.kbd_intr(3)
+
+
 def ready():
     pass
 

@@ -296,6 +296,10 @@ def quiet_keyboard_interrupt():
     pass  # stdin is a pipe, not a terminal: 0x03 bytes raise nothing here
 
 
+def keyboard_interrupt():
+    pass
+
+
 def ready():
     _emit({"ev": "ready"})
 

@@ -5,7 +5,13 @@
 
 import hal
 
+# First of all: USB is up before main.py runs, and the Pi's bytes may already be arriving (its
+# HELLO holds a 0x03 about once in twenty sessions); Ctrl-C must not stop the firmware while it
+# looks for a maintenance request or the BOOTSEL button.
+hal.quiet_keyboard_interrupt()
 if not hal.maintenance_requested() and not hal.bootsel_held():
     import app
 
     app.main()
+else:
+    hal.keyboard_interrupt()  # the REPL is for mpremote: Ctrl-C works again

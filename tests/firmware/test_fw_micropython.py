@@ -114,3 +114,33 @@ def test_firmware_boots_within_a_pico_sized_heap(board: str) -> None:
         sim.set_sensors([1 if board == "presence" else 50000] * sim.channels)
         sim.sync()
         assert sim.running, sim.stderr()
+
+
+@pytest.mark.parametrize(
+    ("maintenance", "expected"),
+    [
+        (False, ["quiet", "maintenance", "bootsel", "app"]),
+        (True, ["quiet", "maintenance", "keyboard"]),
+    ],
+)
+def test_main_turns_ctrl_c_off_before_anything_else(tmp_path: Path, maintenance, expected):
+    """A Pico's USB is up before main.py runs and the Pi's bytes may hold a 0x03: Ctrl-C is
+    off before the boot checks, and back on only when the REPL is left free for mpremote."""
+    (tmp_path / "hal.py").write_text(
+        "calls = []\n"
+        "def quiet_keyboard_interrupt(): calls.append('quiet')\n"
+        "def keyboard_interrupt(): calls.append('keyboard')\n"
+        f"def maintenance_requested():\n    calls.append('maintenance')\n    return {maintenance}\n"
+        "def bootsel_held():\n    calls.append('bootsel')\n    return False\n"
+    )
+    (tmp_path / "app.py").write_text("import hal\ndef main(): hal.calls.append('app')\n")
+    (tmp_path / "run.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
+        f"sys.path.append({str(FIRMWARE_DIR)!r})\n"
+        "import main, hal\nprint(' '.join(hal.calls))\n"
+    )
+    result = subprocess.run(
+        [find_micropython(), str(tmp_path / "run.py")], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == expected
