@@ -152,18 +152,27 @@ class Evening:
                     if step["action"] in ("lift", "move", "check"):
                         self.lift(step["from"])
                     if step["action"] in ("put", "move"):
-                        self.place(step["to"], step["colour"] or self.guess_colour(state))
+                        self.place(step["to"], step["colour"] or self.colour_for(step["to"], state))
                     if step["action"] == "check":
-                        self.place(step["from"], step["colour"] or self.guess_colour(state))
+                        where = step["from"]
+                        self.place(where, step["colour"] or self.colour_for(where, state))
             state = self.settled()
         raise AssertionError(
             f"guidance followed but the board is still wrong: {state['corrections']}, "
             f"physical {self.physical()}, game {state.get('pawns')}"
         )
 
-    def guess_colour(self, state: dict[str, Any]) -> str:
-        """A pawn the guidance does not name the colour of: one the game has off its place."""
-        _lifts, places = board_changes(self.physical(), state.get("pawns") or {})
+    def colour_for(self, square: str, state: dict[str, Any]) -> str:
+        """A pawn the guidance does not name the colour of: the one the game has there (a
+        person puts the right colour down, which a presence board cannot check)."""
+        pawns = state.get("pawns") or {}
+        name, _, owner = square.partition(":")
+        if owner:
+            return owner.split(":")[0]  # start:blue, S2:red, home:green:1
+        for colour, places in pawns.items():
+            if name in places:
+                return colour
+        _lifts, places = board_changes(self.physical(), pawns)
         return places[0][1] if places else state["turn"]
 
     # -- the checks -----------------------------------------------------------------------------
