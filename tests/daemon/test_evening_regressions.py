@@ -59,7 +59,9 @@ def follow_guidance(daemon) -> dict:
             if step["action"] in ("lift", "move"):
                 board.lift(step["from"])
             if step["action"] in ("put", "move"):
-                board.place(step["to"], step["colour"])
+                # No colour named: a START, HOME or safety place names its own.
+                colour = step["colour"] or step["to"].split(":")[1]
+                board.place(step["to"], colour)
             time.sleep(HAND)
     raise AssertionError(f"the guidance never ends: {owner.state()['guidance']}")
 
@@ -80,8 +82,6 @@ def test_a_new_game_in_the_middle_of_one_abandons_it_and_records_the_new_one(dae
     old = start(daemon, {"players": ["red", "blue"]})
     played = play_turns(daemon, 4, seed=3)
     began = time.monotonic()
-    # The same colours: other colours on a presence board meet a tracking bug of #22's part of
-    # #16 (tests/acceptance/test_evening.py, NEW_COLOURS).
     reply = owner.command("new_game", {"edition": "parker-1950", "players": ["blue", "red"]})
     assert time.monotonic() - began < 1.0
     assert reply["ok"]
@@ -156,14 +156,9 @@ def test_a_move_that_cannot_be_saved_is_not_confirmed_and_is_saved_once_writes_w
     assert [e.kind for e in record.events] == ["draw", "move"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="#22 (presence tracking, board/tracking.py _from_hand): pawns put into the new "
-    "colours' START while the hand holds the old colours are taken for those, and the guidance "
-    "asks for ever to lift them again; tests/acceptance NEW_COLOURS avoids it until fixed",
-)
 def test_a_new_game_with_other_colours_can_be_set_up_on_a_presence_board(daemon):
-    # Found by the evenings (issue #16): red and blue play, then red, yellow and green.
+    # Found by the evenings (issue #16, fixed for #22): red and blue play, then red, yellow and
+    # green; the pawns put into the new colours' START were taken for the lifted blue ones.
     start(daemon, {"players": ["red", "blue"]})
     daemon.owner.command("new_game", {"players": ["red", "yellow", "green"]})
     state = follow_guidance(daemon)
