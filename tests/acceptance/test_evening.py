@@ -82,6 +82,8 @@ def game_configs(draw) -> dict:
     players = draw(st.permutations(COLOURS))[:count]
     teams = count == 4 and variant != "patience" and draw(st.booleans())
     config = {"edition": edition, "variant": variant, "players": list(players), "teams": teams}
+    if EDITIONS[edition].extra_one and draw(st.booleans()):
+        config["extra_one"] = True  # the optional sixth 1 (the simulated pack has its tag)
     if draw(st.booleans()):
         seat = draw(st.sampled_from(players[1:]))
         config["computer"] = {seat: draw(st.sampled_from(["random", "heuristic"]))}
@@ -260,6 +262,8 @@ class EveningMachine(RuleBasedStateMachine):
         if colours and not NEW_COLOURS and sorted(colours) != sorted(config["players"]):
             config = same_colours(config, colours)
         self.count("games started")
+        if config.get("extra_one"):
+            self.count("games with the extra 1")
         self.evening.call("POST", "/api/game", config, pin=True)
         self.state = self.evening.follow_guidance(self.rng)
         self.state = self.evening.wait(

@@ -195,3 +195,42 @@ def test_a_new_game_of_other_colours_is_set_up_from_the_box():
     )
     assert hands.board() == canonical(true_occupancy(wanted))
     assert bench.companion.phase == "draw", snapshot(bench.companion)["corrections"]
+
+
+def test_a_new_game_never_moves_a_pawn_of_unknown_colour_on_a_guess():
+    """Found by the acceptance evenings: a new game set up from the last game's board guided a
+    pawn of unknown colour into another colour's START, and took a red pawn left on green's
+    start circle for green. Set-up guidance lifts such pawns and asks for the right colour."""
+    from pawnlight.rules import Position
+
+    bench = Bench("presence")
+    bench.command("new_game", players=["red", "blue"])
+    hands = Hands(bench)
+    hands.show(settle=True)
+    green = parse_colour("green")
+    hands.place(Spot(49), hands.lift(Spot(START, RED)))  # a red pawn left on T49
+    hands.place(Spot(51), hands.lift(Spot(START, BLUE)))  # a blue one on T51
+    hands.show(settle=True)
+    bench.command("new_game", players=["red", "green"], edition="hasbro-2002", variant="points")
+    wanted = Position.from_json(
+        {"red": ["T4", "start", "start", "start"], "green": ["T49", "start", "start", "start"]}
+    )
+    shown = []
+    for _ in range(20):
+        if bench.companion.phase != "setup":
+            break
+        first = bench.companion.decision.corrections[0]  # type: ignore[union-attr]
+        shown.append(first.text)
+        # No pawn whose colour nobody knows is moved anywhere.
+        assert first.action != MOVE or first.colour >= 0, shown
+        if first.action in (LIFT, MOVE):
+            lifted = hands.lift(first.source, first.colour)
+        if first.action == MOVE:
+            hands.place(first.target, lifted)
+        if first.action == PUT:
+            hands.place(first.target, first.colour)  # taken from the box, as asked
+        hands.show(settle=True)
+    assert bench.companion.phase == "draw", shown
+    assert hands.board() == canonical(true_occupancy(wanted)), shown
+    assert "put a green pawn on green's start circle" in shown
+    assert hands.cells[49] == green

@@ -104,8 +104,20 @@ class _Need(NamedTuple):
 _UNREADABLE = -2
 
 
-def corrections(board: Occupancy, target: Occupancy, sensing: str) -> tuple[Correction, ...]:
-    """The corrections from a sensed ``board`` to a ``target`` given in true colours."""
+def corrections(
+    board: Occupancy,
+    target: Occupancy,
+    sensing: str,
+    blind: bool = False,
+    suspect: frozenset[int] = frozenset(),
+) -> tuple[Correction, ...]:
+    """The corrections from a sensed ``board`` to a ``target`` given in true colours.
+
+    ``blind``: nobody knows the colours of the pawns on the board (a presence board set up for a
+    new game from whatever it held): a pawn is never moved to a place on a guess at its colour;
+    it is lifted off, and a pawn of the colour the place needs is asked for.  ``suspect``: square
+    cells whose pawn, though where a pawn is wanted, is of a colour nobody knows: lifted and
+    replaced like a wrong one."""
     surplus: list[_Need] = []
     shortage: list[_Need] = []
     checks: list[Correction] = []
@@ -113,7 +125,7 @@ def corrections(board: Occupancy, target: Occupancy, sensing: str) -> tuple[Corr
     colour_board = sensing == COLOUR
     for cell in SQUARE_CELLS:
         have, want = board[cell], wanted[cell]
-        if have == want:
+        if have == want and cell not in suspect:
             continue
         spot = spot_of_cell(cell)
         if have == UNKNOWN:
@@ -150,7 +162,7 @@ def corrections(board: Occupancy, target: Occupancy, sensing: str) -> tuple[Corr
                 extra += 1
             shortage.extend([_Need(spot, value)] * max(-extra, 0))
         surplus.extend([_Need(spot, _UNREADABLE)] * unreadable)
-    moves = _pair(surplus, shortage)
+    moves = _pair([need for need in surplus if need.colour >= 0] if blind else surplus, shortage)
     paired_from = Counter(m.source for m in moves)
     paired_to = Counter(m.target for m in moves)
     lifts = [

@@ -38,6 +38,9 @@ class PawnTracker:
         self._sensed: Occupancy | None = None
         self._assumed: tuple[Occupancy, ...] = ()
         self._set_up = False  # follow only once the board reads as the position (a new game)
+        # Squares whose pawn's colour is known while a new game is set up: seen empty since the
+        # set-up began (a pawn put there later is the one asked for), or followed there already.
+        self._trusted: set[int] = set()
 
     def reset(
         self,
@@ -54,6 +57,14 @@ class PawnTracker:
         the board held before (pawns of other colours put away, others taken from the box):
         nothing is followed until the board first reads as ``position``."""
         truth = canonical(true_occupancy(position))
+        known: Occupancy | None = None
+        if self._sensed is not None:
+            known = self.colours()
+        elif self._assumed and not self._set_up:
+            known = self._assumed[0]  # after a restart: the journal's position, as _first takes
+        self._trusted = {
+            cell for cell in SQUARE_CELLS if known is not None and known[cell] == truth[cell]
+        }
         self._pawns = sum(1 for _ in position.items())
         self._playing = frozenset(position.colours)
         self._hand.clear()
@@ -63,6 +74,25 @@ class PawnTracker:
         self._assumed = () if seen else (truth, *others)
         self._set_up = set_up and not seen
 
+    @property
+    def setting_up(self) -> bool:
+        """A new game is being set up and the board has not yet read as its position: the
+        colours of the pawns on it are not known."""
+        return self._set_up and self._sensed is None
+
+    def unverified(self, board: Occupancy) -> frozenset[int]:
+        """While a new game is set up: the squares where the game wants a pawn and the board has
+        one that has stood there since before the set-up began (a pawn of the last game, of a
+        colour nobody knows). Each must be lifted and the right colour put down."""
+        if not self.setting_up:
+            return frozenset()
+        target = self._assumed[0]
+        return frozenset(
+            cell
+            for cell in SQUARE_CELLS
+            if board[cell] != EMPTY and target[cell] != EMPTY and cell not in self._trusted
+        )
+
     def follow(self, board: Occupancy, wanted: Occupancy | None = None) -> None:
         """The presence board now shows ``board``: lifted pawns go into the hand, pawns put down
         take a colour from it.  ``wanted``: the colours guidance asks for (a true occupancy)."""
@@ -71,7 +101,8 @@ class PawnTracker:
             # After a restart the sensors may first report an empty or half-read board: the
             # colours are taken from the first board that holds every pawn of the game.
             if self._set_up:
-                if board == _presence(self._assumed[0]):
+                self._trusted.update(cell for cell in SQUARE_CELLS if board[cell] == EMPTY)
+                if board == _presence(self._assumed[0]) and not self.unverified(board):
                     self._first(board)
             elif sum(1 for v in board if v != EMPTY) >= self._pawns:
                 self._first(board)
@@ -129,7 +160,10 @@ class PawnTracker:
         return canonical(cells)
 
     def contradicts(self, target: Occupancy) -> bool:
-        """A pawn of a known colour stands where ``target`` wants another colour."""
+        """A pawn of a known colour stands where ``target`` wants another colour, or (setting
+        up a new game) one of unknown colour stands where a pawn is wanted."""
+        if self._sensed is None and self._set_up:
+            return True  # nothing is known until the board first reads as the position
         return self.believed(target) != canonical(target)
 
     # -- inside ---------------------------------------------------------------------------------

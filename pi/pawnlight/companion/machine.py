@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..board.guidance import corrections
-from ..board.layout import COLOUR, Layout
+from ..board.layout import COLOUR, PRESENCE, Layout
 from ..board.recognise import (
     Ambiguous,
     Decision,
@@ -437,6 +437,17 @@ class Companion:
         if target is None:
             return
         wanted = true_occupancy(target)
+        if self.phase == SETUP and tracker.setting_up:
+            # Set up from whatever the board held: its pawns' colours are unknown, so none is
+            # moved to a place on a guess (a green pawn into red START); each is lifted off and
+            # a pawn of the right colour asked for.
+            board = recogniser.board
+            found = corrections(
+                board, wanted, PRESENCE, blind=True, suspect=tracker.unverified(board)
+            )
+            if found:
+                self.decision = Mismatch(found, target, None)
+            return
         looks_right = self.phase == SETUP and recogniser.board == recogniser.expected
         if isinstance(decision, Mismatch) or (looks_right and tracker.contradicts(wanted)):
             found = corrections(tracker.believed(wanted), wanted, COLOUR)
