@@ -158,22 +158,16 @@ def area_index(cell: int) -> int:
 # -- names used in layout files -------------------------------------------------------------------
 
 
-def _cell_parts(cell: int) -> tuple[str, str, int]:
-    """A safety or area cell as (its place: ``S2``, ``start``, ``home``; its colour; the spot's
-    number in its area, 0 for safety squares), from which each spelling is made."""
-    spot = spot_of_cell(cell)
-    if cell < START_BASE:
-        return place_name(spot.place), COLOURS[spot.colour], 0
-    kind = "start" if spot.place == START else "home"
-    return kind, COLOURS[spot.colour], cell - AREA_STARTS[area_index(cell)] + 1
-
-
 def cell_name(cell: int) -> str:
     """The layout-file key of a cell: ``T7``, ``red-S2``, ``blue-start-3``, ``green-home-1``."""
     if cell < SAFETY_BASE:
         return f"T{cell}"
-    place, colour, number = _cell_parts(cell)
-    return f"{colour}-{place}-{number}" if number else f"{colour}-{place}"
+    spot = spot_of_cell(cell)
+    colour = COLOURS[spot.colour]
+    if cell < START_BASE:
+        return f"{colour}-{place_name(spot.place)}"
+    kind = "start" if spot.place == START else "home"
+    return f"{colour}-{kind}-{(cell - AREA_STARTS[area_index(cell)]) + 1}"
 
 
 def cell_key(cell: int) -> str:
@@ -181,8 +175,12 @@ def cell_key(cell: int) -> str:
     the state's ``lit``): ``T4``, ``S2:red``, ``start:red:1``, ``home:red:4``."""
     if cell < SAFETY_BASE:
         return f"T{cell}"
-    place, colour, number = _cell_parts(cell)
-    return f"{place}:{colour}:{number}" if number else f"{place}:{colour}"
+    spot = spot_of_cell(cell)
+    colour = COLOURS[spot.colour]
+    if cell < START_BASE:
+        return f"{place_name(spot.place)}:{colour}"
+    kind = "start" if spot.place == START else "home"
+    return f"{kind}:{colour}:{(cell - AREA_STARTS[area_index(cell)]) + 1}"
 
 
 CELL_NAMES: tuple[str, ...] = tuple(cell_name(cell) for cell in range(CELLS))

@@ -58,11 +58,10 @@ class PawnTracker:
         nothing is followed until the board first reads as ``position``."""
         truth = canonical(true_occupancy(position))
         known: Occupancy | None = None
-        if set_up and not seen:  # only a new game's set-up asks what is known already
-            if self._sensed is not None:
-                known = self.colours()
-            elif self._assumed and not self._set_up:
-                known = self._assumed[0]  # after a restart: the journal's position, as _first takes
+        if self._sensed is not None:
+            known = self.colours()
+        elif self._assumed and not self._set_up:
+            known = self._assumed[0]  # after a restart: the journal's position, as _first takes
         self._trusted = {
             cell for cell in SQUARE_CELLS if known is not None and known[cell] == truth[cell]
         }
