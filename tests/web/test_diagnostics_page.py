@@ -105,6 +105,7 @@ def test_the_health_page_fits_a_phone(phone, served, board_health):
     sections = phone.locator("#diagnostics h2")
     tops = [sections.nth(i).bounding_box()["y"] for i in range(sections.count())]
     assert tops == sorted(tops) and len(set(tops)) == len(tops)  # stacked, not side by side
+    expect(phone.locator('#diag-sensors [data-place="T12"]')).to_be_visible()
     box = phone.locator('#diag-sensors [data-place="T12"]').bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     path = screenshot(phone, "diagnostics-phone")

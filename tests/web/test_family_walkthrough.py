@@ -85,12 +85,15 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         expect(page.locator("#corrections li")).to_have_count(1)
         expect(page.locator("#corrections")).to_contain_text("Put 4 pawns in each START: red, blue")
         page.evaluate("window.scrollTo(0, 0)")
+        expect(page.locator("#board svg")).to_be_visible()
         box = page.locator("#board svg").bounding_box()
         assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
         no_codes(page, daemon)
         shot(page, "walk-01-set-up")
 
         sim.goto(daemon.url + "/sim")
+        # The simulator draws its board after its first poll: wait for the square, then measure it.
+        expect(sim.locator('#simboard [data-place="T4"]')).to_be_visible()
         square = sim.locator('#simboard [data-place="T4"]').bounding_box()
         assert square is not None and min(square["width"], square["height"]) >= 44, square
         shot(sim, "walk-01-simulator-set-up")
