@@ -29,11 +29,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from daemon.hands import make_move
-from pawnlight.config import Config
-from pawnlight.daemon import Daemon
 from pawnlight.devices.events import CardRead, SensorChanged
 from pawnlight.rules import Deck, Position
 from pawnlight.rules.notation import parse
+from pawnlight.runtime.config import Config
+from pawnlight.runtime.daemon import Daemon
 
 
 class Probe:

@@ -365,8 +365,8 @@ def main() -> None:
     from pawnlight.web.guard import ConnectionLimits
     from pawnlight.web.server import WebServer
 
-    from pawnlight.config import Config
-    from pawnlight.daemon import Daemon
+    from pawnlight.runtime.config import Config
+    from pawnlight.runtime.daemon import Daemon
 
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as data:

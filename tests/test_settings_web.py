@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pawnlight import config
+from pawnlight.runtime import config
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pawnlight.board.cells import CELL_NAMES, CELLS, EMPTY
+from pawnlight.board.chips import chip_input
+from pawnlight.board.health.board_words import cell_words
+from pawnlight.board.health.counters import COUNTER_HINTS, counter_name, uptime_words
 from pawnlight.board.layout import SHIPPED, Layout
-from pawnlight.diagnostics.board_words import cell_words
-from pawnlight.diagnostics.chips import chip_input
-from pawnlight.diagnostics.counters import COUNTER_HINTS, counter_name, uptime_words
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,9 @@ def _play(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from . import config as settings
-    from .daemon import run
+    from pawnlight.runtime.daemon import run
+
+    from .runtime import config as settings
 
     if args.sim_pico:
         from .devices.emulated_pico import missing

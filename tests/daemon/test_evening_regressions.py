@@ -5,10 +5,10 @@ import time
 
 import pytest
 
-from pawnlight.config import Config
-from pawnlight.daemon import Daemon
 from pawnlight.rules import Deck, Position
 from pawnlight.rules.notation import parse
+from pawnlight.runtime.config import Config
+from pawnlight.runtime.daemon import Daemon
 from pawnlight.store.errors import JournalError
 from pawnlight.store.journal import Journal
 

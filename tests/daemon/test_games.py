@@ -6,10 +6,10 @@ from functools import partial
 
 import pytest
 
-from pawnlight.config import Config
-from pawnlight.daemon import Daemon
 from pawnlight.rules import Deck, Position
 from pawnlight.rules.notation import parse
+from pawnlight.runtime.config import Config
+from pawnlight.runtime.daemon import Daemon
 from pawnlight.store.journal import Journal
 
 from .hands import HAND, make_move

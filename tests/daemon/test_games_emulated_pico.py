@@ -13,9 +13,9 @@ boot ROM (docs/firmware.md).
 
 import pytest
 
-from pawnlight.config import Config
-from pawnlight.daemon import Daemon
 from pawnlight.devices.emulated_pico import EmulatedPico, missing
+from pawnlight.runtime.config import Config
+from pawnlight.runtime.daemon import Daemon
 from pawnlight.store.journal import Journal
 
 from .test_games import play_game

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from pawnlight.config import Config
-from pawnlight.daemon import Daemon
+from pawnlight.runtime.config import Config
+from pawnlight.runtime.daemon import Daemon
 from pawnlight.store.journal import Journal
 
 

@@ -147,8 +147,8 @@ def test_damaged_saved_settings_are_reported_and_the_game_still_resumes(tmp_path
     from pawnlight.board.layout import Layout
     from pawnlight.companion.deck import CardDeck, simulated_uids
     from pawnlight.companion.machine import Companion
-    from pawnlight.owner import Owner
     from pawnlight.rules import GameConfig
+    from pawnlight.runtime.owner import Owner
     from pawnlight.store.journal import Journal
 
     from .test_owner_sim import wait_for

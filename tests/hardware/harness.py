@@ -11,11 +11,11 @@ import random
 from contextlib import contextmanager
 
 from pawnlight.board.cells import CELLS, LEDS
+from pawnlight.board.health import led_test, sensor_test
 from pawnlight.board.layout import Layout
 from pawnlight.devices.fake_link import FakeBoardLink
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim_firmware import SimulatedFirmware
-from pawnlight.diagnostics import led_test, sensor_test
 from pawnlight.diagnostics.board_view import BoardView
 from pawnlight.diagnostics.connect import default_tolerance
 from pawnlight.diagnostics.simulated import (
@@ -25,7 +25,7 @@ from pawnlight.diagnostics.simulated import (
     ScriptedHand,
     SensorFaults,
 )
-from pawnlight.diagnostics.wiring import led_place_names
+from pawnlight.hardware.wiring import led_place_names
 
 WAIT = 10.0
 

@@ -7,9 +7,7 @@ import random
 import pytest
 
 from pawnlight.board.cells import CELL_NAMES, CELLS, EMPTY, parse_cell_name
-from pawnlight.board.layout import Layout
-from pawnlight.diagnostics import calibration_file
-from pawnlight.diagnostics.calibration import (
+from pawnlight.board.health.calibration import (
     Missing,
     OffScale,
     Sample,
@@ -18,7 +16,9 @@ from pawnlight.diagnostics.calibration import (
     full_plan,
     quick_plan,
 )
+from pawnlight.board.layout import Layout
 from pawnlight.diagnostics.procedures import run_calibration
+from pawnlight.store import calibration_file
 
 from .harness import FakeRig, firmware_rig
 

@@ -9,8 +9,8 @@ import pytest
 from pawnlight.board.cells import parse_cell_name
 from pawnlight.board.layout import Layout
 from pawnlight.cli import main
-from pawnlight.diagnostics.calibration_file import apply_saved_calibration
 from pawnlight.diagnostics.command_runs import parse_ranges
+from pawnlight.store.calibration_file import apply_saved_calibration
 
 
 def test_sensor_test_on_the_simulated_board_finds_the_faults_it_was_given(capsys):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pawnlight.diagnostics.chips import (
+from pawnlight.board.chips import (
     BUFFER,
     BUFFER_PINS,
     MUX,
@@ -22,8 +22,8 @@ from pawnlight.diagnostics.chips import (
     SHIFT_REGISTER_INPUT_PINS,
     SHIFT_REGISTER_PINS,
 )
-from pawnlight.diagnostics.pins import PI_GROUND, PI_HEADER, PICO_PIN
-from pawnlight.diagnostics.wiring import load_wiring, repository_hardware
+from pawnlight.hardware.pins import PI_GROUND, PI_HEADER, PICO_PIN
+from pawnlight.hardware.wiring import load_wiring, repository_hardware
 
 ROOT = repository_hardware().parent
 DOCS = sorted(

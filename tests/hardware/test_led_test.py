@@ -7,9 +7,8 @@ import re
 import pytest
 
 from pawnlight.board.cells import LEDS
-from pawnlight.board.layout import Layout
-from pawnlight.diagnostics import led_test
-from pawnlight.diagnostics.led_test import (
+from pawnlight.board.health import led_test
+from pawnlight.board.health.led_test import (
     ChainBreak,
     DarkLastLed,
     DeadLed,
@@ -17,9 +16,10 @@ from pawnlight.diagnostics.led_test import (
     MisplacedLed,
     analyse,
 )
+from pawnlight.board.layout import Layout
 from pawnlight.diagnostics.procedures import run_led_test
 from pawnlight.diagnostics.simulated import LedFaults
-from pawnlight.diagnostics.wiring import led_place_names
+from pawnlight.hardware.wiring import led_place_names
 
 from .harness import FakeRig, expected_led_findings, firmware_rig, random_led_faults
 

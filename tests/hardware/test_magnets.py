@@ -6,7 +6,7 @@ import pytest
 
 from pawnlight.board.cells import EMPTY
 from pawnlight.board.layout import Layout
-from pawnlight.diagnostics import magnets
+from pawnlight.hardware import magnets
 from pawnlight.rules.board import COLOURS
 
 BANDS = Layout.named("colour").bands[0]

@@ -10,7 +10,7 @@ from pawnlight.board.layout import Layout
 from pawnlight.devices.fake_link import FakeBoardLink
 from pawnlight.diagnostics.board_view import BoardView
 from pawnlight.diagnostics.people import HINT, Console, PersonEye, PersonHand
-from pawnlight.diagnostics.wiring import led_place_names
+from pawnlight.hardware.wiring import led_place_names
 
 LAYOUT = Layout.named("presence")
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pawnlight.board.cells import CELLS, parse_cell_name
-from pawnlight.board.layout import Layout
-from pawnlight.diagnostics import sensor_test
-from pawnlight.diagnostics.procedures import run_sensor_test
-from pawnlight.diagnostics.sensing import Sensing
-from pawnlight.diagnostics.sensor_test import (
+from pawnlight.board.health import sensor_test
+from pawnlight.board.health.sensing import Sensing
+from pawnlight.board.health.sensor_test import (
     Crosstalk,
     Dead,
     Placement,
@@ -19,6 +17,8 @@ from pawnlight.diagnostics.sensor_test import (
     analyse,
     summary,
 )
+from pawnlight.board.layout import Layout
+from pawnlight.diagnostics.procedures import run_sensor_test
 from pawnlight.diagnostics.simulated import SensorFaults
 
 from .harness import (

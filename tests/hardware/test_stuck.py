@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pawnlight.board.cells import CELLS, parse_cell_name
+from pawnlight.board.health.sensing import Sensing
+from pawnlight.board.health.stuck import StuckSensorDetector
 from pawnlight.board.layout import Layout
-from pawnlight.diagnostics.sensing import Sensing
-from pawnlight.diagnostics.stuck import StuckSensorDetector
 
 PRESENCE = Layout.named("presence")
 T5, T9 = parse_cell_name("T5"), parse_cell_name("T9")
@@ -83,7 +83,7 @@ def test_colour_noise_neither_hides_nor_fakes_a_stuck_sensor():
 
 
 def test_a_games_pawns_are_its_expected_pawns_and_suspects_serialise():
-    from pawnlight.diagnostics.stuck import pawn_cells
+    from pawnlight.board.health.stuck import pawn_cells
     from pawnlight.rules.position import Position
 
     position = Position.from_json({"red": ["T5", "S2", "start", "home"]})

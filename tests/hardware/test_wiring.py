@@ -7,10 +7,10 @@ import dataclasses
 import pytest
 
 from pawnlight.board.cells import CELL_NAMES, LEDS
+from pawnlight.board.chips import MUX, SHIFT_REGISTER, chip_input
 from pawnlight.board.layout import CHANNELS, Layout
 from pawnlight.devices.controls import ControlPins
-from pawnlight.diagnostics.chips import MUX, SHIFT_REGISTER, chip_input
-from pawnlight.diagnostics.wiring import (
+from pawnlight.hardware.wiring import (
     Chip,
     PicoPin,
     Wiring,

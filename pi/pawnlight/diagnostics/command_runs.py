@@ -11,18 +11,20 @@ from pathlib import Path
 from typing import Any
 
 from pawnlight.board.cells import CELL_NAMES, CELLS, LEDS, parse_cell_name
+from pawnlight.board.health import calibration, led_test, sensor_test
+from pawnlight.board.health.sensing import Sensing
+from pawnlight.board.health.stuck import StuckSensorDetector
 from pawnlight.board.layout import Layout
+from pawnlight.hardware.wiring import led_place_names
+from pawnlight.store import calibration_file
 from pawnlight.store.location import data_dir
 from pawnlight.terminal_text import wrap, wrap_all
 
-from . import calibration, calibration_file, doctor, led_test, sensor_test
+from . import doctor
 from .connect import BoardSession, BoardUnavailable, choose_layout, open_board
 from .people import Console, PersonEye, PersonHand
 from .procedures import run_calibration, run_led_test, run_sensor_test
-from .sensing import Sensing
 from .simulated import PhysicalBoard, ScriptedEye, ScriptedHand, parse_faults
-from .stuck import StuckSensorDetector
-from .wiring import led_place_names
 
 # -- helpers --------------------------------------------------------------------------------------
 

@@ -15,10 +15,10 @@ from pawnlight.board.layout import SHIPPED, Layout, load_layout
 from pawnlight.devices.board_link import BoardInfo
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim_firmware import SimulatedFirmware
+from pawnlight.hardware.wiring import load_firmware_config
+from pawnlight.store.calibration_file import apply_saved_calibration
 
 from .board_view import BoardView
-from .calibration_file import apply_saved_calibration
-from .wiring import load_firmware_config
 
 CONNECT_TIMEOUT = 10.0
 

@@ -24,14 +24,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from pawnlight.board.cells import CELL_NAMES, EMPTY, LEDS
+from pawnlight.board.health.counters import COUNTER_HINTS, counter_name, uptime_words
+from pawnlight.board.health.sensing import Sensing
+from pawnlight.board.health.stuck import StuckSensorDetector
 from pawnlight.board.layout import SHIPPED, Layout
 from pawnlight.terminal_text import WIDTH, wrap
 
 from . import terminal_board
 from .connect import BoardSession
-from .counters import COUNTER_HINTS, counter_name, uptime_words
-from .sensing import Sensing
-from .stuck import StuckSensorDetector
 
 Colour = tuple[int, int, int]
 DARK: Colour = (0, 0, 0)

@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from pawnlight.board.cells import CELL_NAMES, CELLS, EMPTY, LEDS
+from pawnlight.board.health import calibration, led_test, sensor_test
+from pawnlight.board.health.sensing import Sensing
 from pawnlight.board.layout import Layout
+from pawnlight.hardware.wiring import led_place_names
 
-from . import calibration, led_test, sensor_test
 from .board_view import BoardView
-from .sensing import Sensing
-from .wiring import led_place_names
 
 Colour = tuple[int, int, int]
 Progress = Callable[[str], None]

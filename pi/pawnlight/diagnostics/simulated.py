@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 from pawnlight.board.cells import CELLS, LEDS, PAWN
 from pawnlight.board.layout import Layout
+from pawnlight.hardware import magnets
+from pawnlight.hardware.wiring import led_place_names
 
-from . import magnets
 from .board_view import BoardView
-from .wiring import led_place_names
 
 Colour = tuple[int, int, int]
 DARK: Colour = (0, 0, 0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .chips import (
+from pawnlight.board.chips import (
     BUFFER,
     BUFFER_PINS,
     MUX_INPUT_PINS,
@@ -10,6 +10,7 @@ from .chips import (
     SHIFT_REGISTER_INPUT_PINS,
     SHIFT_REGISTER_PINS,
 )
+
 from .draw_board_maps import SQUARE_MM, hops
 from .pins import PICO_PIN, PICO_POWER
 from .wiring import BoardWiring, Wiring
@@ -18,7 +19,7 @@ HEADER = """\
 # Wiring
 
 *Generated from [wiring.toml](wiring.toml) by
-`python -m pawnlight.diagnostics.hardware_docs --write`: edit the TOML and regenerate, never
+`python -m pawnlight.hardware.docs --write`: edit the TOML and regenerate, never
 this file. tests/hardware/ checks the TOML against the layouts, the firmware configs and the
 daemon's pins, and that this file is up to date.*
 

@@ -14,9 +14,8 @@ import tomllib
 from pathlib import Path
 
 from pawnlight.board.cells import CELL_NAMES, CELLS, parse_cell_name
+from pawnlight.board.health.calibration import CLASSES, Calibration, class_name
 from pawnlight.board.layout import Band, Layout
-
-from .calibration import CLASSES, Calibration, class_name
 
 FILE_NAME = "calibration.toml"
 

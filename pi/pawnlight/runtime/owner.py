@@ -27,11 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .board.leds import error_frame
-from .companion.lights import dimmed
-from .companion.machine import Companion
-from .companion.service import CommandRefused, SimulatedBoardControls
-from .companion.signals import (
+from pawnlight.board.health.stuck import StuckSensorDetector, pawn_cells
+from pawnlight.board.leds import error_frame
+from pawnlight.companion.lights import dimmed
+from pawnlight.companion.machine import Companion
+from pawnlight.companion.service import CommandRefused, SimulatedBoardControls
+from pawnlight.companion.signals import (
     Buzz,
     CardScanned,
     Effect,
@@ -47,14 +48,19 @@ from .companion.signals import (
     StatusLight,
     Tick,
 )
-from .companion.state import snapshot
-from .devices.controls import ButtonPressed
-from .devices.events import CardRead, FirmwareError, LinkState, SensorChanged, SensorSnapshot
-from .diagnostics.stuck import StuckSensorDetector, pawn_cells
-from .rules.game import Game, GameError, Result
-from .store.errors import StoreError
-from .store.journal import Journal
-from .store.safekeeping import open_for_play
+from pawnlight.companion.state import snapshot
+from pawnlight.devices.controls import ButtonPressed
+from pawnlight.devices.events import (
+    CardRead,
+    FirmwareError,
+    LinkState,
+    SensorChanged,
+    SensorSnapshot,
+)
+from pawnlight.rules.game import Game, GameError, Result
+from pawnlight.store.errors import StoreError
+from pawnlight.store.journal import Journal
+from pawnlight.store.safekeeping import open_for_play
 
 log = logging.getLogger("pawnlight")
 

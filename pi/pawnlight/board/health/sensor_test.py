@@ -26,10 +26,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pawnlight.board.cells import CELL_NAMES, EMPTY, UNKNOWN
+from pawnlight.board.chips import chip_input
 from pawnlight.rules.board import COLOURS
 
 from .board_words import named
-from .chips import chip_input
 from .sensing import Sensing
 
 Values = Sequence[int]

@@ -1,7 +1,7 @@
 """Regenerate everything in hardware/ that is drawn or computed from data.
 
-    python -m pawnlight.diagnostics.hardware_docs --write  # writes the files below
-    python -m pawnlight.diagnostics.hardware_docs --check  # exit 1 if any is out of date
+    python -m pawnlight.hardware.docs --write  # writes the files below
+    python -m pawnlight.hardware.docs --check  # exit 1 if any is out of date
 
 Without ``--write`` nothing is written: no arguments (or ``--help``) print the help, an unknown
 argument is an error, so a typo never overwrites a file.
@@ -9,7 +9,7 @@ argument is an error, so a typo never overwrites a file.
 From hardware/wiring.toml: wiring.md, wiring-presence.svg, wiring-colour.svg,
 sensors-presence.svg, sensors-colour.svg and leds.svg.  In hardware/bom.md, the parts between
 ``<!-- generated: NAME -->`` and ``<!-- end: NAME -->``: the power budget (from the firmware
-configs' LED limit) and the magnet table (from pawnlight.diagnostics.magnets and the colour
+configs' LED limit) and the magnet table (from pawnlight.hardware.magnets and the colour
 layout's bands).  tests/hardware/test_hardware_docs.py fails when a file is not what this
 writes, so the pictures and tables can never drift from the data.
 """
@@ -111,7 +111,7 @@ def outputs(wiring: Wiring | None = None, folder: Path | None = None) -> dict[Pa
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m pawnlight.diagnostics.hardware_docs",
+        prog="python -m pawnlight.hardware.docs",
         description="Regenerate hardware/wiring.md, the SVG drawings and the generated parts "
         "of hardware/bom.md from hardware/wiring.toml, the firmware configs and the layouts.",
     )
@@ -151,7 +151,7 @@ def main(argv: Sequence[str] | None = None, folder: Path | None = None) -> int:
     if args.check:
         if stale:
             print("out of date: " + ", ".join(str(p) for p in stale), file=sys.stderr)
-            print("regenerate: python -m pawnlight.diagnostics.hardware_docs --write")
+            print("regenerate: python -m pawnlight.hardware.docs --write")
             return 1
         print(f"all {len(files)} generated hardware files are up to date.")
     elif not stale:

@@ -20,6 +20,7 @@ from pawnlight.board.cells import (
     area_cells,
     parse_cell_name,
 )
+from pawnlight.board.chips import chip_input
 from pawnlight.board.geometry import (
     AREA_RADIUS,
     CELL_CENTRES,
@@ -30,7 +31,6 @@ from pawnlight.board.geometry import (
 from pawnlight.board.svg import FILL
 from pawnlight.rules.board import COLOURS, SLIDES, START
 
-from .chips import chip_input
 from .svg import Svg
 from .wiring import BoardWiring, Wiring
 

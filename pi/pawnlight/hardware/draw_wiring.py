@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .chips import MUX_PINS, SHIFT_REGISTER_PINS
+from pawnlight.board.chips import MUX_PINS, SHIFT_REGISTER_PINS
+
 from .pins import PI_HEADER, PICO_PIN, PICO_POWER
 from .svg import Svg
 from .wiring import BoardWiring, Wiring

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from .devices.controls import ControlPins
-from .store.location import data_dir
+from pawnlight.devices.controls import ControlPins
+from pawnlight.store.location import data_dir
 
 
 class ConfigError(ValueError):

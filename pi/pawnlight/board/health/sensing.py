@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pawnlight.board.cells import CELLS, EMPTY
+from pawnlight.board.chips import chip_input
 from pawnlight.board.layout import Layout
 
 from .board_words import named
-from .chips import chip_input
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,11 @@ from typing import Any
 
 import pawnlight.firmware
 from pawnlight.board.cells import CELL_NAMES, LEDS, SLIDE_CHANNEL_SQUARES, parse_cell_name
+from pawnlight.board.chips import INPUTS, part_for
 from pawnlight.board.layout import CHANNELS, Layout
 from pawnlight.devices.controls import ControlPins
 from pawnlight.firmware import config as firmware_config
 
-from .chips import INPUTS, part_for
 from .pins import PI_HEADER, PICO_PIN, parse_gp
 
 UNUSED = "-"  # an input with no sensor on it (tie it to GND or VCC)
@@ -88,7 +88,7 @@ class WiringError(ValueError):
 
 
 def repository_hardware() -> Path:
-    """hardware/ in a checkout: pi/pawnlight/diagnostics/wiring.py is three levels down."""
+    """hardware/ in a checkout: pi/pawnlight/hardware/wiring.py is three levels down."""
     return Path(__file__).resolve().parents[3] / "hardware"
 
 

@@ -15,15 +15,16 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .board.layout import Layout, load_layout
-from .companion.deck import CardDeck, DeckError, simulated_uids
-from .companion.lights import frame_for
-from .companion.machine import Companion, Settings
+from pawnlight.board.layout import Layout, load_layout
+from pawnlight.companion.deck import CardDeck, DeckError, simulated_uids
+from pawnlight.companion.lights import frame_for
+from pawnlight.companion.machine import Companion, Settings
+from pawnlight.devices.controls import Controls
+from pawnlight.store.calibration_file import CalibrationFileError, apply_saved_calibration
+from pawnlight.store.location import JOURNAL_FILE
+
 from .config import Config
-from .devices.controls import Controls
-from .diagnostics.calibration_file import CalibrationFileError, apply_saved_calibration
 from .owner import Owner
-from .store.location import JOURNAL_FILE
 
 log = logging.getLogger("pawnlight")
 
@@ -110,14 +111,14 @@ class Daemon:
         return deck
 
     def _start_simulated_board(self, deck: CardDeck) -> None:
-        from .devices.serial_link import SerialBoardLink
-        from .devices.sim_board import SimulatedBoard
-        from .devices.sim_firmware import SimulatedFirmware
+        from pawnlight.devices.serial_link import SerialBoardLink
+        from pawnlight.devices.sim_board import SimulatedBoard
+        from pawnlight.devices.sim_firmware import SimulatedFirmware
 
         assert self.owner is not None
         settings = None
         if self.config.sim_pico:
-            from .devices.emulated_pico import SLOWDOWN, EmulatedPico, link_settings
+            from pawnlight.devices.emulated_pico import SLOWDOWN, EmulatedPico, link_settings
 
             firmware: SimulatedFirmware = EmulatedPico(self.layout.sensing, card_reader=True)
             settings = link_settings()  # the emulated chip is slow, not silent
@@ -141,14 +142,14 @@ class Daemon:
         self.link.start()
 
     def _start_serial_link(self) -> None:
-        from .devices.serial_link import SerialBoardLink
+        from pawnlight.devices.serial_link import SerialBoardLink
 
         assert self.owner is not None
         self.link = SerialBoardLink(self.owner.post, self.config.serial)
         self.link.start()
 
     def _start_card_reader(self) -> None:
-        from .devices import card_readers
+        from pawnlight.devices import card_readers
 
         assert self.owner is not None
         kind = self.config.card_reader
@@ -189,8 +190,8 @@ class Daemon:
     def _start_speech(self) -> None:
         """Spoken announcements, when the owner turns them on (off by default): a reader of the
         snapshots like any phone, saying what announce.announcement picks."""
-        from .companion.announce import announcement
-        from .devices import speaker
+        from pawnlight.companion.announce import announcement
+        from pawnlight.devices import speaker
 
         if not speaker.available():
             log.info("espeak-ng is not installed: no spoken announcements")
@@ -269,8 +270,8 @@ class Daemon:
 
     def _line_fault(self, fault: str) -> None:
         """Trouble on the simulated USB line (POST /api/sim/line, docs/simulator.md)."""
-        from .devices.sim_firmware import TO_HOST
-        from .firmware import protocol as P
+        from pawnlight.devices.sim_firmware import TO_HOST
+        from pawnlight.firmware import protocol as P
 
         firmware, link = self.firmware, self.link
         assert firmware is not None and link is not None
