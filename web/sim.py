@@ -14,7 +14,7 @@ from flask import Blueprint, Response, jsonify, render_template
 
 from pawnlight.board.places import pawn_places
 from pawnlight.board.svg import render_board
-from pawnlight.companion.signals import BUTTONS
+from pawnlight.devices.events import BUTTONS
 from pawnlight.devices.sim_board import LINE_FAULTS
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import CARDS

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 from pawnlight.board.cells import CELLS, LEDS
 from pawnlight.board.health import led_test, sensor_test
+from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import Layout
 from pawnlight.devices.fake_link import FakeBoardLink
 from pawnlight.devices.serial_link import SerialBoardLink
@@ -25,7 +26,6 @@ from pawnlight.diagnostics.simulated import (
     ScriptedHand,
     SensorFaults,
 )
-from pawnlight.hardware.wiring import led_place_names
 
 WAIT = 10.0
 

@@ -8,6 +8,7 @@ import pytest
 
 from pawnlight.board.cells import LEDS
 from pawnlight.board.health import led_test
+from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.health.led_test import (
     ChainBreak,
     DarkLastLed,
@@ -19,7 +20,6 @@ from pawnlight.board.health.led_test import (
 from pawnlight.board.layout import Layout
 from pawnlight.diagnostics.procedures import run_led_test
 from pawnlight.diagnostics.simulated import LedFaults
-from pawnlight.hardware.wiring import led_place_names
 
 from .harness import FakeRig, expected_led_findings, firmware_rig, random_led_faults
 

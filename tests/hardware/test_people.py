@@ -6,11 +6,11 @@ import io
 import os
 
 from pawnlight.board.cells import LEDS, parse_cell_name
+from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import Layout
 from pawnlight.devices.fake_link import FakeBoardLink
 from pawnlight.diagnostics.board_view import BoardView
 from pawnlight.diagnostics.people import HINT, Console, PersonEye, PersonHand
-from pawnlight.hardware.wiring import led_place_names
 
 LAYOUT = Layout.named("presence")
 

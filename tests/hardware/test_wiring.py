@@ -8,6 +8,7 @@ import pytest
 
 from pawnlight.board.cells import CELL_NAMES, LEDS
 from pawnlight.board.chips import MUX, SHIFT_REGISTER, chip_input
+from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import CHANNELS, Layout
 from pawnlight.devices.controls import ControlPins
 from pawnlight.hardware.wiring import (
@@ -15,7 +16,6 @@ from pawnlight.hardware.wiring import (
     PicoPin,
     Wiring,
     WiringError,
-    led_place_names,
     load_firmware_config,
     load_wiring,
     problems,

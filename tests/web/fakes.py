@@ -26,7 +26,6 @@ from pawnlight.board.layout import Layout
 from pawnlight.companion.deck import CardDeck, simulated_uids
 from pawnlight.companion.machine import Companion, Settings
 from pawnlight.companion.signals import (
-    BUTTONS,
     CardScanned,
     Input,
     LinkChanged,
@@ -36,6 +35,7 @@ from pawnlight.companion.signals import (
     Tick,
 )
 from pawnlight.companion.state import snapshot
+from pawnlight.devices.events import BUTTONS
 from pawnlight.devices.sim_board import SimulatedBoard
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import parse_card

@@ -30,13 +30,9 @@ class CardScanned:
     at: float
 
 
-#: The board's buttons, as ``Pressed.button`` names them (wired in devices.controls).
-BUTTONS = ("confirm", "undo", "new_game", "hint")
-
-
 @dataclass(frozen=True)
 class Pressed:
-    """A button on the board: ``confirm``, ``undo``, ``new_game`` or ``hint``."""
+    """A button on the board: one of ``devices.events.BUTTONS``."""
 
     button: str
     at: float

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from gpiozero import LED, Button, Buzzer
 from gpiozero.pins import Factory
 
-from ..companion.signals import BUTTONS
+from .events import BUTTONS
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+#: The board's buttons, by the names ``ButtonPressed`` (devices.controls), the companion's
+#: ``Pressed`` and the config file's ``[pins]`` use.
+BUTTONS = ("confirm", "undo", "new_game", "hint")
+
 
 @dataclass(frozen=True, slots=True)
 class SensorChanged:

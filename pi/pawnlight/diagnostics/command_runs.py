@@ -12,10 +12,10 @@ from typing import Any
 
 from pawnlight.board.cells import CELL_NAMES, CELLS, LEDS, parse_cell_name
 from pawnlight.board.health import calibration, led_test, sensor_test
+from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.health.sensing import Sensing
 from pawnlight.board.health.stuck import StuckSensorDetector
 from pawnlight.board.layout import Layout
-from pawnlight.hardware.wiring import led_place_names
 from pawnlight.store import calibration_file
 from pawnlight.store.location import data_dir
 from pawnlight.terminal_text import wrap, wrap_all

@@ -12,9 +12,9 @@ from typing import Protocol
 
 from pawnlight.board.cells import CELL_NAMES, CELLS, EMPTY, LEDS
 from pawnlight.board.health import calibration, led_test, sensor_test
+from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.health.sensing import Sensing
 from pawnlight.board.layout import Layout
-from pawnlight.hardware.wiring import led_place_names
 
 from .board_view import BoardView
 

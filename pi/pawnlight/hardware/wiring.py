@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pawnlight.firmware
-from pawnlight.board.cells import CELL_NAMES, LEDS, SLIDE_CHANNEL_SQUARES, parse_cell_name
+from pawnlight.board.cells import CELL_NAMES, LEDS, parse_cell_name
 from pawnlight.board.chips import INPUTS, part_for
+from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import CHANNELS, Layout
 from pawnlight.devices.controls import ControlPins
 from pawnlight.firmware import config as firmware_config
@@ -145,19 +146,6 @@ def _parse(data: dict[str, Any], source: str) -> Wiring:
         boards=boards,
         source=source,
     )
-
-
-# -- what a place name in the wiring file means ---------------------------------------------------
-
-
-def led_place_names(layout: Layout) -> tuple[str, ...]:
-    """The place under each LED index, by a layout: cell names and ``slide-T<n>``."""
-    names = [""] * LEDS
-    for cell, led in enumerate(layout.led_of):
-        names[led] = CELL_NAMES[cell]
-    for index, square in enumerate(SLIDE_CHANNEL_SQUARES):
-        names[layout.slide_led_of[index]] = f"slide-T{square}"
-    return tuple(names)
 
 
 # -- the checks -----------------------------------------------------------------------------------

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from pawnlight.board.cells import (
     CELL_NAMES,
+    LEDS,
+    SLIDE_CHANNEL_SQUARES,
     SPOTS_PER_AREA,
     START_BASE,
     parse_cell_name,
     spot_of_cell,
 )
+from pawnlight.board.layout import Layout
 from pawnlight.rules.words import place_words, square_words
 
-SLIDE_PREFIX = "slide-T"  # a slide channel's LED, as led_place_names calls it
+SLIDE_PREFIX = "slide-T"  # a slide channel's LED: ``slide-T41``
 
 
 def cell_words(cell: int) -> str:
@@ -45,3 +48,14 @@ def led_place(place: str) -> str:
         return named(parse_cell_name(place))
     except ValueError:
         return place
+
+
+def led_place_names(layout: Layout) -> tuple[str, ...]:
+    """The place under each LED index, by a layout: cell names and ``slide-T<n>`` (the names
+    the LED test, the wiring file's LED chain and ``led_place`` use)."""
+    names = [""] * LEDS
+    for cell, led in enumerate(layout.led_of):
+        names[led] = CELL_NAMES[cell]
+    for index, square in enumerate(SLIDE_CHANNEL_SQUARES):
+        names[layout.slide_led_of[index]] = f"{SLIDE_PREFIX}{square}"
+    return tuple(names)

@@ -24,9 +24,8 @@ from dataclasses import dataclass
 
 from pawnlight.board.cells import LEDS
 from pawnlight.board.layout import Layout
-from pawnlight.hardware.wiring import led_place_names
 
-from .board_words import led_place
+from .board_words import led_place, led_place_names
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,170 @@
+"""No import runs upward: every module's imports, read with ``ast``, against the layers below.
+
+The rule is data (``LAYER_OF``, ``ORDER``, ``SIDE``), the same picture as docs/architecture.md.
+Every import counts, also those inside functions and under ``TYPE_CHECKING``: a lazy import is
+still a dependency.  A new package fails here until it is given a layer.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Collection
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Where each importable name's source lives (as pyproject.toml's package-dir maps them).
+SOURCES = {
+    "pawnlight": ROOT / "pi" / "pawnlight",
+    "pawnlight.web": ROOT / "web",
+    "pawnlight.firmware": ROOT / "firmware",
+}
+
+#: Every package (or top-level module) and its layer; the longest matching prefix wins.
+LAYER_OF = {
+    "pawnlight": "shared",  # the package itself: its version
+    "pawnlight.strict_json": "shared",
+    "pawnlight.terminal_text": "shared",
+    "pawnlight.firmware": "shared",  # the link protocol, shared with the Pico's MicroPython
+    "pawnlight.layouts": "shared",  # data files only
+    "pawnlight.rules": "rules",
+    "pawnlight.board": "board",
+    "pawnlight.store": "store",
+    "pawnlight.devices": "devices",
+    "pawnlight.players": "players",
+    "pawnlight.companion": "companion",
+    "pawnlight.web": "web",
+    "pawnlight.runtime": "runtime",
+    "pawnlight.hardware": "hardware",
+    "pawnlight.diagnostics": "diagnostics",
+    "pawnlight.terminal_game": "cli",
+    "pawnlight.cli": "cli",
+}
+
+#: The layers, low to high.  A module may import its own layer and the rows below it; the
+#: layers of one row are siblings that never import each other.  The web sits below the
+#: runtime: the daemon starts the web server, and the web only ever reaches the running
+#: companion through the Service it is given (companion.service).
+ORDER: list[set[str]] = [
+    {"shared"},
+    {"rules"},
+    {"board"},
+    {"store", "devices", "players"},
+    {"companion"},
+    {"web"},
+    {"runtime"},
+    {"cli"},
+]
+
+#: Packages beside the stack: (the layers they may import, the only layers that may import
+#: them).  Nothing the running companion needs lives in them.
+SIDE: dict[str, tuple[set[str], set[str]]] = {
+    "hardware": ({"shared", "rules", "board", "devices"}, {"diagnostics", "cli"}),
+    "diagnostics": (
+        {"shared", "rules", "board", "store", "devices", "hardware"},
+        {"cli"},
+    ),
+}
+
+RANK = {layer: rank for rank, row in enumerate(ORDER) for layer in row}
+
+
+def layer_of(module: str) -> str | None:
+    best = None
+    for prefix in LAYER_OF:
+        if (module == prefix or module.startswith(prefix + ".")) and (
+            best is None or len(prefix) > len(best)
+        ):
+            best = prefix
+    return None if best is None else LAYER_OF[best]
+
+
+def modules() -> dict[str, Path]:
+    """Every module of pawnlight by its dotted name."""
+    found: dict[str, Path] = {}
+    for base, folder in SOURCES.items():
+        for path in sorted(folder.rglob("*.py")):
+            parts = path.relative_to(folder).with_suffix("").parts
+            if any(part.startswith(".") or part in ("static", "__pycache__") for part in parts):
+                continue
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            name = ".".join((base, *parts))
+            if base == "pawnlight" and (parts[:1] == ("web",) or parts[:1] == ("firmware",)):
+                continue
+            found[name] = path
+    return found
+
+
+def imports(name: str, path: Path, known: Collection[str]) -> set[str]:
+    """The pawnlight modules ``name`` imports (relative imports resolved); ``from package
+    import module`` counts the module."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {alias.name for alias in node.names if alias.name.startswith("pawnlight")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target == "pawnlight" or target.startswith("pawnlight."):
+                out.add(target)
+                out |= {f"{target}.{a.name}" for a in node.names} & set(known)
+    return out
+
+
+def allowed(importer: str, imported: str) -> bool:
+    if importer == imported:
+        return True
+    if importer in SIDE:
+        return imported in SIDE[importer][0]
+    if imported in SIDE:
+        return importer in SIDE[imported][1]
+    return RANK[imported] < RANK[importer]
+
+
+def test_every_module_has_a_layer():
+    missing = sorted(name for name in modules() if layer_of(name) is None)
+    assert not missing, f"give these a layer in LAYER_OF: {missing}"
+
+
+def test_the_rule_names_only_known_layers():
+    named = set(LAYER_OF.values())
+    assert named == set(RANK) | set(SIDE)
+
+
+def test_no_import_runs_upward():
+    wrong = []
+    found = modules()
+    for name, path in found.items():
+        mine = layer_of(name)
+        for target in sorted(imports(name, path, found)):
+            theirs = layer_of(target)
+            assert mine is not None and theirs is not None, (name, target)
+            if not allowed(mine, theirs):
+                wrong.append(f"{name} ({mine}) imports {target} ({theirs})")
+    assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported", "ok"),
+    [
+        ("companion", "board", True),
+        ("board", "companion", False),
+        ("store", "devices", False),  # siblings
+        ("runtime", "web", True),
+        ("web", "runtime", False),
+        ("cli", "diagnostics", True),
+        ("runtime", "diagnostics", False),
+        ("companion", "hardware", False),
+        ("hardware", "board", True),
+        ("hardware", "store", False),
+    ],
+)
+def test_the_rule_itself(importer, imported, ok):
+    assert allowed(importer, imported) is ok
