@@ -7,18 +7,42 @@ the page can never highlight a place the board does not light, or miss one it do
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from ..board import leds
-from ..board.recognise import Mismatch
+from ..board.layout import Layout
+from ..board.recognise import Decision, Mismatch
 from ..rules.board import COLOURS
-from .machine import CHOOSE, DRAW, LEADER, MOVE, OVER_PHASE, SETUP, Companion
+from ..rules.game import MOVE, Game
+from ..rules.moves import Move
+from .phases import CHOOSE, DRAW, LEADER, OVER_PHASE, SETUP
 
 Frame = leds.Frame
 Picture = leds.Picture
 
 
-def picture_for(companion: Companion, at: float, record: bool = True) -> Picture:
+class _Settings(Protocol):
+    brightness: float
+
+
+class Lit(Protocol):
+    """What the picture is painted from: the companion (machine.Companion) as the LEDs see it.
+    A protocol, so the machine can paint its frames without this module importing it."""
+
+    layout: Layout
+    phase: str
+    decision: Decision
+    warning: str | None
+    guided: Move | None
+    asking_until: float | None
+    now: float
+    settings: _Settings
+
+    @property
+    def game(self) -> Game | None: ...
+
+
+def picture_for(companion: Lit, at: float, record: bool = True) -> Picture:
     """The LED picture now; ``record=False`` paints the frame alone (the LEDs, many times a
     second), the same painting without keeping what each place means."""
     layout = companion.layout
@@ -48,7 +72,7 @@ def picture_for(companion: Companion, at: float, record: bool = True) -> Picture
     return leds.picture(layout, game.turn, moves, decision, at, role, record)
 
 
-def frame_for(companion: Companion, at: float) -> Frame:
+def frame_for(companion: Lit, at: float) -> Frame:
     return picture_for(companion, at, record=False).frame
 
 
@@ -63,7 +87,7 @@ def lit_colours_json(picture: Picture) -> dict[str, str]:
     return {key: COLOURS[lit.colour] for key, lit in sorted(picture.lit.items()) if lit.colour >= 0}
 
 
-def lit_state(companion: Companion) -> dict[str, Any]:
+def lit_state(companion: Lit) -> dict[str, Any]:
     if companion.settings.brightness <= 0:  # the owner turned the LEDs off: nothing is lit
         return {"lit": {}, "lit_colours": {}}
     picture = picture_for(companion, companion.now)

@@ -20,7 +20,7 @@ Phases, as the status page shows them:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -47,6 +47,8 @@ from ..rules.notation import NotationError, parse, text
 from ..rules.position import Position
 from ..rules.words import a_card, card_words, move_words, no_move_reason
 from .deck import CardDeck, DeckError, Enrolment
+from .lights import frame_for
+from .phases import CHOOSE, DRAW, ENROL, IDLE, LEADER, OVER_PHASE, SETUP
 from .service import CommandRefused as CommandError
 from .signals import (
     Buzz,
@@ -72,16 +74,6 @@ TAKEBACK_HOLD = 1.5
 ANIMATION_RATE = 25
 #: Seconds within which the board's New game button must be pressed a second time.
 NEW_GAME_CONFIRM = 3.0
-
-IDLE, ENROL, LEADER, SETUP, DRAW, CHOOSE, OVER_PHASE = (
-    "idle",
-    "enrol",
-    "leader",
-    "setup",
-    "draw",
-    "choose",
-    "over",
-)
 
 
 @dataclass(frozen=True)
@@ -109,12 +101,10 @@ class Companion:
         layout: Layout,
         deck: CardDeck,
         settings: Settings | None = None,
-        frames: Callable[[Companion, float], tuple] | None = None,
     ) -> None:
         self.layout = layout
         self.deck = deck
         self.settings = settings or Settings()
-        self._frames = frames
         self.match: Match | None = None
         self.phase = IDLE
         self.recogniser: Recogniser | None = None
@@ -902,11 +892,9 @@ class Companion:
     # -- LEDs ---------------------------------------------------------------------------------
 
     def _lights(self, animating: bool = False) -> list[Effect]:
-        if self._frames is None:
-            return []
         if animating and self.now - self.last_frame_at < 1 / ANIMATION_RATE:
             return []
-        frame = self._frames(self, self.now)
+        frame = frame_for(self, self.now)
         if frame == self.last_frame:
             return []
         self.last_frame = frame

@@ -18,7 +18,8 @@ from ..rules.game import Game
 from ..rules.notation import text
 from ..rules.words import move_words, sentence
 from .lights import lit_state
-from .machine import CHOOSE, Companion
+from .machine import Companion
+from .phases import CHOOSE
 
 
 def _moves(moves) -> list[dict[str, Any]]:

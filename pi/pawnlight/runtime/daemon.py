@@ -17,7 +17,6 @@ from typing import Any
 
 from pawnlight.board.layout import Layout, load_layout
 from pawnlight.companion.deck import CardDeck, DeckError, simulated_uids
-from pawnlight.companion.lights import frame_for
 from pawnlight.companion.machine import Companion, Settings
 from pawnlight.devices.controls import Controls
 from pawnlight.store.calibration_file import CalibrationFileError, apply_saved_calibration
@@ -68,7 +67,6 @@ class Daemon:
             self.layout,
             deck,
             Settings(brightness=config.brightness, settle=config.settle),
-            frames=frame_for,
         )
         if config.sim:
             from gpiozero.pins.mock import MockFactory
