@@ -190,7 +190,8 @@ def test_enrolment_asks_for_every_card_and_refuses_a_tag_twice():
     assert "already enrolled as a 1" in bench.companion.warning
     for number in range(3, 45):
         effects = bench.companion.handle(CardScanned(f"AA0000{number:02X}", 3 + number))
-    assert SaveDeck() in effects
+    saved = [effect.uids for effect in effects if isinstance(effect, SaveDeck)]
+    assert len(saved) == 1 and len(saved[0]) == 44 and saved[0]["AA00002C"] == "sorry"
     assert bench.companion.deck.identify("AA00002C")[0] == "sorry"
 
 
@@ -444,3 +445,38 @@ def test_a_new_game_plays_by_its_house_rules():
     assert bench.game.config.house_rules == ("diamond-lock",)
     with pytest.raises(CommandError, match="unknown house rule 'sticky'"):
         Bench("colour").command("new_game", players=["red", "blue"], house_rules=["sticky"])
+
+
+def test_trouble_outside_the_game_is_the_warning_until_it_is_put_right():
+    from pawnlight.companion.signals import Trouble
+
+    bench = started()
+    companion = bench.companion
+    assert companion.handle(Trouble("the disk is full", bench.now)) == []
+    assert snapshot(companion)["warning"] == "the disk is full"
+    companion.handle(Trouble("another problem", bench.now, over=True))  # not the one shown
+    assert companion.warning == "the disk is full"
+    companion.handle(Trouble("the disk is full", bench.now, over=True))
+    assert companion.warning is None
+
+
+def test_a_sensor_stuck_on_a_pawn_during_play_is_the_companions_warning():
+    from pawnlight.board.cells import EMPTY, parse_cell_name
+    from pawnlight.board.snapshot import reading_for, true_occupancy
+    from pawnlight.companion.signals import Reading
+
+    bench = started("presence")
+    cells = list(true_occupancy(bench.game.position))
+    stuck, busy = parse_cell_name("T20"), parse_cell_name("T30")
+    cells[stuck] = 0  # a pawn read where the game has none
+    # Nine and a half minutes in which another sensor changes 36 times, T20 never.
+    for step in range(36):
+        cells[busy] = 0 if step % 2 == 0 else EMPTY
+        bench.now += 16
+        bench.companion.handle(Reading(reading_for(bench.layout, tuple(cells)), bench.now))
+        bench.advance(0.01)
+    assert bench.companion.stuck == []  # not yet ten minutes
+    bench.now += 60  # ten minutes since T20 first read the pawn
+    bench.advance(1.1)
+    assert [suspect["cell"] for suspect in bench.companion.stuck] == ["T20"]
+    assert bench.companion.warning.startswith("a sensor may be stuck: T20")

@@ -8,10 +8,7 @@ shuffle is flagged (a card that went back into the pack by mistake, or a misread
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..rules.cards import CARDS, pack
 
@@ -71,40 +68,13 @@ class Enrolment:
 
 
 class CardDeck:
-    """The enrolled pack and what has been played since the last shuffle."""
+    """The enrolled pack and what has been played since the last shuffle.  Values only: the
+    file it is kept in belongs to the store (store.deck_file)."""
 
-    def __init__(self, uids: dict[str, str] | None = None, path: Path | None = None) -> None:
+    def __init__(self, uids: dict[str, str] | None = None) -> None:
         self.uids: dict[str, str] = dict(uids or {})
-        self.path = path
         self.played: set[str] = set()
         self.last_uid: str | None = None
-
-    @classmethod
-    def load(cls, path: Path) -> CardDeck:
-        """Read the enrolled pack from ``path``; a missing file is an empty deck."""
-        if not path.exists():
-            return cls(path=path)
-        try:
-            data = json.loads(path.read_text())
-            uids = {str(uid).upper(): str(card) for uid, card in data["uids"].items()}
-        except (OSError, ValueError, KeyError, AttributeError) as error:
-            raise DeckError(f"{path}: not a pawnlight deck file ({error})") from None
-        for uid, card in uids.items():
-            if card not in CARDS:
-                raise DeckError(f"{path}: tag {uid} is enrolled as unknown card {card!r}")
-        return cls(uids, path)
-
-    def save(self) -> None:
-        """Write atomically: a power cut leaves the old file or the new one, never half."""
-        if self.path is None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_suffix(".tmp")
-        with open(temporary, "w") as out:
-            json.dump({"format": "pawnlight-deck", "version": 1, "uids": self.uids}, out, indent=1)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, self.path)
 
     @property
     def enrolled(self) -> bool:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..board.guidance import corrections
+from ..board.health.stuck import StuckSensorDetector, pawn_cells
 from ..board.layout import COLOUR, PRESENCE, Layout
 from ..board.recognise import (
     Ambiguous,
@@ -66,6 +67,7 @@ from .signals import (
     StartRecord,
     StatusLight,
     Tick,
+    Trouble,
 )
 
 #: Seconds the board must stay at the previous position before a move is taken back.
@@ -140,6 +142,11 @@ class Companion:
         #: Until when the board asks for a second New game press (None: not asking).
         self.asking_until: float | None = None
         self.now = 0.0
+        #: Sensors that read a pawn for a long time while the rest of the board changes: what
+        #: the watch suspects (board.health.stuck, as JSON for the diagnostics page).
+        self.stuck_watch = StuckSensorDetector(layout)
+        self.stuck: list[dict[str, Any]] = []
+        self._stuck_checked = 0.0
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -167,12 +174,21 @@ class Companion:
         if self.asking_until is not None and self.now >= self.asking_until:
             self.asking_until = None  # one press never ends a game: the question lapses
             self.warning = None
+        if isinstance(item, Trouble):
+            # Only words: the LEDs catch up on the next tick, and saying it can never fail.
+            if not item.over:
+                self.warning = item.text
+            elif self.warning == item.text:
+                self.warning = None
+            return []
         if isinstance(item, Reading):
             self.reading = item.values
+            self.stuck_watch.observe(item.values, item.at)
             if self.recogniser is not None:
                 self.decision = self.recogniser.feed(item.values, self.now)
                 effects += self._decided()
         elif isinstance(item, Tick):
+            self._watch_stuck(item.at)
             if self.recogniser is not None and self.reading is not None:
                 self.decision = self.recogniser.tick(self.now)
                 effects += self._decided()
@@ -187,6 +203,17 @@ class Companion:
         # ANIMATION_RATE times a second; anything that changed the game goes out at once.
         animating = isinstance(item, Tick) and not effects
         return effects + self._lights(animating)
+
+    def _watch_stuck(self, at: float) -> None:
+        """Once a second: a sensor stuck on "pawn" where the game has none is a warning."""
+        if at - self._stuck_checked < 1.0:
+            return
+        self._stuck_checked = at
+        game, watch = self.game, self.stuck_watch
+        suspects = watch.suspects(at, pawn_cells(game.position)) if game else ()
+        self.stuck = [suspect.as_json(watch.sensing, at) for suspect in suspects]
+        if self.stuck and not self.warning:
+            self.warning = f"a sensor may be stuck: {self.stuck[0]['text']}"
 
     def command(self, name: str, args: Mapping[str, Any], at: float) -> tuple[dict, list[Effect]]:
         """A command from the web page (PIN checked there); CommandError when refused."""
@@ -272,7 +299,7 @@ class Companion:
             self.enrolment = None
             self._enter()
             self.message = "The pack is enrolled."
-            return [SaveDeck(), Buzz("confirm")]
+            return [SaveDeck(dict(self.deck.uids)), Buzz("confirm")]
         self.message = f"{card} enrolled; {self.enrolment.prompt()}"
         return [Buzz("turn")]
 

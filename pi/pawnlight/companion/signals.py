@@ -53,7 +53,18 @@ class LinkChanged:
     at: float
 
 
-Input = Reading | CardScanned | Pressed | Tick | LinkChanged
+@dataclass(frozen=True)
+class Trouble:
+    """Something outside the game went wrong (the journal, the storage): the owner says so,
+    and it is shown as the warning.  ``over``: it has been put right, and its warning goes if
+    it is still the one shown."""
+
+    text: str
+    at: float
+    over: bool = False
+
+
+Input = Reading | CardScanned | Pressed | Tick | LinkChanged | Trouble
 
 # -- effects --------------------------------------------------------------------------------------
 
@@ -101,7 +112,9 @@ class FinishRecord:
 
 @dataclass(frozen=True)
 class SaveDeck:
-    """The enrolled pack changed: write it to the data folder."""
+    """The enrolled pack changed: keep it (the owner writes it with store.deck_file)."""
+
+    uids: dict[str, str]
 
 
 @dataclass(frozen=True)

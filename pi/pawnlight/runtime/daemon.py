@@ -16,10 +16,21 @@ from pathlib import Path
 from typing import Any
 
 from pawnlight.board.layout import Layout, load_layout
-from pawnlight.companion.deck import CardDeck, DeckError, simulated_uids
+from pawnlight.companion.deck import CardDeck, simulated_uids
 from pawnlight.companion.machine import Companion, Settings
 from pawnlight.devices.controls import Controls
-from pawnlight.store.calibration_file import CalibrationFileError, apply_saved_calibration
+from pawnlight.store.calibration_file import (
+    CalibrationFileError,
+    apply_saved_calibration,
+    calibration_path,
+)
+from pawnlight.store.deck_file import (
+    DECK_FILE,
+    NEW_DECK_FILE,
+    DeckFileError,
+    load_deck,
+    save_deck,
+)
 from pawnlight.store.location import JOURNAL_FILE
 
 from .config import Config
@@ -53,6 +64,7 @@ class Daemon:
         self.sim_board = None
         self.server = None
         self.owner: Owner | None = None
+        self.deck_path = config.data / DECK_FILE
         self._pin_factory = None
         self.slowdown = 1.0  # how much slower than a real board the simulated one runs
 
@@ -78,6 +90,7 @@ class Daemon:
             send_leds=self._send_leds,
             buzz=self._buzz,
             status=self._status,
+            save_deck=lambda uids: save_deck(self.deck_path, uids),
             diagnostics=self._diagnostics,
         )
         self.owner = owner
@@ -97,16 +110,18 @@ class Daemon:
         self._start_speech()
 
     def _deck(self) -> CardDeck:
-        path = self.config.data / "deck.json"
+        """The enrolled pack from the data folder; ``self.deck_path`` is where it is saved."""
+        path = self.config.data / DECK_FILE
         try:
-            deck = CardDeck.load(path)
-        except DeckError as error:
+            uids = load_deck(path)
+        except DeckFileError as error:
             log.error("%s; starting with no enrolled pack (the file is left as it is)", error)
-            deck = CardDeck(path=path.with_name("deck-new.json"))
-        if self.config.sim and not deck.enrolled:
-            deck.uids = simulated_uids(extra_one=True)  # the simulator's pack is ready-enrolled
-            deck.save()
-        return deck
+            path, uids = path.with_name(NEW_DECK_FILE), {}
+        self.deck_path = path
+        if self.config.sim and not uids:
+            uids = simulated_uids(extra_one=True)  # the simulator's pack is ready-enrolled
+            save_deck(path, uids)
+        return CardDeck(uids)
 
     def _start_simulated_board(self, deck: CardDeck) -> None:
         from pawnlight.devices.serial_link import SerialBoardLink
@@ -300,7 +315,7 @@ class Daemon:
             "sim": self.config.sim,
             "layout": self.layout.name,
             "calibrated": self.layout.colour_sensing
-            and (self.config.data / "calibration.toml").exists(),
+            and calibration_path(self.config.data).exists(),
         }
         if self.link is not None:
             info["link"] = dataclasses.asdict(self.link.stats())

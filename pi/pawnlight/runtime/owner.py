@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pawnlight.board.health.stuck import StuckSensorDetector, pawn_cells
 from pawnlight.board.leds import error_frame
 from pawnlight.companion.lights import dimmed
 from pawnlight.companion.machine import Companion
@@ -47,6 +46,7 @@ from pawnlight.companion.signals import (
     StartRecord,
     StatusLight,
     Tick,
+    Trouble,
 )
 from pawnlight.companion.state import snapshot
 from pawnlight.devices.controls import ButtonPressed
@@ -110,6 +110,7 @@ class Owner:
         send_leds: Callable[[Sequence[tuple[int, int, int]]], None] = lambda frame: None,
         buzz: Callable[[str], None] = lambda pattern: None,
         status: Callable[[str], None] = lambda state: None,
+        save_deck: Callable[[dict[str, str]], None] = lambda uids: None,
         channels: int = 112,
         tick: float = 0.01,
         clock: Callable[[], float] = time.monotonic,
@@ -122,6 +123,7 @@ class Owner:
         self._send_leds = send_leds
         self._buzz = buzz
         self._status = status
+        self._save_deck = save_deck
         self._tick = tick
         self._clock = clock
         self._diagnostics = diagnostics
@@ -144,10 +146,6 @@ class Owner:
         self.card_reads = 0  # CardRead events received, for the simulator to wait on
         self._card_read = threading.Condition()
         self.errors: list[str] = []
-        # Sensors that read a pawn for a long time while the rest of the board changes.
-        self._stuck_detector = StuckSensorDetector(companion.layout)
-        self._stuck: list[dict[str, Any]] = []
-        self._stuck_checked = 0.0
         # Storage fault: the writes not yet durable (in order), what went wrong, and what the
         # companion asked for meanwhile that would have confirmed them (held until they are).
         self._unsaved: list[Callable[[Journal], object]] = []
@@ -206,7 +204,7 @@ class Owner:
             sensors=list(self._values),
             last_uid=self.last_uid,
             errors=list(self.errors[-20:]),
-            stuck=list(self._stuck),
+            stuck=list(self.companion.stuck),
             game_id=self.game_id,
         )
         return info
@@ -369,14 +367,12 @@ class Owner:
                 return None
             self._values = list(item.values)
             self._have_reading = True
-            self._stuck_detector.observe(self._values, item.at)
             return Reading(tuple(self._values), item.at)
         if isinstance(item, SensorChanged):
             if 0 <= item.channel < len(self._values):
                 self._values[item.channel] = item.value
             if not self._have_reading:
                 return None
-            self._stuck_detector.observe(self._values, item.at)
             return Reading(tuple(self._values), item.at)
         if isinstance(item, CardRead):
             self.last_uid = item.uid
@@ -391,24 +387,9 @@ class Owner:
         if isinstance(item, FirmwareError):
             self.errors.append(f"board error {item.code}: {item.message}")
             return None
-        if isinstance(item, Tick):
-            self._check_stuck(item.at)
-            return item
-        if isinstance(item, Reading | CardScanned | Pressed | LinkChanged):
+        if isinstance(item, Reading | CardScanned | Pressed | LinkChanged | Tick):
             return item
         raise TypeError(f"the owner does not know {type(item).__name__}")
-
-    def _check_stuck(self, at: float) -> None:
-        if at - self._stuck_checked < 1.0:  # once a second is plenty
-            return
-        self._stuck_checked = at
-        game = self.companion.game
-        detector = self._stuck_detector
-        suspects = detector.suspects(at, pawn_cells(game.position)) if game else ()
-        self._stuck = [s.as_json(detector.sensing, at) for s in suspects]
-        warning = f"a sensor may be stuck: {self._stuck[0]['text']}" if self._stuck else None
-        if warning and not self.companion.warning:
-            self.companion.warning = warning
 
     def _execute(self, effects: list[Effect]) -> None:
         for effect in effects:
@@ -427,7 +408,7 @@ class Owner:
                 elif isinstance(effect, StatusLight):
                     self._held_status = effect.state
                 elif isinstance(effect, SaveDeck):
-                    self.companion.deck.save()
+                    self._save_deck(effect.uids)
             elif isinstance(effect, ShowLeds):
                 self._send_leds(dimmed(effect.frame, self.companion.settings.brightness))
             elif isinstance(effect, Buzz):
@@ -435,7 +416,7 @@ class Owner:
             elif isinstance(effect, StatusLight):
                 self._status(effect.state)
             elif isinstance(effect, SaveDeck):
-                self.companion.deck.save()
+                self._save_deck(effect.uids)
 
     def _new_record(self, journal: Journal, effect: StartRecord) -> None:
         meta: dict[str, Any] = {"computer": dict(effect.computer)} if effect.computer else {}
@@ -480,7 +461,7 @@ class Owner:
     def _storage_failed(self, error: Exception) -> None:
         first = self.storage_fault is None
         self.storage_fault = storage_advice(error, self.journal_path)
-        self.companion.warning = self.storage_fault
+        self._tell(Trouble(self.storage_fault, self._clock()))
         if first:
             log.error("storage fault: %s", self.storage_fault)
             self.errors.append(self.storage_fault)
@@ -517,8 +498,8 @@ class Owner:
                 return
             self._unsaved.pop(0)
         log.info("storage works again: every held move is recorded")
-        if self.companion.warning == self.storage_fault:
-            self.companion.warning = None
+        assert self.storage_fault is not None
+        self._tell(Trouble(self.storage_fault, self._clock(), over=True))
         self.storage_fault = None
         self._status(self._held_status or ("ok" if self.companion.link_up else "link-down"))
         self._held_status = None
@@ -538,8 +519,13 @@ class Owner:
     def _fail(self, message: str) -> None:
         log.error(message)
         self.errors.append(message)
-        self.companion.warning = message
+        self._tell(Trouble(message, self._clock()))
         self._status("error")
+
+    def _tell(self, trouble: Trouble) -> None:
+        """The companion learns of trouble outside the game as it learns of everything: an
+        input (its warning is its own state, never written from here)."""
+        self._execute(self.companion.handle(trouble))
 
     def _fingerprint(self) -> tuple:
         """What the page shows, cheaply: a snapshot is built only when this changes."""
