@@ -8,6 +8,7 @@ still a dependency.  A new package fails here until it is given a layer.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Collection
 from pathlib import Path
 
@@ -168,3 +169,21 @@ def test_no_import_runs_upward():
 )
 def test_the_rule_itself(importer, imported, ok):
     assert allowed(importer, imported) is ok
+
+
+def test_the_architecture_page_names_every_package_and_only_real_folders():
+    """docs/architecture.md matches the tree: every package folder under pi/pawnlight is named
+    there, and every folder it names exists."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    packages = sorted(
+        init.parent.relative_to(ROOT).as_posix() + "/"
+        for init in (ROOT / "pi" / "pawnlight").rglob("__init__.py")
+    )
+    assert packages, "no packages found"
+    unnamed = [folder for folder in packages if f"`{folder}`" not in page]
+    assert not unnamed, f"name these in docs/architecture.md: {unnamed}"
+    first_cells = re.findall(r"^\| ([^|]+) \|", page, re.MULTILINE)
+    named = [folder for cell in first_cells for folder in re.findall(r"`([a-z_/]+/)`", cell)]
+    assert "pi/pawnlight/runtime/" in named
+    missing = [folder for folder in named if not (ROOT / folder).is_dir()]
+    assert not missing, f"docs/architecture.md names folders that do not exist: {missing}"

@@ -10,6 +10,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import __version__, strict_json
+from .devices.open_board import EXAMPLES as BOARD_EXAMPLES
+from .devices.open_board import SIM_PICO
 from .diagnostics.commands import register as register_diagnostics
 from .players.commands import register as register_players
 from .store.commands import register as register_games
@@ -48,17 +50,11 @@ def _run(args: argparse.Namespace) -> int:
 
     from .runtime import config as settings
 
-    if args.sim_pico:
-        from .devices.emulated_pico import missing
-
-        reason = missing()
-        if reason:
-            print(f"error: --sim-pico: {reason} (see docs/firmware.md)", file=sys.stderr)
-            return 2
     overrides = {
         "sim": args.sim or args.sim_pico or None,
         "sim_pico": args.sim_pico or None,
         "serial": args.serial,
+        "board": args.board,
         "http_port": args.http_port,
         "http_host": args.http_host,
         "data": args.data,
@@ -69,6 +65,13 @@ def _run(args: argparse.Namespace) -> int:
     except settings.ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if config.sim_pico or (config.board or "").startswith(f"{SIM_PICO}:"):
+        from .devices.emulated_pico import missing
+
+        reason = missing()
+        if reason:
+            print(f"error: --sim-pico: {reason} (see docs/firmware.md)", file=sys.stderr)
+            return 2
     return run(config)
 
 
@@ -104,10 +107,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="the simulated board with its firmware on an emulated Pico (docs/firmware.md)",
     )
     run.add_argument("--serial", help="the board's serial port (default: find the Pico by USB id)")
+    run.add_argument(
+        "--board",
+        metavar="SPEC",
+        help=f"the board to open: {BOARD_EXAMPLES} (--serial, --sim, --sim-pico are short forms)",
+    )
     run.add_argument("--http-port", type=int, help="web server port (default 8080)")
     run.add_argument("--http-host", help="web server address (default 127.0.0.1)")
     run.add_argument("--data", help="where games and settings are kept")
-    run.add_argument("--layout", help="presence, colour, or a layout file")
+    run.add_argument(
+        "--layout", help="presence, colour, or a layout file (default: the simulated board's)"
+    )
     run.add_argument("--config", help="a TOML config file (see docs/daemon.md)")
     run.set_defaults(handler=_run)
     register_games(commands)

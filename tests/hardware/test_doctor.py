@@ -53,14 +53,14 @@ def test_doctor_once_waits_for_the_heartbeat_and_exits_1_without_one(monkeypatch
 
     from pawnlight.diagnostics import connect
 
-    real_open = connect.open_board
+    real_connect = connect.connect
 
-    def open_silent(**kwargs):
-        session = real_open(**kwargs)
+    def connect_silent(spec):
+        session = real_connect(spec)
         session.link = Silent(session.link)
         return session
 
-    monkeypatch.setattr("pawnlight.diagnostics.command_runs.open_board", open_silent)
+    monkeypatch.setattr("pawnlight.diagnostics.command_runs.connect", connect_silent)
     monkeypatch.setattr(doctor, "HEARTBEAT_WAIT", 0.2)
     assert main(["doctor", "--sim", "--once"]) == 1
     out = capsys.readouterr().out

@@ -156,6 +156,25 @@ def load_layout(path: str | Path) -> Layout:
     return parse_layout(path.read_text(encoding="utf-8"), str(path), path.stem)
 
 
+def choose_layout(name: str | None, kind: str) -> Layout:
+    """The layout a board plays with: the one ``name`` names (a shipped layout or a layout
+    file), else the shipped layout of the board's own ``kind`` (presence or colour).  The
+    daemon and the diagnostics both choose here; ValueError, in words, when there is none."""
+    if name is None:
+        if kind not in SHIPPED:
+            raise ValueError(f"no shipped layout for a {kind!r} board: name a layout")
+        return Layout.named(kind)
+    if name in SHIPPED:
+        return Layout.named(name)
+    try:
+        return load_layout(Path(name))
+    except OSError as error:
+        raise ValueError(
+            f"{name!r} is neither {' nor '.join(SHIPPED)} nor a layout file I can read "
+            f"({error.strerror or error})"
+        ) from None
+
+
 def _load_shipped(name: str) -> Layout:
     # Installed: the layouts ship as package data of pawnlight.layouts (hardware/layouts).
     # From the repository (also an editable install), they are read where they are kept.

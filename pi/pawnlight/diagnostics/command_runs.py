@@ -15,13 +15,14 @@ from pawnlight.board.health import calibration, led_test, sensor_test
 from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.health.sensing import Sensing
 from pawnlight.board.health.stuck import StuckSensorDetector
-from pawnlight.board.layout import Layout
+from pawnlight.board.layout import SHIPPED, Layout
+from pawnlight.devices.open_board import BoardSpec, BoardSpecError, spec_from_options
 from pawnlight.store import calibration_file
 from pawnlight.store.location import data_dir
 from pawnlight.terminal_text import wrap, wrap_all
 
 from . import doctor
-from .connect import BoardSession, BoardUnavailable, choose_layout, open_board
+from .connect import BoardSession, BoardUnavailable, choose_layout, connect
 from .people import Console, PersonEye, PersonHand
 from .procedures import run_calibration, run_led_test, run_sensor_test
 from .simulated import PhysicalBoard, ScriptedEye, ScriptedHand, parse_faults
@@ -38,11 +39,12 @@ def _data(args: argparse.Namespace) -> Path:
     return data_dir(args.data)
 
 
-def _open(args: argparse.Namespace) -> BoardSession:
-    kind = args.sim
-    if kind is not None and args.layout == "colour":
-        kind = "colour"
-    return open_board(serial=args.serial, sim=kind)
+def _board(args: argparse.Namespace) -> BoardSpec:
+    """The board the options name; ``--sim`` with a shipped ``--layout`` is of its kind."""
+    sim = args.sim
+    if sim is not None and args.layout in SHIPPED:
+        sim = args.layout
+    return spec_from_options(args.board, serial=args.serial, sim=sim)
 
 
 def parse_ranges(text: str, parse: Callable[[str], int]) -> list[int]:
@@ -93,8 +95,8 @@ def doctor_command(args: argparse.Namespace) -> int:
     once = args.once or args.json
     data = _data(args)
     if args.url:
-        if args.serial or args.sim:
-            return _err("--url asks the daemon: leave out --serial and --sim")
+        if args.serial or args.sim or args.board:
+            return _err("--url asks the daemon: leave out --board, --serial and --sim")
         if args.leds:
             return _err("the daemon drives the LEDs: for test patterns stop it and use --serial")
         pin = args.pin or os.environ.get("PAWNLIGHT_PIN")
@@ -115,8 +117,8 @@ def doctor_command(args: argparse.Namespace) -> int:
             lambda: doctor.report_or_outage(args.url, pin), layout, sys.stdout, args.interval
         )
     try:
-        session = _open(args)
-    except BoardUnavailable as error:
+        session = connect(_board(args))
+    except (BoardSpecError, BoardUnavailable) as error:
         return _err(str(error))
     with session:
         try:
@@ -145,13 +147,14 @@ def doctor_command(args: argparse.Namespace) -> int:
 def sensor_test_command(args: argparse.Namespace) -> int:
     try:
         cells = parse_ranges(args.cells, parse_cell_name) if args.cells else range(CELLS)
-        if args.fault and args.sim is None:
+        board = _board(args)
+        if args.fault and not board.simulated:
             return _err("--fault builds faults into the simulated board: add --sim")
         parse_faults(args.fault)
     except ValueError as error:
         return _err(str(error))
     try:
-        session = _open(args)
+        session = connect(board)
     except BoardUnavailable as error:
         return _err(str(error))
     with session:
@@ -203,13 +206,14 @@ def _findings_json(findings, describe, *context) -> list[dict[str, Any]]:
 def led_test_command(args: argparse.Namespace) -> int:
     try:
         leds = parse_ranges(args.leds, _led_number) if args.leds else range(LEDS)
-        if args.fault and args.sim is None:
+        board = _board(args)
+        if args.fault and not board.simulated:
             return _err("--fault builds faults into the simulated board: add --sim")
         parse_faults(args.fault)
     except ValueError as error:
         return _err(str(error))
     try:
-        session = _open(args)
+        session = connect(board)
     except BoardUnavailable as error:
         return _err(str(error))
     with session:
@@ -242,10 +246,14 @@ def led_test_command(args: argparse.Namespace) -> int:
 
 def calibrate_command(args: argparse.Namespace) -> int:
     data = _data(args)
-    if args.sim == "presence" or (args.sim is not None and args.layout == "presence"):
+    try:
+        board = _board(args)
+    except BoardSpecError as error:
+        return _err(str(error))
+    if board.sensing == "presence":
         return _err("only colour boards are calibrated: a presence board has nothing to measure")
     try:
-        session = _open(args)
+        session = connect(board)
     except BoardUnavailable as error:
         return _err(str(error))
     with session:
@@ -279,7 +287,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
     if args.dry_run:
         print("Not saved (--dry-run).")
         return 0 if result.ok else 1
-    if args.sim is not None and args.data is None:
+    if board.simulated and args.data is None:
         # A simulated board's bands are not this board's: never into the real data folder.
         text = (
             f"Not saved: a simulated board's calibration goes only into a folder given with "

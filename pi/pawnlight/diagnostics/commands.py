@@ -1,7 +1,8 @@
 """The ``pawnlight doctor``, ``sensor-test``, ``led-test`` and ``calibrate`` commands.
 
-Each talks to the board directly (``--serial PORT``, the Pico found by USB id, or ``--sim``
-for the simulated firmware, where a scripted person does the pawn moving and the looking, so
+Each talks to the board directly (``--board SPEC`` as devices.open_board spells it, or its
+short forms ``--serial PORT``, the Pico found by USB id, and ``--sim`` for the simulated
+firmware, where a scripted person does the pawn moving and the looking, so
 the commands run unattended); ``doctor`` can also ask a running daemon (``--url``).  Exit
 codes: 0 all well, 1 the board has faults (or the colours are not separable), 2 the board or
 the daemon could not be reached, or bad arguments.
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 from typing import Any
+
+from pawnlight.devices.open_board import EXAMPLES
 
 PATTERNS = ("chase", "all", "off")
 FAULT_HELP = (
@@ -35,6 +38,7 @@ def _board_options(parser: argparse.ArgumentParser, sim_default: str = "presence
     other = "colour" if sim_default == "presence" else "presence"
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--serial", metavar="PORT", help="the board's serial port")
+    where.add_argument("--board", metavar="SPEC", help=f"the board to open: {EXAMPLES}")
     where.add_argument(
         "--sim",
         nargs="?",

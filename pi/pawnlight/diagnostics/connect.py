@@ -1,5 +1,6 @@
-"""Opening a board for a diagnostic command: a serial port, the Pico found by USB id, or the
-simulated firmware; and choosing the layout that maps its channels to places.
+"""Connecting to a board for a diagnostic command: opened by devices.open_board (a serial
+port, the Pico found by USB id, or a simulated board), connected, its first snapshot in; and
+the layout that maps its channels to places, with the saved calibration.
 
 The daemon holds the serial port while it runs (opened exclusively), so these commands ask
 the person to stop it first, or - for ``doctor`` - to ask the daemon instead (``--url``).
@@ -11,8 +12,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from pawnlight.board.layout import SHIPPED, Layout, load_layout
+from pawnlight.board import layout as layouts
+from pawnlight.board.layout import SHIPPED, Layout
 from pawnlight.devices.board_link import BoardInfo
+from pawnlight.devices.open_board import BoardSpec, BoardUnavailable, open_board
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim_firmware import SimulatedFirmware
 from pawnlight.hardware.wiring import load_firmware_config
@@ -21,10 +24,6 @@ from pawnlight.store.calibration_file import apply_saved_calibration
 from .board_view import BoardView
 
 CONNECT_TIMEOUT = 10.0
-
-
-class BoardUnavailable(RuntimeError):
-    """The board could not be reached; the message says what to try."""
 
 
 @dataclass
@@ -64,36 +63,21 @@ def default_tolerance(kind: str) -> int:
     return int(load_firmware_config(f"{kind}.json")["tolerance"])
 
 
-def open_board(
-    serial: str | None = None,
-    sim: str | None = None,
-    timeout: float = CONNECT_TIMEOUT,
-) -> BoardSession:
-    """Connect; ``sim`` is a board kind ("presence", "colour") to start the simulated
-    firmware instead of opening a port."""
+def connect(spec: BoardSpec, timeout: float = CONNECT_TIMEOUT) -> BoardSession:
+    """Open the board, wait until it is connected and has sent its sensors."""
+    if spec.port is not None and not Path(spec.port).exists():
+        raise BoardUnavailable(f"cannot reach the board: there is no port {spec.port}")
     view = BoardView()
-    firmware = None
-    if sim is not None:
-        firmware = SimulatedFirmware(sim, card_reader=True).start()
-        port: str | None = firmware.port
-        source = f"simulated {sim} board (the firmware under MicroPython, on {port})"
-    else:
-        if serial is not None and not Path(serial).exists():
-            raise BoardUnavailable(f"cannot reach the board: there is no port {serial}")
-        port = serial
-        source = f"serial port {serial}" if serial else "the Pico found by its USB id"
-    link = SerialBoardLink(view, port)
-    link.start()
+    board = open_board(spec, view)
+    timeout *= board.slowdown
     try:
-        info = link.wait_connected(timeout)
+        info = board.link.wait_connected(timeout)
         if view.wait_for(lambda values: True, timeout) is None:
             raise TimeoutError("the board sent no sensor snapshot")
     except Exception as error:
-        link.stop()
-        if firmware is not None:
-            firmware.stop()
-        raise BoardUnavailable(_advice(str(error), serial)) from None
-    return BoardSession(link, view, info, source, firmware)
+        board.stop()
+        raise BoardUnavailable(_advice(str(error), spec.port)) from None
+    return BoardSession(board.link, view, info, spec.words(), board.firmware)
 
 
 def _advice(problem: str, serial: str | None) -> str:
@@ -111,19 +95,15 @@ def _advice(problem: str, serial: str | None) -> str:
 
 
 def choose_layout(spec: str | None, kind: str, data: Path | None = None) -> Layout:
-    """The layout named by ``spec`` (presence, colour or a file), else the board's own kind;
-    a colour layout gets the saved calibration from ``data`` if there is one."""
-    if spec is None:
-        if kind not in SHIPPED:
-            raise BoardUnavailable(
-                f"the board says it is {kind!r}: its firmware has no valid config.json "
-                "(docs/assembly.md, 'Flashing the Pico'); or name a layout with --layout"
-            )
-        layout = Layout.named(kind)
-    elif spec in SHIPPED:
-        layout = Layout.named(spec)
-    else:
-        layout = load_layout(Path(spec))
+    """The layout named by ``spec`` (presence, colour or a file), else the board's own kind
+    (board.layout.choose_layout); a colour layout gets the saved calibration from ``data`` if
+    there is one."""
+    if spec is None and kind not in SHIPPED:
+        raise BoardUnavailable(
+            f"the board says it is {kind!r}: its firmware has no valid config.json "
+            "(docs/assembly.md, 'Flashing the Pico'); or name a layout with --layout"
+        )
+    layout = layouts.choose_layout(spec, kind)
     if data is not None:
         layout = apply_saved_calibration(layout, data)
     return layout

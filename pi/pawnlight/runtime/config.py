@@ -5,7 +5,7 @@ See docs/daemon.md for every key. Example ``/etc/pawnlight/pawnlight.toml``::
     pin = "4711"
     public_url = "http://pawnlight.local:8080/"
     layout = "presence"          # or "colour", or a path to a layout file
-    serial = "/dev/ttyACM0"      # leave out to find the Pico by its USB id
+    board = "serial:auto"        # or serial:/dev/ttyACM0, sim:presence, sim-pico:colour, ...
     card_reader = "board"        # board, spi or keyboard
     keyboard_device = "/dev/input/by-id/usb-reader-event-kbd"
     brightness = 0.6
@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from pawnlight.devices.controls import ControlPins
+from pawnlight.devices.open_board import BoardSpecError, parse_board_spec
 from pawnlight.store.location import data_dir
 
 
@@ -55,7 +56,11 @@ class Config:
     #: The address phones should open (shown as the QR code), e.g. http://pawnlight.local:8080/
     public_url: str | None = None
     pin: str | None = None
-    layout: str = "presence"
+    #: presence, colour or a layout file; None: a simulated board's own kind, else presence.
+    layout: str | None = None
+    #: The board to open, as devices.open_board spells it ("serial:auto", "sim:colour", ...);
+    #: None: what sim, sim_pico and serial say.
+    board: str | None = None
     serial: str | None = None
     card_reader: str = "board"
     keyboard_device: str | None = None
@@ -68,6 +73,7 @@ class Config:
 _TOP_KEYS = {
     "pin": str,
     "layout": str,
+    "board": str,
     "serial": str,
     "card_reader": str,
     "keyboard_device": str,
@@ -146,6 +152,11 @@ def _apply_file(config: Config, path: Path) -> None:
 
 
 def _check(config: Config, source: str) -> None:
+    if config.board is not None:
+        try:
+            parse_board_spec(config.board)
+        except BoardSpecError as error:
+            raise ConfigError(f"{source}: board: {error}") from None
     if config.card_reader not in ("board", "spi", "keyboard"):
         raise ConfigError(f"{source}: card_reader must be board, spi or keyboard")
     if config.card_reader == "keyboard" and not config.keyboard_device:

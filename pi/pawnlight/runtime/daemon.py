@@ -12,13 +12,19 @@ import os
 import signal
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
-from pawnlight.board.layout import Layout, load_layout
+from pawnlight.board.layout import Layout, choose_layout
 from pawnlight.companion.deck import CardDeck, simulated_uids
 from pawnlight.companion.machine import Companion, Settings
 from pawnlight.devices.controls import Controls
+from pawnlight.devices.open_board import (
+    BoardSpec,
+    OpenBoard,
+    open_board,
+    parse_board_spec,
+    spec_from_options,
+)
 from pawnlight.store.calibration_file import (
     CalibrationFileError,
     apply_saved_calibration,
@@ -39,10 +45,24 @@ from .owner import Owner
 log = logging.getLogger("pawnlight")
 
 
-def _layout(name: str) -> Layout:
-    if name in ("presence", "colour"):
-        return Layout.named(name)
-    return load_layout(Path(name))
+def choose_board(config: Config) -> tuple[BoardSpec, Layout]:
+    """The board the config names and the layout it plays with: a simulated board is of the
+    layout's kind, and a layout left unsaid is the simulated board's (else presence)."""
+    told = parse_board_spec(config.board) if config.board is not None else None
+    layout = choose_layout(config.layout, (told.sensing if told else None) or "presence")
+    spec = spec_from_options(
+        config.board,
+        serial=config.serial,
+        sim=config.sim,
+        sim_pico=config.sim_pico,
+        sensing=layout.sensing,
+    )
+    if spec.simulated and spec.sensing != layout.sensing:
+        raise ValueError(
+            f"the board {spec} senses {spec.sensing}, but the layout {layout.name} "
+            f"senses {layout.sensing}: leave one of them out"
+        )
+    return spec, layout
 
 
 class Daemon:
@@ -50,13 +70,17 @@ class Daemon:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        layout = _layout(config.layout)
+        self.board_spec, layout = choose_board(config)
+        #: A simulated board (``--sim``, ``--sim-pico``, ``--board sim:...``): the simulator
+        #: page, gpiozero's mock pins and a ready-enrolled pack come with it.
+        self.sim = self.board_spec.simulated
         try:
             # A colour board's measured reading bands (pawnlight calibrate); none: unchanged.
             layout = apply_saved_calibration(layout, config.data)
         except CalibrationFileError as error:
             log.error("%s: playing with the layout's own bands", error)
         self.layout = layout
+        self.board: OpenBoard | None = None
         self.firmware = None  # the simulated firmware, with --sim
         self.link = None
         self.controls: Controls | None = None
@@ -80,7 +104,7 @@ class Daemon:
             deck,
             Settings(brightness=config.brightness, settle=config.settle),
         )
-        if config.sim:
+        if self.sim:
             from gpiozero.pins.mock import MockFactory
 
             self._pin_factory = MockFactory()
@@ -95,13 +119,10 @@ class Daemon:
         )
         self.owner = owner
         self.controls = Controls(owner.post, config.pins, pin_factory=self._pin_factory)
-        if config.sim:
-            self._start_simulated_board(deck)
-        else:
-            self._start_serial_link()
+        self._open_board(deck)
         self._start_card_reader()
         owner.start()
-        if config.sim:
+        if self.sim:
             # The pawns left on the simulated board from last time are sensed at once.
             assert self.sim_board is not None and self.firmware is not None
             self.firmware.set_sensors(self.sim_board.position_reading())
@@ -118,28 +139,22 @@ class Daemon:
             log.error("%s; starting with no enrolled pack (the file is left as it is)", error)
             path, uids = path.with_name(NEW_DECK_FILE), {}
         self.deck_path = path
-        if self.config.sim and not uids:
+        if self.sim and not uids:
             uids = simulated_uids(extra_one=True)  # the simulator's pack is ready-enrolled
             save_deck(path, uids)
         return CardDeck(uids)
 
-    def _start_simulated_board(self, deck: CardDeck) -> None:
-        from pawnlight.devices.serial_link import SerialBoardLink
-        from pawnlight.devices.sim_board import SimulatedBoard
-        from pawnlight.devices.sim_firmware import SimulatedFirmware
-
+    def _open_board(self, deck: CardDeck) -> None:
+        """The board the config names, its link feeding the owner; a simulated one gets its
+        pawns, cards and buttons (devices.sim_board) for the simulator page."""
         assert self.owner is not None
-        settings = None
-        if self.config.sim_pico:
-            from pawnlight.devices.emulated_pico import SLOWDOWN, EmulatedPico, link_settings
+        self.board = board = open_board(self.board_spec, self.owner.post)
+        self.link, self.firmware, self.slowdown = board.link, board.firmware, board.slowdown
+        firmware = board.firmware
+        if firmware is None:
+            return
+        from pawnlight.devices.sim_board import SimulatedBoard
 
-            firmware: SimulatedFirmware = EmulatedPico(self.layout.sensing, card_reader=True)
-            settings = link_settings()  # the emulated chip is slow, not silent
-            self.slowdown = SLOWDOWN
-        else:
-            firmware = SimulatedFirmware(self.layout.sensing, card_reader=True)
-        firmware.start()
-        self.firmware = firmware
         self.sim_board = SimulatedBoard(
             self.layout,
             write_sensors=firmware.set_sensors,
@@ -151,15 +166,6 @@ class Daemon:
             line=self._line_fault,
         )
         self.owner.sim = self.sim_board
-        self.link = SerialBoardLink(self.owner.post, firmware.port, settings=settings)
-        self.link.start()
-
-    def _start_serial_link(self) -> None:
-        from pawnlight.devices.serial_link import SerialBoardLink
-
-        assert self.owner is not None
-        self.link = SerialBoardLink(self.owner.post, self.config.serial)
-        self.link.start()
 
     def _start_card_reader(self) -> None:
         from pawnlight.devices import card_readers
@@ -184,7 +190,7 @@ class Daemon:
         app = create_app(
             self.owner,
             pin=self.config.pin,
-            sim=self.config.sim,
+            sim=self.sim,
             secret_key=self._secret_key(),
             public_url=self.config.public_url,
             allowed_hosts=self.config.http_allowed_hosts,
@@ -194,10 +200,10 @@ class Daemon:
         self.server.start()
         log.info(
             "pawnlight %s: status page on http://%s:%s/%s",
-            "simulated board" if self.config.sim else "board",
+            "simulated board" if self.sim else "board",
             self.config.http_host,
             self.server.port,
-            "  simulator on /sim" if self.config.sim else "",
+            "  simulator on /sim" if self.sim else "",
         )
 
     def _start_speech(self) -> None:
@@ -312,7 +318,7 @@ class Daemon:
 
     def _diagnostics(self) -> dict[str, Any]:
         info: dict[str, Any] = {
-            "sim": self.config.sim,
+            "sim": self.sim,
             "layout": self.layout.name,
             "calibrated": self.layout.colour_sensing
             and calibration_path(self.config.data).exists(),
@@ -361,7 +367,11 @@ def run(config: Config) -> int:
     # A file-size limit or quota must fail the write (the journal reports it as a storage fault
     # and holds the game), not kill the companion as SIGXFSZ would by default.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    daemon = Daemon(config)
+    try:
+        daemon = Daemon(config)
+    except ValueError as error:  # a layout or board that cannot be used: said in words
+        log.error("pawnlight could not start: %s", error)
+        return 1
     try:
         daemon.start()
     except Exception as error:
