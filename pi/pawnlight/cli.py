@@ -65,12 +65,13 @@ def _run(args: argparse.Namespace) -> int:
     except settings.ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if config.sim_pico or (config.board or "").startswith(f"{SIM_PICO}:"):
+    asked = "--sim-pico" if config.sim_pico and not config.board else config.board
+    if asked == "--sim-pico" or (asked or "").startswith(f"{SIM_PICO}:"):
         from .devices.emulated_pico import missing
 
         reason = missing()
         if reason:
-            print(f"error: --sim-pico: {reason} (see docs/firmware.md)", file=sys.stderr)
+            print(f"error: {asked}: {reason} (see docs/firmware.md)", file=sys.stderr)
             return 2
     return run(config)
 
