@@ -187,3 +187,36 @@ def test_the_architecture_page_names_every_package_and_only_real_folders():
     assert "pi/pawnlight/runtime/" in named
     missing = [folder for folder in named if not (ROOT / folder).is_dir()]
     assert not missing, f"docs/architecture.md names folders that do not exist: {missing}"
+
+
+def _owned_by_companion(node: ast.expr) -> bool:
+    """``companion.x``, ``self.companion.x``, ``self.companion.deck.x``, ...: a place in the
+    companion's state."""
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+        if isinstance(node, ast.Attribute) and node.attr == "companion":
+            return True
+        if isinstance(node, ast.Name) and node.id == "companion":
+            return True
+    return False
+
+
+def test_the_runtime_changes_the_companion_only_through_its_inputs():
+    """The owner hands the companion inputs (companion.signals) and reads its state; it never
+    writes a field of it (a warning, the deck), so everything the companion shows is its own."""
+    writes = []
+    for path in sorted((SOURCES["pawnlight"] / "runtime").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+                targets = [node.target]
+            elif isinstance(node, ast.Delete):
+                targets = node.targets
+            for target in targets:
+                if isinstance(target, ast.Attribute | ast.Subscript) and _owned_by_companion(
+                    target
+                ):
+                    writes.append(f"{path.name}:{node.lineno}: {ast.unparse(target)}")
+    assert not writes, "the runtime writes the companion's state:\n" + "\n".join(writes)
