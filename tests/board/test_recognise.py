@@ -23,6 +23,7 @@ from pawnlight.rules import CARDS, legal_options, text
 from .checks import acted_out_is_recognised
 from .helpers import (
     ALL_EDITIONS,
+    BLUE,
     COLOUR,
     HASBRO,
     LAYOUTS,
@@ -219,6 +220,42 @@ def test_lifting_one_pawn_and_putting_it_back_is_no_switch():
     table.put("T25")
     assert isinstance(table.settle(), Waiting)
     assert isinstance(table.wait(5.0), Waiting)
+
+
+# A partner's Sorry! from START onto a pawn of the very colour it moves changes nothing the
+# board can see (found by tests/daemon/test_games.py, team game, colour board, under load).
+TEAM_SORRY = pos(
+    red="S1 start home home", blue="T56 S4 start home", yellow="start start start home",
+    green="T19 start start start",
+)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
+@pytest.mark.parametrize("through_start", [True, False], ids=["through-start", "start-untouched"])
+def test_a_sorry_onto_a_pawn_of_its_own_colour_is_asked_about(layout, through_start):
+    """The bumped blue pawn goes to blue START and a blue pawn comes out of it: a hand quicker
+    than the sensors (or one that skips the pointless swap) leaves START's count as it was, and
+    only the lift of the pawn on T56 shows. That is enough to ask."""
+    choices = options(TEAM_SORRY, "green", "sorry", teams=True)
+    named(choices, "B:start-T56")
+    table = Table(layout, TEAM_SORRY, choices)
+    table.lift("T56")
+    if through_start:
+        table.put("blue START", colour=BLUE)
+        table.lift("blue START", pause=0.01)  # within the flicker time: never seen
+    table.put("T56", colour=BLUE)
+    decision = table.settle()
+    assert isinstance(decision, Ambiguous)
+    assert decision.unchanged
+    assert [text(m) for m in decision.moves] == ["B:start-T56"]
+
+
+def test_touching_only_start_is_no_sorry_onto_a_pawn_of_its_own_colour():
+    choices = options(TEAM_SORRY, "green", "sorry", teams=True)
+    table = Table(COLOUR, TEAM_SORRY, choices)
+    table.lift("blue START")
+    table.put("blue START", colour=BLUE)
+    assert isinstance(table.settle(), Waiting)
 
 
 def test_a_switch_onto_a_triangle_slides_and_is_seen_by_a_presence_board():

@@ -232,17 +232,24 @@ class Recogniser:
         self._kinds[board] = result
         return result
 
-    def _handled(self, moves: Sequence[Move]) -> list[Move]:
-        """The moves all of whose pawns were lifted while the board was away from the position.
+    def _handled(self, moves: Sequence[Move], squares_only: bool = False) -> list[Move]:
+        """The moves all of whose pawns were lifted while the board was away from the position
+        (``squares_only``: all of whose pawns on track and safety squares).
 
         A presence board sees where pawns stand, not which pawn was replaced: after a Sorry!
         onto one of two red pawns, or an 11's switch, the squares people lifted pawns from are
         the only trace of which move it was.
         """
         touched = self._debounce.touched
-        return [
-            move for move in moves if all(cells & touched for cells in self.targets.disturbed(move))
-        ]
+        found = []
+        for move in moves:
+            places = self.targets.disturbed(move)
+            if squares_only:
+                squares = [cells for cells in places if len(cells) == 1]
+                places = tuple(squares) or places  # a move of areas alone needs them touched
+            if all(cells & touched for cells in places):
+                found.append(move)
+        return found
 
     def _verdict(self, moves: Sequence[Move]) -> Decision:
         distinct = _distinct(moves)
@@ -257,8 +264,16 @@ class Recogniser:
         return Recognised(chosen, tuple(m for m in moves if m is not chosen))
 
     def _unchanged(self) -> Decision:
-        """The board looks like the position: was a move made that it cannot show?"""
-        suspects = self._handled(self.targets.invisible)
+        """The board looks like the position: was a move made that it cannot show?
+
+        A pawn taken from a START or HOME and another put back there changes nothing anyone
+        can see (the spots are interchangeable, and a hand that puts one in and takes one out
+        is quicker than the sensors), so people may not do it at all: only the squares of such
+        a move need to have been lifted.  (A Sorry! from START onto a pawn of the mover's own
+        colour: lifting that pawn and putting it back is the whole move.)  The answer is only
+        ever a question, "no move yet" one of its answers.
+        """
+        suspects = self._handled(self.targets.invisible, squares_only=True)
         if not suspects:
             return Waiting()
         return Ambiguous(_distinct(suspects), unchanged=True)
