@@ -225,7 +225,9 @@ def test_lifting_one_pawn_and_putting_it_back_is_no_switch():
 # A partner's Sorry! from START onto a pawn of the very colour it moves changes nothing the
 # board can see (found by tests/daemon/test_games.py, team game, colour board, under load).
 TEAM_SORRY = pos(
-    red="S1 start home home", blue="T56 S4 start home", yellow="start start start home",
+    red="S1 start home home",
+    blue="T56 S4 start home",
+    yellow="start start start home",
     green="T19 start start start",
 )
 

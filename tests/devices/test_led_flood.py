@@ -30,6 +30,8 @@ class BareClient:
         self.port = serial.Serial(port, timeout=0)
         self.decoder = P.FrameDecoder()
         self.received: list[tuple[int, int, bytes]] = []
+        #: For each reliable (type, seq): how many frames had arrived when we wrote its ACK.
+        self.acked_after: dict[tuple[int, int], int] = {}
         self.seq = 0
 
     def close(self) -> None:
@@ -46,6 +48,18 @@ class BareClient:
             self.received.append((mtype, seq, payload))
             if mtype in P.RELIABLE_TYPES:
                 self.port.write(P.encode_frame(P.ACK, 0, P.encode_ack(mtype, seq)))
+                self.acked_after.setdefault((mtype, seq), len(self.received))
+
+    def copies_after_ack(self, mtype: int, since: int = 0) -> Counter[int]:
+        """For each report of ``mtype`` received from index ``since`` on: how many copies of
+        it arrived after we had acknowledged it. Copies that came before our ACK say only that
+        this process was slow to answer (a loaded machine); copies after it say the board
+        kept sending what it had been told it need not."""
+        late: Counter[int] = Counter()
+        for index, (kind, seq, _payload) in enumerate(self.received[since:], since):
+            if kind == mtype:
+                late[seq] += index >= self.acked_after[(kind, seq)]
+        return late
 
     def connect(self, timeout: float = 10.0) -> None:
         deadline = time.monotonic() + timeout
@@ -110,11 +124,14 @@ def test_scan_period_holds_and_reports_are_not_resent_under_an_led_flood(
 
     assert len(idle) > 100 and len(flood) > 100, "the scan loop stopped"
     assert statistics.median(flood) <= 2 * statistics.median(idle), (idle, flood)
-    # Every sensor report went out at most twice (once, plus at most one resend).
-    sent = Counter(
-        seq for mtype, seq, _p in client.received[idle_reports:] if mtype == P.SENSOR_CHANGES
-    )
-    assert sent and max(sent.values()) <= 2, sent
+    # No sensor report went out more than twice for want of an ACK: at most one copy arrives
+    # after our ACK of it (one the board had already sent, or sent while the ACK was on its way,
+    # before it read it). Resends before our ACK was written are this process's slowness on a
+    # loaded machine (the board resends after 100 ms of its clock), not the board's: counting
+    # from our ACK keeps the figure independent of how fast this test runs. The old firmware,
+    # reading a frame at a time behind the flood, sent the same report 4-5 times after it.
+    late = client.copies_after_ack(P.SENSOR_CHANGES, since=idle_reports)
+    assert late and max(late.values()) <= 1, late
 
 
 def test_slow_led_writes_take_at_most_a_quarter_of_the_time_under_a_fast_flood(
