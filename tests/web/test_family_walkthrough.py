@@ -105,10 +105,26 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         def scan(card: str) -> None:
             sim.locator(f'button[data-card="{card}"]').click()
 
+        def standing() -> dict[str, int]:
+            pawns = daemon.request("GET", "/api/sim/board")["pawns"]
+            return {colour: len(pawns.get(colour, [])) for colour in ("red", "blue")}
+
+        def hand_shows(holding: str | None) -> None:
+            """Wait until the simulator page shows the pawns off the board as the board has
+            them, and ``holding`` picked up: its next tap acts on what the page shows (a tap
+            before the fragment shows the pawn in hand would find an empty hand)."""
+            for colour, count in standing().items():
+                hand = sim.locator(f'[data-hand="{colour}"]')
+                expect(hand).to_have_attribute("data-count", str(4 - count))
+                pressed = "true" if colour == holding else "false"
+                expect(hand).to_have_attribute("aria-pressed", pressed)
+
         def tap(place: str) -> None:
-            before = daemon.request("GET", "/api/sim/board")
+            before = standing()
             sim.locator(f'#simboard [data-place="{place}"]').click()
-            daemon.wait_for(lambda: daemon.request("GET", "/api/sim/board") != before)
+            daemon.wait_for(lambda: standing() != before)
+            lifted = [c for c, n in standing().items() if n < before[c]]
+            hand_shows(lifted[0] if lifted else None)
 
         # -- red draws a 5 with every pawn in START: a forfeit that says why ----------------------
         scan("5")
@@ -175,6 +191,7 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         tap("T4")  # the red pawn up
         sim.locator('#simboard [data-place="T19"]').click()  # blue lifted, a pause, red down
         expect(sim.locator("#sim-feedback")).to_contain_text("Put a red pawn on blue's start")
+        hand_shows("blue")
         tap("T4")  # blue down where red was
         expect(page.locator("#phase-text")).to_contain_text(
             "switches places with the blue pawn on blue's start circle"
@@ -190,6 +207,7 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         tap("start:blue")
         sim.locator('#simboard [data-place="T19"]').click()  # red lifted, blue put down
         expect(sim.locator("#sim-feedback")).to_contain_text("Put a blue pawn on")
+        hand_shows("red")
         tap("start:red")  # the red pawn goes home to START
         expect(page.locator("#phase-text")).to_contain_text("(red back to START)")
         expect(page.locator(".history-line").first).to_contain_text("(red back to START)")
