@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 import threading
+from collections import deque
 from typing import Any
 
 from pawnlight.board.layout import Layout, choose_layout
@@ -83,6 +84,11 @@ class Daemon:
         self.board: OpenBoard | None = None
         self.firmware = None  # the simulated firmware, with --sim
         self.link = None
+        # Frames the simulated line's faults made up: how many, the latest sequence numbers,
+        # and the board's own last one when they were made.
+        self._made_up = 0
+        self._made_up_seqs: deque[int] = deque(maxlen=64)
+        self._board_seq = 0
         self.controls: Controls | None = None
         self.card_reader = None
         self.sim_board = None
@@ -306,9 +312,14 @@ class Daemon:
             firmware.faults.inject(TO_HOST, os.urandom(64) + b"\x00")
         else:
             # A sequence number far from the board's own, so the board's next frame is never
-            # taken for a repeat of this one.
-            last = link.last_received_seq
-            seq = ((last or 0) + 0x8000) & 0xFFFF
+            # taken for a repeat of this one, and never the last made-up frame's (the driver may
+            # not have read that one yet, or have it as its last): a repeat is dropped unread.
+            last = link.last_received_seq or 0
+            if last not in self._made_up_seqs:
+                self._board_seq = last  # the board's own (else: as when last seen)
+            self._made_up += 1
+            seq = (self._board_seq + 0x8000 + self._made_up % 0x4000) & 0xFFFF
+            self._made_up_seqs.append(seq)
             if fault == "bad-error":
                 payload = P.encode_error(P.E_CARD_READER, "carte illisible é")[:-1]
                 frame = P.encode_frame(P.ERROR, seq, payload)
