@@ -58,6 +58,7 @@ def test_malformed_frames_and_a_power_cut_leave_the_game_playable(evening):
         return evening.call("GET", "/api/diagnostics", pin=True)["link"]
 
     evening.call("POST", "/api/sim/line", {"fault": "power-cut"})
+
     # The link is up again with the rebooted board: a restart seen in its HELLO, or a new
     # connection after one lost (the page's "up" may still be the old connection's, and a
     # frame sent while the driver reconnects is never read).
