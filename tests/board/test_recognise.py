@@ -252,6 +252,33 @@ def test_a_sorry_onto_a_pawn_of_its_own_colour_is_asked_about(layout, through_st
     assert [text(m) for m in decision.moves] == ["B:start-T56"]
 
 
+SLIDE_BACK = pos(
+    red="start start start start",
+    blue="start start start start",
+    yellow="T21 T28 start start",
+    green="T56 start start start",
+)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
+def test_a_move_that_slides_back_to_where_it_began_is_asked_about_after_a_quick_lift(layout):
+    """A 4 back from T28 onto the triangle on T24 slides to T28 again: the board ends as it
+    began, and the lift is the only trace. Lifted and put back quicker than the flicker time
+    (two readings that arrive together on a loaded Pi) is still a lift of that pawn."""
+    choices = options(SLIDE_BACK, "yellow", "4")
+    named(choices, "T28-T24>T28")
+    table = Table(layout, SLIDE_BACK, choices)
+    table.lift("T21")
+    table.put("T21", pause=0.01)  # a glimpse of the other pawn: no move of it ends where it began
+    assert isinstance(table.settle(), Waiting)
+    table.lift("T28")
+    table.put("T28", pause=0.01)
+    decision = table.settle()
+    assert isinstance(decision, Ambiguous)
+    assert decision.unchanged
+    assert [text(m) for m in decision.moves] == ["T28-T24>T28"]
+
+
 def test_touching_only_start_is_no_sorry_onto_a_pawn_of_its_own_colour():
     choices = options(TEAM_SORRY, "green", "sorry", teams=True)
     table = Table(COLOUR, TEAM_SORRY, choices)

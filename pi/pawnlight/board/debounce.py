@@ -35,6 +35,7 @@ class Debouncer:
         self._away_since: float | None = None
         self._raw_touched: set[int] = set()
         self._touched: set[int] = set()
+        self._glimpsed: set[int] = set()
 
     def feed(self, occupancy: Occupancy, at: float) -> None:
         self.advance(at)
@@ -48,8 +49,11 @@ class Debouncer:
         self._latest = occupancy
         self._latest_since = at
         if occupancy == self.board:
-            # Back before the departure counted: it was flicker.  Forget it entirely.
+            # Back before the departure counted: it was flicker.  Forget it, but for the
+            # glimpses of a pawn lifted from the reference and put straight back.
             self._away_since = None
+            if self.board == self.reference:
+                self._glimpsed |= self._raw_touched
             self._raw_touched.clear()
             return
         if self._away_since is None:
@@ -80,6 +84,14 @@ class Debouncer:
     def touched(self) -> frozenset[int]:
         """Cells that differed from the reference during the board's last time away from it."""
         return frozenset(self._touched)
+
+    @property
+    def glimpsed(self) -> frozenset[int]:
+        """Cells that differed from the reference for less than ``flicker`` while the board
+        stood at it: sensor bounce, or a lift and put-back quicker than the readings (on a
+        loaded Pi both arrive in one batch).  Only a move the board cannot show at all may
+        take them as a trace, and only to ask about it."""
+        return frozenset(self._glimpsed)
 
     def _differences(self, occupancy: Occupancy) -> set[int]:
         if self.reference is None:

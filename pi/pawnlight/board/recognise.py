@@ -232,15 +232,20 @@ class Recogniser:
         self._kinds[board] = result
         return result
 
-    def _handled(self, moves: Sequence[Move], squares_only: bool = False) -> list[Move]:
+    def _handled(
+        self, moves: Sequence[Move], squares_only: bool = False, glimpses: bool = False
+    ) -> list[Move]:
         """The moves all of whose pawns were lifted while the board was away from the position
-        (``squares_only``: all of whose pawns on track and safety squares).
+        (``squares_only``: all of whose pawns on track and safety squares; ``glimpses``: or
+        seen lifted for less than the flicker time, see Debouncer.glimpsed).
 
         A presence board sees where pawns stand, not which pawn was replaced: after a Sorry!
         onto one of two red pawns, or an 11's switch, the squares people lifted pawns from are
         the only trace of which move it was.
         """
         touched = self._debounce.touched
+        if glimpses:
+            touched |= self._debounce.glimpsed
         found = []
         for move in moves:
             places = self.targets.disturbed(move)
@@ -270,10 +275,13 @@ class Recogniser:
         can see (the spots are interchangeable, and a hand that puts one in and takes one out
         is quicker than the sensors), so people may not do it at all: only the squares of such
         a move need to have been lifted.  (A Sorry! from START onto a pawn of the mover's own
-        colour: lifting that pawn and putting it back is the whole move.)  The answer is only
-        ever a question, "no move yet" one of its answers.
+        colour: lifting that pawn and putting it back is the whole move.)  A lift glimpsed for
+        less than the flicker time counts too: for a move that ends where it began (a 4 back
+        onto a slide that carries the pawn home again) that lift is the only trace, and on a
+        busy Pi its readings can arrive together.  The answer is only ever a question, "no
+        move yet" one of its answers.
         """
-        suspects = self._handled(self.targets.invisible, squares_only=True)
+        suspects = self._handled(self.targets.invisible, squares_only=True, glimpses=True)
         if not suspects:
             return Waiting()
         return Ambiguous(_distinct(suspects), unchanged=True)
