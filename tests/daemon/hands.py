@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from pawnlight.rules.board import COLOURS, HOME, START, TRACK_SQUARES
 from pawnlight.rules.moves import Move
@@ -46,12 +47,22 @@ def actions_for(move: Move, rng: random.Random) -> list[tuple[str, str, str | No
 HAND = 0.07
 
 
-def make_move(board, move: Move, rng: random.Random, pause: float = HAND) -> None:
+def make_move(
+    board,
+    move: Move,
+    rng: random.Random,
+    pause: float = HAND,
+    seen: Callable[[], None] | None = None,
+) -> None:
     """Carry out ``move`` on a simulated board (SimulatedBoard, or the HTTP simulator), a
-    hand's pace between touches."""
+    hand's pace between touches.  ``seen``: returns once the daemon has read the board as it
+    now stands, so that on a loaded machine each touch still reaches it as its own reading, a
+    hand's pace before the next (not two at once, which it rightly takes for sensor flicker)."""
     for action, square, colour in actions_for(move, rng):
         if action == "lift":
             board.lift(square)
         else:
             board.place(square, colour)
+        if seen is not None:
+            seen()
         time.sleep(pause)

@@ -6,6 +6,7 @@ from functools import partial
 
 import pytest
 
+from pawnlight.board.snapshot import canonical, read_occupancy, sense
 from pawnlight.rules import Deck, Position
 from pawnlight.rules.notation import parse
 from pawnlight.runtime.config import Config
@@ -32,6 +33,16 @@ def check_leds(daemon, state: dict, timeout: float = 5.0) -> None:
         return seen >= set(wanted)
 
     daemon.firmware.wait_for_leds(lit, timeout=timeout)
+
+
+def read_by(daemon, timeout: float = 10.0) -> None:
+    """Return once the daemon's latest sensor reading shows the simulated board's pawns."""
+    board, layout = daemon.sim_board, daemon.layout
+    wanted = sense(canonical(tuple(board.cells)), layout.sensing)
+    deadline = time.monotonic() + timeout
+    while read_occupancy(layout, daemon.owner.diagnostics()["sensors"]) != wanted:
+        assert time.monotonic() < deadline, "the daemon never read the board's last change"
+        time.sleep(0.005)
 
 
 def play_game(
@@ -65,7 +76,13 @@ def play_game(
             choice = rng.choice(state["legal"])
             log.append((state["turn"], state["card"], choice["text"]))
             move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
-            make_move(board, move, rng, pause=HAND * patience)
+            make_move(
+                board,
+                move,
+                rng,
+                pause=HAND * patience,
+                seen=partial(read_by, daemon, 10.0 * patience),
+            )
             try:
                 state = wait_for(
                     owner, lambda s, n=events: len(s["turns"]) > n or s["phase"] == "choose"
