@@ -6,6 +6,7 @@ import random
 import time
 from collections.abc import Callable
 
+from pawnlight.board.snapshot import canonical, read_occupancy, sense
 from pawnlight.rules.board import COLOURS, HOME, START, TRACK_SQUARES
 from pawnlight.rules.moves import Move
 
@@ -66,3 +67,13 @@ def make_move(
         if seen is not None:
             seen()
         time.sleep(pause)
+
+
+def read_by(daemon, timeout: float = 10.0) -> None:
+    """Return once the daemon's latest sensor reading shows the simulated board's pawns."""
+    board, layout = daemon.sim_board, daemon.layout
+    wanted = sense(canonical(tuple(board.cells)), layout.sensing)
+    deadline = time.monotonic() + timeout
+    while read_occupancy(layout, daemon.owner.diagnostics()["sensors"]) != wanted:
+        assert time.monotonic() < deadline, "the daemon never read the board's last change"
+        time.sleep(0.005)

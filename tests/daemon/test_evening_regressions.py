@@ -12,7 +12,7 @@ from pawnlight.runtime.daemon import Daemon
 from pawnlight.store.errors import JournalError
 from pawnlight.store.journal import Journal
 
-from .hands import HAND, make_move
+from .hands import HAND, make_move, read_by
 from .test_owner_sim import wait_for
 
 
@@ -37,7 +37,7 @@ def play_turns(daemon, turns: int, seed: int) -> dict:
         if state["phase"] == "move":
             choice = rng.choice(state["legal"])
             move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
-            make_move(board, move, rng)
+            make_move(board, move, rng, seen=lambda: read_by(daemon))
             state = wait_for(owner, lambda s, n=done: len(s["turns"]) > n or s["phase"] == "choose")
             if state["phase"] == "choose":
                 owner.command("resolve", {"move": choice["text"]})

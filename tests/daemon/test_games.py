@@ -6,14 +6,13 @@ from functools import partial
 
 import pytest
 
-from pawnlight.board.snapshot import canonical, read_occupancy, sense
 from pawnlight.rules import Deck, Position
 from pawnlight.rules.notation import parse
 from pawnlight.runtime.config import Config
 from pawnlight.runtime.daemon import Daemon
 from pawnlight.store.journal import Journal
 
-from .hands import HAND, make_move
+from .hands import HAND, make_move, read_by
 from .test_owner_sim import wait_for as wait_for_state
 
 
@@ -33,16 +32,6 @@ def check_leds(daemon, state: dict, timeout: float = 5.0) -> None:
         return seen >= set(wanted)
 
     daemon.firmware.wait_for_leds(lit, timeout=timeout)
-
-
-def read_by(daemon, timeout: float = 10.0) -> None:
-    """Return once the daemon's latest sensor reading shows the simulated board's pawns."""
-    board, layout = daemon.sim_board, daemon.layout
-    wanted = sense(canonical(tuple(board.cells)), layout.sensing)
-    deadline = time.monotonic() + timeout
-    while read_occupancy(layout, daemon.owner.diagnostics()["sensors"]) != wanted:
-        assert time.monotonic() < deadline, "the daemon never read the board's last change"
-        time.sleep(0.005)
 
 
 def play_game(
