@@ -46,6 +46,22 @@ def shot(page, name: str, show: str | None = None) -> None:
         shutil.copy(path, DOCS / f"{name}.png")
 
 
+def box_of(page, selector: str) -> dict[str, float]:
+    """The element's box on the screen, measured in one step once it is laid out: the pages
+    replace their fragments as the state changes, so an element found and then measured may be
+    gone by then (Playwright's bounding_box() is None for it)."""
+    found = page.wait_for_function(
+        """selector => {
+            const element = document.querySelector(selector);
+            const box = element && element.getBoundingClientRect();
+            return box && box.width > 0
+                ? {x: box.x, y: box.y, width: box.width, height: box.height} : null;
+        }""",
+        arg=selector,
+    )
+    return found.json_value()
+
+
 def no_codes(page, daemon) -> None:
     """No square code in what the page says, nor in the state's message, corrections, choices."""
     for selector in ("#phase-text", "#corrections", "#choices .choice-button", "#warning"):
@@ -86,16 +102,15 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         expect(page.locator("#corrections")).to_contain_text("Put 4 pawns in each START: red, blue")
         page.evaluate("window.scrollTo(0, 0)")
         expect(page.locator("#board svg")).to_be_visible()
-        box = page.locator("#board svg").bounding_box()
-        assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+        box = box_of(page, "#board svg")
+        assert box["y"] + box["height"] <= PHONE["height"], box
         no_codes(page, daemon)
         shot(page, "walk-01-set-up")
 
         sim.goto(daemon.url + "/sim")
-        # The simulator draws its board after its first poll: wait for the square, then measure it.
-        expect(sim.locator('#simboard [data-place="T4"]')).to_be_visible()
-        square = sim.locator('#simboard [data-place="T4"]').bounding_box()
-        assert square is not None and min(square["width"], square["height"]) >= 44, square
+        # The simulator draws its board after its first poll, and again with every fragment.
+        square = box_of(sim, '#simboard [data-place="T4"]')
+        assert min(square["width"], square["height"]) >= 44, square
         shot(sim, "walk-01-simulator-set-up")
         sim.locator("#sim-setup").click()
         expect(page.locator("#phase")).to_have_text("Draw a card")
