@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 from pawnlight.firmware import protocol as P
 
-from pawnlight.config import Config
-from pawnlight.daemon import Daemon
 from pawnlight.devices.sim_firmware import TO_HOST
+from pawnlight.runtime.config import Config
+from pawnlight.runtime.daemon import Daemon
 
 
 class Line:
