@@ -12,6 +12,7 @@ from typing import Any
 from pawnlight.board.marks import NO_MARKS, parse_moves, turn_marks
 from pawnlight.board.svg import Centre, render_board
 from pawnlight.rules import EDITIONS
+from pawnlight.rules.board import START, Place, parse_colour
 from pawnlight.rules.words import a_card, move_words, no_move_reason
 
 PHASES: dict[str, str] = {
@@ -204,7 +205,7 @@ def correction_lines(state: Mapping[str, Any]) -> list[dict[str, str]]:
     rest: list[Mapping[str, Any]] = []
     for item in items:
         colour, target = item.get("colour"), item.get("to")
-        if item.get("action") == "put" and colour and target == f"start:{colour}":
+        if item.get("action") == "put" and _is_start_of(target, colour):
             starts[str(colour)] = starts.get(str(colour), 0) + 1
         else:
             rest.append(item)
@@ -316,3 +317,11 @@ def owner_actions(state: Mapping[str, Any]) -> list[Action]:
             actions.append(Action("accept", f"{name} accepts", {"colour": colour}))
             actions.append(Action("drop", f"{name} drops", {"colour": colour}))
     return actions
+
+
+def _is_start_of(key: object, colour: object) -> bool:
+    """Whether a guidance place key is the START of that colour (``start:red`` for red)."""
+    try:
+        return Place.parse(key) == Place(START, parse_colour(colour))  # type: ignore[arg-type]
+    except (ValueError, TypeError):
+        return False

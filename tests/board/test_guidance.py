@@ -12,14 +12,13 @@ from pawnlight.board.cells import (
     CELLS,
     EMPTY,
     UNKNOWN,
-    Spot,
     area_cells,
     cell_of,
-    parse_spot,
+    cells_of,
 )
 from pawnlight.board.guidance import CHECK, LIFT, MOVE, PUT, Correction, corrections, guide_to
 from pawnlight.board.snapshot import canonical, reading_for, sense, true_occupancy
-from pawnlight.rules.board import HOME, S1, START, TRACK_SQUARES
+from pawnlight.rules.board import HOME, S1, START, TRACK_SQUARES, Place
 from pawnlight.rules.position import Position
 
 from .helpers import COLOUR, LAYOUTS, PRESENCE, layout_id, pos
@@ -79,8 +78,8 @@ def scrambled(position: Position, rng: random.Random) -> list[int]:
 def apply(cells: list[int], correction: Correction, sensing: str, rng: random.Random) -> None:
     """Do what a correction says to a physical board, as a person would."""
 
-    def take(spot: Spot, colour: int) -> int:
-        candidates = [c for c in spot.cells() if cells[c] != EMPTY]
+    def take(spot: Place, colour: int) -> int:
+        candidates = [c for c in cells_of(spot) if cells[c] != EMPTY]
         if sensing == "colour":
             # The pawn of that colour; a pawn of no known colour is the unreadable one.
             wanted = colour if colour >= 0 else UNKNOWN
@@ -90,8 +89,8 @@ def apply(cells: list[int], correction: Correction, sensing: str, rng: random.Ra
         pawn, cells[cell] = cells[cell], EMPTY
         return pawn
 
-    def place(spot: Spot, pawn: int) -> None:
-        free = [c for c in spot.cells() if cells[c] == EMPTY]
+    def place(spot: Place, pawn: int) -> None:
+        free = [c for c in cells_of(spot) if cells[c] == EMPTY]
         assert free, f"{correction.text}: cannot be done now, {spot} is full"
         cells[rng.choice(free)] = pawn
 
@@ -103,7 +102,7 @@ def apply(cells: list[int], correction: Correction, sensing: str, rng: random.Ra
         place(correction.target, take(correction.source, correction.colour))
     else:
         assert correction.action == CHECK
-        cell = next(c for c in correction.source.cells() if cells[c] == UNKNOWN)
+        cell = next(c for c in cells_of(correction.source) if cells[c] == UNKNOWN)
         cells[cell] = correction.colour  # reseated: it reads right now
 
 
@@ -136,31 +135,31 @@ def test_doing_the_first_correction_each_time_reaches_the_target(target, start, 
 
 
 def test_corrections_read_as_instructions_in_board_words():
-    assert Correction(LIFT, parse_spot("T12"), None, -1).text == (
+    assert Correction(LIFT, Place.parse("T12"), None, -1).text == (
         "lift the pawn from the 3rd square of red's long slide"
     )
-    assert Correction(LIFT, parse_spot("T19"), None, 1).text == (
+    assert Correction(LIFT, Place.parse("T19"), None, 1).text == (
         "lift the blue pawn from blue's start circle"
     )
-    assert Correction(PUT, None, parse_spot("T12"), 1).text == (
+    assert Correction(PUT, None, Place.parse("T12"), 1).text == (
         "put a blue pawn on the 3rd square of red's long slide"
     )
-    assert Correction(PUT, None, Spot(START, 2), 2).text == "put a yellow pawn in yellow START"
+    assert Correction(PUT, None, Place(START, 2), 2).text == "put a yellow pawn in yellow START"
     assert (
-        Correction(MOVE, parse_spot("T13"), parse_spot("T14"), -1).text
+        Correction(MOVE, Place.parse("T13"), Place.parse("T14"), -1).text
         == "move the pawn from the end of red's long slide to the 1st square after red's long slide"
     )
     assert (
-        Correction(MOVE, parse_spot("red S2"), Spot(HOME, 0), 0).text
+        Correction(MOVE, Place.parse("red S2"), Place(HOME, 0), 0).text
         == "move the red pawn from red's 2nd safety square to red HOME"
     )
 
 
 def test_corrections_keep_their_square_codes_for_the_detail():
-    assert Correction(LIFT, parse_spot("T12"), None, 1).code == "lift the blue pawn from T12"
+    assert Correction(LIFT, Place.parse("T12"), None, 1).code == "lift the blue pawn from T12"
     assert (
-        Correction(MOVE, parse_spot("red S2"), Spot(HOME, 0), 0).code
-        == "move the red pawn from red S2 to red HOME"
+        Correction(MOVE, Place.parse("red S2"), Place(HOME, 0), 0).code
+        == "move the red pawn from red-S2 to red-home"
     )
 
 
@@ -226,9 +225,9 @@ def test_a_missing_pawn_in_start_and_an_extra_one_elsewhere():
     cells[area_cells(START, 1)[0]] = EMPTY
     cells[cell_of(0, S1 + 1)] = 1  # a blue pawn in red's safety zone
     todo = corrections(tuple(cells), true_occupancy(wanted), "colour")
-    assert [c.code for c in todo] == ["move the blue pawn from red S2 to blue START"]
+    assert [c.code for c in todo] == ["move the blue pawn from red-S2 to blue-start"]
     todo = corrections(sensed(cells, "presence"), true_occupancy(wanted), "presence")
-    assert [c.code for c in todo] == ["move the pawn from red S2 to blue START"]
+    assert [c.code for c in todo] == ["move the pawn from red-S2 to blue-start"]
 
 
 def test_a_full_start_area_waits_for_its_wrong_pawn_to_leave():
@@ -239,8 +238,8 @@ def test_a_full_start_area_waits_for_its_wrong_pawn_to_leave():
     cells[5] = 0  # and a red pawn stands on T5
     todo = corrections(tuple(cells), true_occupancy(wanted), "colour")
     assert [c.code for c in todo] == [
-        "lift the blue pawn from red START",
-        "move the red pawn from T5 to red START",
+        "lift the blue pawn from red-start",
+        "move the red pawn from T5 to red-start",
         "put a blue pawn on T5",
     ]
 

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from pawnlight.board.cells import LEDS, SLIDE_CHANNEL_SQUARES, Spot, area_cells, cell_of
+from pawnlight.board.cells import LEDS, SLIDE_CHANNEL_SQUARES, area_cells, cell_of
 from pawnlight.board.guidance import LIFT, MOVE, PUT, Correction
 from pawnlight.board.leds import (
     ERROR,
@@ -25,7 +25,7 @@ from pawnlight.board.leds import (
     turn_frame,
 )
 from pawnlight.board.recognise import Ambiguous, InProgress, Mismatch, Recognised, Waiting
-from pawnlight.rules.board import HOME, START
+from pawnlight.rules.board import HOME, START, Place
 
 from .helpers import PRESENCE, named, options, pos
 
@@ -94,9 +94,9 @@ def test_after_a_split_sevens_first_part_only_its_second_part_is_shown():
 
 def test_guidance_blinks_the_first_correction_and_dims_the_rest():
     corrections = (
-        Correction(MOVE, Spot(13), Spot(12), 1),
-        Correction(LIFT, Spot(40), None, -1),
-        Correction(PUT, None, Spot(START, 2), 2),
+        Correction(MOVE, Place(13), Place(12), 1),
+        Correction(LIFT, Place(40), None, -1),
+        Correction(PUT, None, Place(START, 2), 2),
     )
     on = guidance_frame(PRESENCE, corrections, at=0.0, player=0)
     off = guidance_frame(PRESENCE, corrections, at=0.2)
@@ -110,8 +110,8 @@ def test_guidance_blinks_the_first_correction_and_dims_the_rest():
 
 
 def test_errors_and_the_celebration_move_with_time():
-    assert lit(PRESENCE, error_frame(PRESENCE, 0.0, [Spot(7)]), 7) == ERROR
-    assert lit(PRESENCE, error_frame(PRESENCE, 0.2, [Spot(7)]), 7) == OFF
+    assert lit(PRESENCE, error_frame(PRESENCE, 0.0, [Place(7)]), 7) == ERROR
+    assert lit(PRESENCE, error_frame(PRESENCE, 0.2, [Place(7)]), 7) == OFF
     assert lit(PRESENCE, error_frame(PRESENCE, 0.5), 3) == ERROR  # the whole track, at its peak
     first, later = celebration_frame(PRESENCE, 3, 0.0), celebration_frame(PRESENCE, 3, 0.5)
     assert well_formed(first) and first != later
@@ -128,7 +128,7 @@ def test_the_frame_follows_the_recognisers_decision():
     recognised = frame(PRESENCE, 0, FIVE, Recognised(move), 0.1)
     assert recognised == recognised_frame(PRESENCE, move)
     assert lit(PRESENCE, recognised, 45) == RED_RGB
-    fix = Correction(PUT, None, Spot(30), 1)
+    fix = Correction(PUT, None, Place(30), 1)
     mismatch = frame(PRESENCE, 0, FIVE, Mismatch((fix,), POSITION), 0.0)
     assert lit(PRESENCE, mismatch, 30) == BLUE_RGB
     other = named(FIVE, "T19-T24>T28")

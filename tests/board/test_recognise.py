@@ -479,7 +479,7 @@ def test_guidance_follows_the_board_and_clears_when_it_fits(layout):
     # As far from the position as from the legal result: back to the position, no guessing.
     assert decision.move is None
     assert decision.first.action == MOVE
-    assert (decision.first.source.name, decision.first.target.name) == ("T20", "T10")
+    assert (str(decision.first.source), str(decision.first.target)) == ("T20", "T10")
     table.lift("T20")
     lifted = table.wait(0.06)  # updated as soon as a change is more than flicker
     assert isinstance(lifted, Mismatch)
@@ -516,7 +516,7 @@ def test_a_bumped_pawn_put_in_the_wrong_start(layout):
     assert text(decision.move) == "T10-T15"
     pawn = "blue pawn" if layout is COLOUR else "pawn"
     assert [c.code for c in decision.corrections] == [
-        f"move the {pawn} from red START to blue START"
+        f"move the {pawn} from red-start to blue-start"
     ]
 
 
@@ -543,7 +543,7 @@ def test_with_no_legal_move_any_change_is_a_mismatch(layout):
     decision = table.settle()
     assert isinstance(decision, Mismatch)
     assert decision.first.action == MOVE
-    assert decision.first.code.endswith("from T4 to red START")
+    assert decision.first.code.endswith("from T4 to red-start")
     table.move("T4", "red START")
     assert isinstance(table.settle(), Waiting)
 
@@ -569,7 +569,7 @@ def test_a_mismatch_may_lead_to_a_legal_result_when_that_is_nearer(layout):
     assert isinstance(decision, Mismatch)
     assert text(decision.move) == "T10-T15"
     assert [c.action for c in decision.corrections] == [MOVE]
-    assert decision.first.target.name == "blue START"
+    assert str(decision.first.target) == "blue-start"
 
 
 # -- takebacks and resuming -----------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pawnlight.board.cells import CELLS, SLIDE_CHANNEL_SQUARES, cell_key
+from pawnlight.board.cells import CELL_KEYS, CELLS, SLIDE_CHANNEL_SQUARES
 from pawnlight.board.leds import OFF
 from pawnlight.companion.lights import frame_for
 from pawnlight.companion.state import snapshot
@@ -23,7 +23,7 @@ def on_keys(bench: Bench, at: float) -> set[str]:
     """The places whose LED is on at ``at``."""
     frame = frame_for(bench.companion, at)
     layout = bench.layout
-    keys = {cell_key(c) for c in range(CELLS) if frame[layout.led_of[c]] != OFF}
+    keys = {CELL_KEYS[c] for c in range(CELLS) if frame[layout.led_of[c]] != OFF}
     for square, led in zip(SLIDE_CHANNEL_SQUARES, layout.slide_led_of, strict=True):
         if frame[led] != OFF:
             keys.add(f"slide:T{square}")
@@ -108,7 +108,7 @@ def test_a_wrong_board_lights_the_corrections():
         "to": "start:red",
         "colour": "red",
         "text": state["corrections"][0],
-        "code": "move the red pawn from T5 to red START",
+        "code": "move the red pawn from T5 to red-start",
     }
 
 

@@ -11,7 +11,7 @@ Pure code: no I/O, no threads, no clock.  Time is only ever a value passed in.
 See docs/board-model.md and docs/leds.md.
 """
 
-from .cells import CELLS, EMPTY, LEDS, PAWN, UNKNOWN, Spot, parse_spot
+from .cells import CELLS, EMPTY, LEDS, PAWN, UNKNOWN, cells_of, place_of_cell
 from .guidance import CHECK, LIFT, MOVE, PUT, Correction, corrections, guide_to
 from .layout import Layout, LayoutError, load_layout
 from .leds import (
@@ -56,10 +56,10 @@ __all__ = [
     "Occupancy",
     "Recognised",
     "Recogniser",
-    "Spot",
     "Takeback",
     "Waiting",
     "celebration_frame",
+    "cells_of",
     "corrections",
     "error_frame",
     "expected_occupancy",
@@ -67,7 +67,7 @@ __all__ = [
     "guidance_frame",
     "guide_to",
     "load_layout",
-    "parse_spot",
+    "place_of_cell",
     "position_frame",
     "read_occupancy",
     "turn_frame",

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from pawnlight.rules.board import COLOURS
+from pawnlight.rules.board import COLOURS, Place
 from pawnlight.rules.position import Position
 from pawnlight.rules.words import place_words
 
@@ -31,8 +31,8 @@ from .cells import (
     SPOTS_PER_AREA,
     SQUARE_CELLS,
     UNKNOWN,
-    Spot,
-    spot_of_cell,
+    cells_of,
+    place_of_cell,
 )
 from .geometry import distance
 from .layout import COLOUR, Layout
@@ -49,9 +49,9 @@ class Correction(NamedTuple):
 
     action: str
     #: Where a pawn is lifted from (LIFT, MOVE) or checked (CHECK); else None.
-    source: Spot | None
+    source: Place | None
     #: Where a pawn is put (PUT, MOVE); else None.
-    target: Spot | None
+    target: Place | None
     #: The pawn's colour when known (sensed, or implied by where it stands); for PUT and CHECK the
     #: colour that belongs there; -1 when nobody can tell.
     colour: int = -1
@@ -75,14 +75,14 @@ class Correction(NamedTuple):
             return f"lift the {pawn} from {name(self.source)}"
         if self.action == PUT:
             assert self.target is not None
-            return f"put a {pawn} {self.target.preposition} {name(self.target)}"
+            return f"put a {pawn} {_preposition(self.target)} {name(self.target)}"
         if self.action == MOVE:
             assert self.source is not None and self.target is not None
             return f"move the {pawn} from {name(self.source)} to {name(self.target)}"
         assert self.source is not None
         belongs = f" (a {pawn} belongs there)" if self.colour >= 0 else ""
         return (
-            f"check the pawn {self.source.preposition} {name(self.source)}: its colour cannot "
+            f"check the pawn {_preposition(self.source)} {name(self.source)}: its colour cannot "
             "be read" + belongs
         )
 
@@ -90,12 +90,16 @@ class Correction(NamedTuple):
         return self.text
 
 
-def _words(spot: Spot) -> str:
-    return place_words(spot.place, spot.colour)
+def _words(place: Place) -> str:
+    return place_words(place.number, place.colour)
+
+
+def _preposition(place: Place) -> str:
+    return "in" if place.is_area else "on"
 
 
 class _Need(NamedTuple):
-    spot: Spot
+    spot: Place
     colour: int  # -1: could be any colour; _UNREADABLE: a colour board cannot read it
 
 
@@ -127,7 +131,7 @@ def corrections(
         have, want = board[cell], wanted[cell]
         if have == want and cell not in suspect:
             continue
-        spot = spot_of_cell(cell)
+        spot = place_of_cell(cell)
         if have == UNKNOWN:
             if target[cell] == EMPTY:
                 surplus.append(_Need(spot, _UNREADABLE))
@@ -142,7 +146,7 @@ def corrections(
             if want != EMPTY:
                 shortage.append(_Need(spot, target[cell]))
     for (place, colour), first in zip(AREAS, AREA_STARTS, strict=True):
-        spot = Spot(place, colour)
+        spot = Place(place, colour)
         have_counts = Counter(v for v in board[first : first + SPOTS_PER_AREA] if v != EMPTY)
         want_counts = Counter(v for v in target[first : first + SPOTS_PER_AREA] if v != EMPTY)
         if not colour_board:
@@ -244,7 +248,7 @@ def _plan(
     free: Counter = Counter()
     for spot in {c.target for c in moves + puts} | {c.source for c in moves + lifts}:
         assert spot is not None
-        free[spot] = sum(1 for cell in spot.cells() if board[cell] == EMPTY)
+        free[spot] = sum(1 for cell in cells_of(spot) if board[cell] == EMPTY)
     plan = list(checks)
     moves = sorted(moves, key=lambda m: (distance(m.source, m.target), m.source, m.target))  # type: ignore[arg-type]
     lifts = list(lifts)

@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from pawnlight.rules.board import HOME, START, TRACK_SQUARES
+from pawnlight.rules.board import HOME, START, TRACK_SQUARES, Place
 from pawnlight.rules.moves import Move, Options, Step
 from pawnlight.rules.position import Position
 
@@ -23,10 +23,10 @@ from .cells import (
     CELLS,
     LEDS,
     SLIDE_CHANNEL_SQUARES,
-    Spot,
     area_cells,
-    cell_key,
     cell_of,
+    cells_of,
+    slide_led_key,
 )
 from .guidance import CHECK, LIFT, MOVE, PUT, Correction
 from .layout import Layout
@@ -130,14 +130,15 @@ class Canvas:
         else:
             self.cell(cell_of(colour, place), rgb, lit)
 
-    def spot(self, spot: Spot, rgb: RGB, lit: Lit | None = None) -> None:
-        for cell in spot.cells():
+    def spot(self, place: Place, rgb: RGB, lit: Lit | None = None) -> None:
+        """A place named on its own: a square, or every spot of a whole START or HOME."""
+        for cell in cells_of(place):
             self.cell(cell, rgb, lit)
 
     def slide_channel(self, square: int, rgb: RGB, lit: Lit | None = None) -> None:
         self.leds[self.layout.slide_led(square)] = rgb
         if lit is not None and self.record:
-            self.lit[f"slide:T{square}"] = lit
+            self.lit[slide_led_key(square)] = lit
 
     def frame(self) -> Frame:
         return tuple(self.leds)
@@ -320,7 +321,7 @@ def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) 
 
 
 def error_picture(
-    layout: Layout, at: float, spots: Iterable[Spot] = (), record: bool = True
+    layout: Layout, at: float, spots: Iterable[Place] = (), record: bool = True
 ) -> Picture:
     canvas = Canvas(layout, record)
     spots = list(spots)
@@ -335,7 +336,7 @@ def error_picture(
     return canvas.picture()
 
 
-def error_frame(layout: Layout, at: float, spots: Iterable[Spot] = ()) -> Frame:
+def error_frame(layout: Layout, at: float, spots: Iterable[Place] = ()) -> Frame:
     """Something is wrong that guidance cannot fix: the given spots blink magenta, or, with no
     spots, the whole track breathes magenta."""
     return error_picture(layout, at, spots, record=False).frame
@@ -440,9 +441,9 @@ def led_colours(layout: Layout, frame: Sequence[RGB]) -> dict[str, str]:
         return f"#{r:02x}{g:02x}{b:02x}"
 
     for cell in range(CELLS):
-        colours[cell_key(cell)] = hex_of(layout.led_of[cell])
+        colours[CELL_KEYS[cell]] = hex_of(layout.led_of[cell])
     for square, index in zip(SLIDE_CHANNEL_SQUARES, layout.slide_led_of, strict=True):
-        colours[f"slide:T{square}"] = hex_of(index)
+        colours[slide_led_key(square)] = hex_of(index)
     return colours
 
 

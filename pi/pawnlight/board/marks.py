@@ -11,12 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pawnlight.rules.board import COLOURS
+from pawnlight.rules.board import COLOURS, Place
 from pawnlight.rules.moves import Move
 from pawnlight.rules.notation import NotationError, parse
 from pawnlight.rules.position import Position
-
-from .places import place_key
 
 
 @dataclass(frozen=True)
@@ -46,13 +44,13 @@ def marks_for(moves: Iterable[Move]) -> Marks:
     bumped: set[str] = set()
     for move in moves:
         for step in move.steps:
-            origins.add(place_key(step.colour, step.origin))
-            destinations[place_key(step.colour, step.final)] = COLOURS[step.colour]
+            origins.add(Place(step.origin, step.colour).key)
+            destinations[Place(step.final, step.colour).key] = COLOURS[step.colour]
             if step.slide is not None and step.slide.squares not in slides:
                 slides.append(step.slide.squares)
-            bumped.update(f"T{square}" for _, square in step.bumped)
+            bumped.update(Place(square).key for _, square in step.bumped)
             if step.swapped >= 0:
-                bumped.add(f"T{step.target}")
+                bumped.add(Place(step.target).key)
     return Marks(destinations, frozenset(origins), tuple(slides), frozenset(bumped))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..board.cells import EMPTY, spot_of_cell
+from ..board.cells import EMPTY, place_of_cell
 from ..board.guidance import Correction
 from ..board.recognise import InProgress, Mismatch
 from ..board.snapshot import true_occupancy
@@ -56,11 +56,11 @@ def _sensed(companion: Companion) -> list[dict[str, Any]] | None:
     for cell, value in enumerate(board):
         if value == EMPTY:
             continue
-        spot = spot_of_cell(cell)
-        colour = value if 0 <= value < len(COLOURS) else spot.colour
+        place = place_of_cell(cell).whole  # the page draws START and HOME as one area
+        colour = value if 0 <= value < len(COLOURS) else place.colour
         if colour < 0 and expected is not None and 0 <= expected[cell] < len(COLOURS):
             colour = expected[cell]  # a presence board: the pawn the game has there
-        pawns.append({"at": spot.key, "colour": COLOURS[colour] if colour >= 0 else None})
+        pawns.append({"at": place.key, "colour": COLOURS[colour] if colour >= 0 else None})
     return pawns
 
 
