@@ -6,6 +6,7 @@ import time
 import pytest
 
 from pawnlight.rules import Deck, Position
+from pawnlight.rules.board import COLOURS, Place
 from pawnlight.rules.notation import parse
 from pawnlight.runtime.config import Config
 from pawnlight.runtime.daemon import Daemon
@@ -60,7 +61,7 @@ def follow_guidance(daemon) -> dict:
                 board.lift(step["from"])
             if step["action"] in ("put", "move"):
                 # No colour named: a START, HOME or safety place names its own.
-                colour = step["colour"] or step["to"].split(":")[1]
+                colour = step["colour"] or COLOURS[Place.parse(step["to"]).colour]
                 board.place(step["to"], colour)
             time.sleep(HAND)
     raise AssertionError(f"the guidance never ends: {owner.state()['guidance']}")
