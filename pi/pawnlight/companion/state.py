@@ -14,12 +14,12 @@ from ..board.recognise import InProgress, Mismatch
 from ..board.snapshot import true_occupancy
 from ..players.game_stats import GameStatistics, game_statistics
 from ..rules.board import COLOURS
-from ..rules.game import Game
+from ..rules.game import Game, Phase
 from ..rules.notation import text
 from ..rules.words import move_words, sentence
 from .lights import lit_state
 from .machine import Companion
-from .phases import CHOOSE
+from .phases import CompanionPhase
 
 
 def _moves(moves) -> list[dict[str, Any]]:
@@ -67,7 +67,7 @@ def _sensed(companion: Companion) -> list[dict[str, Any]] | None:
 def snapshot(companion: Companion) -> dict[str, Any]:
     game = companion.game
     state: dict[str, Any] = {
-        "phase": companion.phase,
+        "phase": companion.phase.value,  # plain JSON data: the same words as the enum
         "message": companion.message,
         "news": companion.news,
         "asking": companion.asking_until is not None,
@@ -147,7 +147,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         card=game.card,
         pawns=game.position.to_json(),
         legal=_moves(game.legal),
-        forfeit_allowed=bool(options and options.forfeit and game.phase == "move"),
+        forfeit_allowed=bool(options and options.forfeit and game.phase == Phase.MOVE),
         history=[turn.text for turn in game.history],
         turns=[
             {
@@ -181,7 +181,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
             "totals": {COLOURS[c]: p for c, p in match.totals.items()},
             "wins": {COLOURS[c]: w for c, w in match.wins.items()},
         }
-    if companion.phase == CHOOSE:
+    if companion.phase == CompanionPhase.CHOOSE:
         state["choices"] = _moves(companion.choices)
         state["choice_unchanged"] = companion.choice_unchanged
     return state

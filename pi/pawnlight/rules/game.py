@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
 from .board import COLOURS, HOME, PARTNER, S1, S5, parse_colour
@@ -21,11 +22,17 @@ from .notation import NotationError, parse, text
 from .position import Position
 from .scoring import drop_out_scores, final_scores
 
-# Phases of a game, as the companion and the web page show them.
-DRAW = "draw"  # waiting for the player to draw a card (point play: to play one from the hand)
-MOVE = "move"  # a card waits to be played
-DOUBLE = "double"  # point play: a double was called; the others accept or drop out
-OVER = "over"
+
+class Phase(StrEnum):
+    """What a game waits for.  Its values are the words records, the API and the page use
+    (``Phase.MOVE == "move"``); the companion's phases (companion.phases) are a superset with
+    the same words for these four."""
+
+    DRAW = "draw"  # waiting for the player to draw a card (point play: to play one from the hand)
+    MOVE = "move"  # a card waits to be played
+    DOUBLE = "double"  # point play: a double was called; the others accept or drop out
+    OVER = "over"
+
 
 FORFEIT = "forfeit"
 DISCARD = "discard"
@@ -119,7 +126,7 @@ class Result(NamedTuple):
 class _State(NamedTuple):
     position: Position
     turn: int
-    phase: str
+    phase: Phase
     card: str | None
     options: Options | None
     #: How many lines of the game's turn list belong to this state (later ones were undone).
@@ -129,7 +136,7 @@ class _State(NamedTuple):
     waiting: frozenset[int] = frozenset()  # players still to answer a double
     accepted: frozenset[int] = frozenset()
     dropped: frozenset[int] = frozenset()
-    resume: str = DRAW  # the phase to return to after a double
+    resume: Phase = Phase.DRAW  # the phase to return to after a double
     result: Result | None = None
 
 
@@ -155,7 +162,7 @@ class Game:
             position.validate()
             if set(position.colours) != set(self.order):
                 raise GameError("the position's colours are not the game's players")
-        self._state = _State(position, self.order[0], DRAW, None, None, 0)
+        self._state = _State(position, self.order[0], Phase.DRAW, None, None, 0)
         # Turns are appended to one list, not copied into each state: a state knows how many of
         # them are its own, so undoing needs no copies and a long game no quadratic work.
         self._turns: list[Turn] = []
@@ -174,7 +181,7 @@ class Game:
         return self._state.turn
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self._state.phase
 
     @property
@@ -188,7 +195,7 @@ class Game:
     @property
     def legal(self) -> list[Move]:
         options = self._state.options
-        return options.moves if options is not None and self.phase == MOVE else []
+        return options.moves if options is not None and self.phase == Phase.MOVE else []
 
     @property
     def history(self) -> tuple[Turn, ...]:
@@ -218,7 +225,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == Phase.OVER
 
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -232,13 +239,13 @@ class Game:
         move must be forfeited"); in point play it is the dead hand's discard.
         """
         card = parse_card(card)
-        self._require(DRAW, "draw a card")
+        self._require(Phase.DRAW, "draw a card")
         state = self._state
         rules = self.rules
         options = legal_options(state.position, state.turn, card, rules.edition, rules.teams)
         self._push(Event("draw", state.turn, card))
         self._state = tuple.__new__(
-            _State, (state.position, state.turn, MOVE, card, options, *state[5:])
+            _State, (state.position, state.turn, Phase.MOVE, card, options, *state[5:])
         )
         if not options.moves:
             # Point play's dead hand: "his turn then ends" (000), "your turn ends" (001), even
@@ -251,7 +258,7 @@ class Game:
 
     def play(self, move: Move | str) -> Move:
         """Play one of the legal moves for the card drawn (a Move or its notation)."""
-        self._require(MOVE, "move")
+        self._require(Phase.MOVE, "move")
         state = self._state
         chosen = self._find_legal(move)
         notation = text(chosen)
@@ -262,7 +269,7 @@ class Game:
 
     def forfeit(self) -> None:
         """End the turn without moving, where the rules let the player decline (an 11)."""
-        self._require(MOVE, "forfeit")
+        self._require(Phase.MOVE, "forfeit")
         state = self._state
         assert state.options is not None
         if not state.options.forfeit:
@@ -279,12 +286,16 @@ class Game:
         if self.config.variant != "points" or self.edition.scoring.drop_out_win is None:
             raise GameError("doubling belongs to point play in the classic editions")
         state = self._state
-        if state.phase not in (DRAW, MOVE):
+        if state.phase not in (Phase.DRAW, Phase.MOVE):
             raise GameError(f"cannot double now (the game is in its {state.phase} phase)")
         others = frozenset(c for c in self.active_players if c != caller)
         self._push(Event("double", caller))
         self._state = state._replace(
-            phase=DOUBLE, caller=caller, waiting=others, accepted=frozenset(), resume=state.phase
+            phase=Phase.DOUBLE,
+            caller=caller,
+            waiting=others,
+            accepted=frozenset(),
+            resume=state.phase,
         )
 
     def accept(self, colour: int | str) -> None:
@@ -304,7 +315,7 @@ class Game:
     def apply(self, event: Event) -> None:
         """Apply a recorded event (replaying a game record)."""
         if event.kind == "draw":
-            if event.colour != self.turn and self.phase == DRAW:
+            if event.colour != self.turn and self.phase == Phase.DRAW:
                 raise GameError(f"recorded draw by {COLOURS[event.colour]} out of turn")
             self.draw(event.card or "")
         elif event.kind == "move":
@@ -331,19 +342,19 @@ class Game:
 
     # -- inside -------------------------------------------------------------------------------
 
-    def _require(self, phase: str, action: str) -> None:
+    def _require(self, phase: Phase, action: str) -> None:
         if self._state.phase != phase:
-            if self.phase == OVER:
+            if self.phase == Phase.OVER:
                 raise GameError(f"cannot {action}: the game is over")
             raise GameError(f"cannot {action} now: waiting for {self._waiting_text()}")
 
     def _waiting_text(self) -> str:
         state = self._state
-        if state.phase == DRAW:
+        if state.phase == Phase.DRAW:
             return f"{COLOURS[state.turn]} to draw a card"
-        if state.phase == MOVE:
+        if state.phase == Phase.MOVE:
             return f"{COLOURS[state.turn]} to play the {state.card}"
-        if state.phase == DOUBLE:
+        if state.phase == Phase.DOUBLE:
             return "answers to the double from " + ", ".join(COLOURS[c] for c in state.waiting)
         return "nothing"
 
@@ -387,9 +398,9 @@ class Game:
         # Only a move can end the game, and only for the colours it moved.
         result = None if move is None else self._result(after, {s.colour for s in move.steps})
         if result is not None:
-            phase, turn = OVER, state.turn
+            phase, turn = Phase.OVER, state.turn
         else:
-            phase = DRAW
+            phase = Phase.DRAW
             turn = state.turn if again else self._next_player(state.turn, state.dropped)
         # Built directly rather than by _replace, which costs more than the rest of a turn.
         self._state = tuple.__new__(
@@ -409,7 +420,7 @@ class Game:
     def _answer(self, colour: int | str, answer: str) -> None:
         player = self._player(colour)
         state = self._state
-        if state.phase != DOUBLE or player not in state.waiting:
+        if state.phase != Phase.DOUBLE or player not in state.waiting:
             raise GameError(f"{COLOURS[player]} has no double to answer")
         self._push(Event(answer, player))
         waiting = state.waiting - {player}
@@ -424,13 +435,16 @@ class Game:
             # double wins twenty-five points."
             scores = drop_out_scores(self.edition, self.order, state.caller)
             result = Result((state.caller,), scores=scores, reason="every other player dropped")
-            self._state = state._replace(phase=OVER, result=result, card=None, options=None)
+            self._state = state._replace(phase=Phase.OVER, result=result, card=None, options=None)
             return
         state = state._replace(doubled=state.doubled + 1, phase=state.resume)
         if state.turn in state.dropped:
             # The player to move dropped out: the card goes unplayed and play passes on.
             state = state._replace(
-                phase=DRAW, card=None, options=None, turn=self._next_player(state.turn, dropped)
+                phase=Phase.DRAW,
+                card=None,
+                options=None,
+                turn=self._next_player(state.turn, dropped),
             )
         self._state = state
 
