@@ -19,7 +19,7 @@ from pawnlight.board.layout import Layout
 from pawnlight.board.recognise import Decision, Recogniser
 from pawnlight.board.snapshot import Occupancy, canonical, reading_for, sense
 from pawnlight.rules.board import HOME, START, Place
-from pawnlight.rules.moves import SWITCH, Move
+from pawnlight.rules.moves import Move, StepKind
 from pawnlight.rules.position import Position
 
 
@@ -88,7 +88,7 @@ def _journeys(board: PhysicalBoard, move: Move, rng: random.Random, walk: float)
             journeys.append(
                 _Journey(step.colour, (step.colour, step.origin), (step.colour, step.final), via)
             )
-        if step.kind == SWITCH:
+        if step.kind == StepKind.SWITCH:
             # The opponent put on the origin may then be swept by the mover's slide.
             swapped = _Journey(
                 step.swapped, (step.swapped, step.target), (step.swapped, step.origin)

@@ -3,7 +3,7 @@
 import pytest
 
 from pawnlight.rules import text
-from pawnlight.rules.moves import SWITCH
+from pawnlight.rules.moves import StepKind
 
 from .helpers import ALL_EDITIONS, HASBRO, PARKER, key, options, pos, results, texts
 
@@ -125,7 +125,7 @@ def test_the_7_never_starts_a_pawn_nor_moves_backward(edition):
     position = pos(red="T20 start start start")
     for move in options(position, "red", "7", edition).moves:
         for step in move.steps:
-            assert step.kind == 0  # FORWARD
+            assert step.kind == StepKind.FORWARD
     assert texts(position, "red", "7", edition) == {"T20-T27"}
 
 
@@ -180,7 +180,7 @@ def test_the_11_switches_only_on_the_track(edition):
         for m in options(
             pos(red="T5 start start start", blue="S2 T9 home start"), "red", "11", edition
         ).moves
-        if m.steps[0].kind == SWITCH
+        if m.steps[0].kind == StepKind.SWITCH
     ]
     assert [text(m) for m in switches] == ["T5<>T9"]
 

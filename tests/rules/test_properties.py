@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from pawnlight.rules import CARDS, EDITIONS, Deck, Game, GameConfig, parse, text
 from pawnlight.rules.board import HOME, START, TRACK_SQUARES
-from pawnlight.rules.moves import SWITCH, legal_options
+from pawnlight.rules.moves import StepKind, legal_options
 from pawnlight.rules.position import Position
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -71,7 +71,7 @@ def test_stated_bumps_slides_and_switches_produce_the_position(case):
         for step in move.steps:
             groups[step.colour].remove(step.origin)
             groups[step.colour].append(step.final)
-            if step.kind == SWITCH:
+            if step.kind == StepKind.SWITCH:
                 groups[step.swapped].remove(step.target)
                 groups[step.swapped].append(step.origin)
             for colour, square in step.bumped:

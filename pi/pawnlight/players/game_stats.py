@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..rules.board import COLOURS, HOME
 from ..rules.cards import CARDS
 from ..rules.game import Game
-from ..rules.moves import SWITCH
+from ..rules.moves import StepKind
 from ..rules.notation import parse
 
 NO_MOVE = ("forfeit", "discard")
@@ -100,7 +100,7 @@ def game_statistics(game: Game) -> GameStatistics:
         move = parse(turn.text, turn.before, teams)
         sorries += turn.card == "sorry"
         for step in move.steps:
-            switches += step.kind == SWITCH
+            switches += step.kind == StepKind.SWITCH
             if step.slide is not None:
                 slides += 1
                 colours[step.colour].slides += 1

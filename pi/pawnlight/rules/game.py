@@ -17,7 +17,7 @@ from .board import COLOURS, HOME, PARTNER, S1, S5, parse_colour
 from .cards import parse_card
 from .editions import VARIANTS, Edition, get_edition
 from .house_rules import parse_house_rules, with_house_rules
-from .moves import FORWARD, Move, Options, Rules, legal_options
+from .moves import Move, Options, Rules, StepKind, legal_options
 from .notation import NotationError, parse, text
 from .position import Position
 from .scoring import drop_out_scores, final_scores
@@ -380,7 +380,7 @@ class Game:
         if (
             state.card == "7"
             and len(candidate.steps) > 1
-            and all(s.kind == FORWARD for s in candidate.steps)
+            and all(s.kind == StepKind.FORWARD for s in candidate.steps)
             and sum(len(s.path) for s in candidate.steps) == 7
             and any(m.after == candidate.after and len(m.steps) > 1 for m in legal)
         ):

@@ -28,18 +28,7 @@ from .board import (
     place_name,
     start_circle,
 )
-from .moves import (
-    BACKWARD,
-    FORWARD,
-    SORRY,
-    START_OUT,
-    SWITCH,
-    Move,
-    Step,
-    apply_step,
-    make_step,
-    make_switch,
-)
+from .moves import Move, Step, StepKind, apply_step, make_step, make_switch
 from .position import Position
 
 
@@ -50,7 +39,7 @@ class NotationError(ValueError):
 def step_text(step: Step) -> str:
     origin = step.origin
     prefix = "" if origin < TRACK_SQUARES else f"{INITIALS[step.colour]}:"
-    joint = "<>" if step.kind == SWITCH else "-"
+    joint = "<>" if step.kind == StepKind.SWITCH else "-"
     text = f"{prefix}{PLACE_NAMES[origin]}{joint}{PLACE_NAMES[step.target]}"
     if step.slide is not None:
         text += f">{PLACE_NAMES[step.slide.end]}"
@@ -133,12 +122,12 @@ def _build_move(position, occupancy, colour, origin, target, teams):
     if origin == START:
         if target >= TRACK_SQUARES:
             return None
-        kind = START_OUT if target == start_circle(colour) else SORRY
+        kind = StepKind.START_OUT if target == start_circle(colour) else StepKind.SORRY
         candidates.append((kind, (target,)))
     else:
         for kind, paths, longest in (
-            (FORWARD, FORWARD_PATHS, MAX_FORWARD),
-            (BACKWARD, BACKWARD_PATHS, MAX_BACKWARD),
+            (StepKind.FORWARD, FORWARD_PATHS, MAX_FORWARD),
+            (StepKind.BACKWARD, BACKWARD_PATHS, MAX_BACKWARD),
         ):
             for count in range(1, longest + 1):
                 path = paths[colour][origin][count]
