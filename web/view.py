@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pawnlight.board.guidance import Fix
 from pawnlight.board.marks import NO_MARKS, parse_moves, turn_marks
 from pawnlight.board.svg import Centre, render_board
 from pawnlight.companion.phases import CompanionPhase
@@ -207,7 +208,7 @@ def correction_lines(state: Mapping[str, Any]) -> list[dict[str, str]]:
     rest: list[Mapping[str, Any]] = []
     for item in items:
         colour, target = item.get("colour"), item.get("to")
-        if item.get("action") == "put" and _is_start_of(target, colour):
+        if item.get("action") == Fix.PUT and _is_start_of(target, colour):
             starts[str(colour)] = starts.get(str(colour), 0) + 1
         else:
             rest.append(item)

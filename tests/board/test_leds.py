@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from pawnlight.board.cells import LEDS, SLIDE_CHANNEL_SQUARES, area_cells, cell_of
-from pawnlight.board.guidance import LIFT, MOVE, PUT, Correction
+from pawnlight.board.guidance import Correction, Fix
 from pawnlight.board.leds import (
     ERROR,
     OFF,
@@ -94,9 +94,9 @@ def test_after_a_split_sevens_first_part_only_its_second_part_is_shown():
 
 def test_guidance_blinks_the_first_correction_and_dims_the_rest():
     corrections = (
-        Correction(MOVE, Place(13), Place(12), 1),
-        Correction(LIFT, Place(40), None, -1),
-        Correction(PUT, None, Place(START, 2), 2),
+        Correction(Fix.MOVE, Place(13), Place(12), 1),
+        Correction(Fix.LIFT, Place(40), None, -1),
+        Correction(Fix.PUT, None, Place(START, 2), 2),
     )
     on = guidance_frame(PRESENCE, corrections, at=0.0, player=0)
     off = guidance_frame(PRESENCE, corrections, at=0.2)
@@ -128,7 +128,7 @@ def test_the_frame_follows_the_recognisers_decision():
     recognised = frame(PRESENCE, 0, FIVE, Recognised(move), 0.1)
     assert recognised == recognised_frame(PRESENCE, move)
     assert lit(PRESENCE, recognised, 45) == RED_RGB
-    fix = Correction(PUT, None, Place(30), 1)
+    fix = Correction(Fix.PUT, None, Place(30), 1)
     mismatch = frame(PRESENCE, 0, FIVE, Mismatch((fix,), POSITION), 0.0)
     assert lit(PRESENCE, mismatch, 30) == BLUE_RGB
     other = named(FIVE, "T19-T24>T28")

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pawnlight.board.guidance import CHECK, MOVE, PUT
+from pawnlight.board.guidance import Fix
 from pawnlight.board.recognise import (
     Ambiguous,
     InProgress,
@@ -478,12 +478,12 @@ def test_guidance_follows_the_board_and_clears_when_it_fits(layout):
     assert isinstance(decision, Mismatch)
     # As far from the position as from the legal result: back to the position, no guessing.
     assert decision.move is None
-    assert decision.first.action == MOVE
+    assert decision.first.action == Fix.MOVE
     assert (str(decision.first.source), str(decision.first.target)) == ("T20", "T10")
     table.lift("T20")
     lifted = table.wait(0.06)  # updated as soon as a change is more than flicker
     assert isinstance(lifted, Mismatch)
-    assert lifted.first.action == PUT
+    assert lifted.first.action == Fix.PUT
     table.put("T15")
     assert isinstance(table.wait(0.06), Waiting)
     assert isinstance(table.settle(), Recognised)
@@ -529,7 +529,7 @@ def test_a_pawn_whose_colour_cannot_be_read():
     recogniser.feed(reading, 0.0)
     decision = recogniser.tick(0.5)
     assert isinstance(decision, Mismatch)
-    assert decision.first.action == CHECK
+    assert decision.first.action == Fix.CHECK
     assert decision.first.code == (
         "check the pawn on T40: its colour cannot be read (a blue pawn belongs there)"
     )
@@ -542,7 +542,7 @@ def test_with_no_legal_move_any_change_is_a_mismatch(layout):
     table.move("red START", "T4")
     decision = table.settle()
     assert isinstance(decision, Mismatch)
-    assert decision.first.action == MOVE
+    assert decision.first.action == Fix.MOVE
     assert decision.first.code.endswith("from T4 to red-start")
     table.move("T4", "red START")
     assert isinstance(table.settle(), Waiting)
@@ -568,7 +568,7 @@ def test_a_mismatch_may_lead_to_a_legal_result_when_that_is_nearer(layout):
     decision = table.settle()
     assert isinstance(decision, Mismatch)
     assert text(decision.move) == "T10-T15"
-    assert [c.action for c in decision.corrections] == [MOVE]
+    assert [c.action for c in decision.corrections] == [Fix.MOVE]
     assert str(decision.first.target) == "blue-start"
 
 

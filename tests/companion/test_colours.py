@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pawnlight.board.cells import EMPTY, cells_of
-from pawnlight.board.guidance import LIFT, MOVE, PUT, Correction
+from pawnlight.board.guidance import Correction, Fix
 from pawnlight.board.snapshot import canonical, reading_for, true_occupancy
 from pawnlight.companion.signals import Reading
 from pawnlight.companion.state import snapshot
@@ -19,8 +19,8 @@ from .bench import Bench
 RED, BLUE = parse_colour("red"), parse_colour("blue")
 START = 66
 #: After the Sorry! is undone: the blue pawn on T4 goes back to blue START, a red one onto T4.
-BLUE_BACK = Correction(MOVE, Place(4), Place(START, BLUE), BLUE)
-RED_BACK = Correction(MOVE, Place(START, RED), Place(4), RED)
+BLUE_BACK = Correction(Fix.MOVE, Place(4), Place(START, BLUE), BLUE)
+RED_BACK = Correction(Fix.MOVE, Place(START, RED), Place(4), RED)
 
 
 class Hands:
@@ -53,13 +53,13 @@ class Hands:
 
     def carry_out(self, correction: Correction) -> None:
         """Exactly what the correction says, no more."""
-        if correction.action == MOVE:
+        if correction.action == Fix.MOVE:
             assert correction.source is not None and correction.target is not None
             self.place(correction.target, self.lift(correction.source, correction.colour))
-        elif correction.action == LIFT:
+        elif correction.action == Fix.LIFT:
             assert correction.source is not None
             self.held.append(self.lift(correction.source, correction.colour))
-        elif correction.action == PUT:
+        elif correction.action == Fix.PUT:
             assert correction.target is not None
             wanted = correction.colour
             colour = wanted if wanted in self.held else self.held[0]
@@ -122,9 +122,9 @@ def test_undo_after_a_bump_guides_each_colour_back(layout):
     shown = hands.follow_guidance()
     # A swap: the red pawn out of blue START, the blue one back in, the red one onto T4.
     assert shown == [
-        Correction(LIFT, Place(START, BLUE), None, RED).text,
+        Correction(Fix.LIFT, Place(START, BLUE), None, RED).text,
         BLUE_BACK.text,
-        Correction(PUT, None, Place(4), RED).text,
+        Correction(Fix.PUT, None, Place(4), RED).text,
     ]
     assert hands.board() == canonical(true_occupancy(bench.game.position))
     assert bench.companion.phase == "move" and bench.game.card == "sorry"
@@ -222,12 +222,12 @@ def test_a_new_game_never_moves_a_pawn_of_unknown_colour_on_a_guess():
         first = bench.companion.decision.corrections[0]  # type: ignore[union-attr]
         shown.append(first.text)
         # No pawn whose colour nobody knows is moved anywhere.
-        assert first.action != MOVE or first.colour >= 0, shown
-        if first.action in (LIFT, MOVE):
+        assert first.action != Fix.MOVE or first.colour >= 0, shown
+        if first.action in (Fix.LIFT, Fix.MOVE):
             lifted = hands.lift(first.source, first.colour)
-        if first.action == MOVE:
+        if first.action == Fix.MOVE:
             hands.place(first.target, lifted)
-        if first.action == PUT:
+        if first.action == Fix.PUT:
             hands.place(first.target, first.colour)  # taken from the box, as asked
         hands.show(settle=True)
     assert bench.companion.phase == "draw", shown

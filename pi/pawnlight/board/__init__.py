@@ -12,7 +12,7 @@ See docs/board-model.md and docs/leds.md.
 """
 
 from .cells import CELLS, EMPTY, LEDS, PAWN, UNKNOWN, cells_of, place_of_cell
-from .guidance import CHECK, LIFT, MOVE, PUT, Correction, corrections, guide_to
+from .guidance import Correction, Fix, corrections, guide_to
 from .layout import Layout, LayoutError, load_layout
 from .leds import (
     Frame,
@@ -37,17 +37,14 @@ from .snapshot import Occupancy, expected_occupancy, read_occupancy
 
 __all__ = [
     "CELLS",
-    "CHECK",
     "EMPTY",
     "LEDS",
-    "LIFT",
-    "MOVE",
     "PAWN",
-    "PUT",
     "UNKNOWN",
     "Ambiguous",
     "Correction",
     "Decision",
+    "Fix",
     "Frame",
     "InProgress",
     "Layout",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import NamedTuple
 
 from pawnlight.rules.board import COLOURS, Place
@@ -38,16 +39,20 @@ from .geometry import distance
 from .layout import COLOUR, Layout
 from .snapshot import Occupancy, read_occupancy, sense, true_occupancy
 
-LIFT = "lift"
-PUT = "put"
-MOVE = "move"
-CHECK = "check"
+
+class Fix(StrEnum):
+    """What a correction asks a hand to do; the words are the state's ``guidance[].action``."""
+
+    LIFT = "lift"  # take a pawn off
+    PUT = "put"  # put a pawn down
+    MOVE = "move"  # a lift and a put merged: carry a pawn from one place to another
+    CHECK = "check"  # a pawn whose colour cannot be read: look at it
 
 
 class Correction(NamedTuple):
     """One thing to do to the board."""
 
-    action: str
+    action: Fix
     #: Where a pawn is lifted from (LIFT, MOVE) or checked (CHECK); else None.
     source: Place | None
     #: Where a pawn is put (PUT, MOVE); else None.
@@ -70,13 +75,13 @@ class Correction(NamedTuple):
 
     def _say(self, name) -> str:
         pawn = f"{COLOURS[self.colour]} pawn" if self.colour >= 0 else "pawn"
-        if self.action == LIFT:
+        if self.action == Fix.LIFT:
             assert self.source is not None
             return f"lift the {pawn} from {name(self.source)}"
-        if self.action == PUT:
+        if self.action == Fix.PUT:
             assert self.target is not None
             return f"put a {pawn} {_preposition(self.target)} {name(self.target)}"
-        if self.action == MOVE:
+        if self.action == Fix.MOVE:
             assert self.source is not None and self.target is not None
             return f"move the {pawn} from {name(self.source)} to {name(self.target)}"
         assert self.source is not None
@@ -136,7 +141,7 @@ def corrections(
             if target[cell] == EMPTY:
                 surplus.append(_Need(spot, _UNREADABLE))
             else:
-                checks.append(Correction(CHECK, spot, None, target[cell]))
+                checks.append(Correction(Fix.CHECK, spot, None, target[cell]))
         elif have == EMPTY:
             shortage.append(_Need(spot, target[cell]))
         else:
@@ -161,7 +166,7 @@ def corrections(
             extra = have_counts[value] - want_counts[value]
             surplus.extend([_Need(spot, value)] * max(extra, 0))
             while extra < 0 and unreadable:
-                checks.append(Correction(CHECK, spot, None, value))
+                checks.append(Correction(Fix.CHECK, spot, None, value))
                 unreadable -= 1
                 extra += 1
             shortage.extend([_Need(spot, value)] * max(-extra, 0))
@@ -170,11 +175,11 @@ def corrections(
     paired_from = Counter(m.source for m in moves)
     paired_to = Counter(m.target for m in moves)
     lifts = [
-        Correction(LIFT, need.spot, None, max(need.colour, -1))
+        Correction(Fix.LIFT, need.spot, None, max(need.colour, -1))
         for need in _unpaired(surplus, paired_from)
     ]
     puts = [
-        Correction(PUT, None, need.spot, need.colour) for need in _unpaired(shortage, paired_to)
+        Correction(Fix.PUT, None, need.spot, need.colour) for need in _unpaired(shortage, paired_to)
     ]
     return _plan(board, checks, moves, lifts, puts)
 
@@ -216,7 +221,7 @@ def _pair(surplus: list[_Need], shortage: list[_Need]) -> list[Correction]:
             _, i, j = min(options)
             source = sources.pop(i)
             sink = free_shortage.pop(j)
-            moves.append(Correction(MOVE, source.spot, sink.spot, source.colour))
+            moves.append(Correction(Fix.MOVE, source.spot, sink.spot, source.colour))
     return moves
 
 
@@ -271,8 +276,8 @@ def _plan(
             if blocker is None:
                 return tuple(plan + moves + puts)  # cannot happen with a consistent board
             moves.remove(blocker)
-            lifts.append(Correction(LIFT, blocker.source, None, blocker.colour))
-            puts.append(Correction(PUT, None, blocker.target, blocker.colour))
+            lifts.append(Correction(Fix.LIFT, blocker.source, None, blocker.colour))
+            puts.append(Correction(Fix.PUT, None, blocker.target, blocker.colour))
             continue
         plan.append(ready)
     return tuple(plan)

@@ -28,7 +28,7 @@ from .cells import (
     cells_of,
     slide_led_key,
 )
-from .guidance import CHECK, LIFT, MOVE, PUT, Correction
+from .guidance import Correction, Fix
 from .layout import Layout
 from .recognise import Ambiguous, Decision, InProgress, Mismatch, Recognised
 
@@ -296,7 +296,7 @@ def guidance_frame(
 
 def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) -> None:
     colour = PAWN_COLOURS[correction.colour] if correction.colour >= 0 else WHITE
-    if correction.action == CHECK:
+    if correction.action == Fix.CHECK:
         assert correction.source is not None
         lit = Lit(CHECK_COLOUR, correction.colour)
         if first:
@@ -305,13 +305,13 @@ def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) 
             canvas.spot(correction.source, scale(ERROR, DIM), lit)
         return
     lit = Lit(CORRECTION, correction.colour)
-    if correction.action in (LIFT, MOVE):
+    if correction.action in (Fix.LIFT, Fix.MOVE):
         assert correction.source is not None
         if first:
             canvas.spot(correction.source, WHITE if blink(at, LIFT_BLINK_HZ) else OFF, lit)
         else:
             canvas.spot(correction.source, scale(WHITE, DIM), lit)
-    if correction.action in (PUT, MOVE):
+    if correction.action in (Fix.PUT, Fix.MOVE):
         assert correction.target is not None
         if first:
             rgb = colour if blink(at, PUT_BLINK_HZ, 0.7) else OFF

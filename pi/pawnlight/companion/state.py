@@ -33,7 +33,7 @@ def _moves(moves) -> list[dict[str, Any]]:
 def _guidance(correction: Correction) -> dict[str, Any]:
     """A correction for the page to draw: an arrow from where the pawn is to where it belongs."""
     return {
-        "action": correction.action,
+        "action": correction.action.value,
         "from": correction.source.key if correction.source is not None else None,
         "to": correction.target.key if correction.target is not None else None,
         "colour": COLOURS[correction.colour] if correction.colour >= 0 else None,
