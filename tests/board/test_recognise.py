@@ -18,7 +18,7 @@ from pawnlight.board.recognise import (
     Waiting,
 )
 from pawnlight.board.snapshot import expected_occupancy, reading_for
-from pawnlight.rules import CARDS, legal_options, text
+from pawnlight.rules import CARDS, legal_options, move_text
 
 from .checks import acted_out_is_recognised
 from .helpers import (
@@ -94,7 +94,7 @@ def test_walking_a_pawn_square_by_square_while_counting(layout):
     assert any(isinstance(d, InProgress) and not d.partial for d in seen)
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "T10-T15"
+    assert move_text(decision.move) == "T10-T15"
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
@@ -121,7 +121,7 @@ def test_a_slide_sweeping_three_pawns_returned_in_any_order(layout, order, mover
     assert quiet(seen[:-1])
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "T22-T24>T28"
+    assert move_text(decision.move) == "T22-T24>T28"
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
@@ -141,7 +141,7 @@ def test_a_bumped_pawn_returned_before_or_after_the_move(layout, when):
     assert quiet(seen)
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "T10-T15"
+    assert move_text(decision.move) == "T10-T15"
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
@@ -154,7 +154,7 @@ def test_a_sorry_onto_one_of_two_pawns_of_a_colour_is_told_by_the_square_lifted(
     assert quiet(seen)
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "R:start-T45"
+    assert move_text(decision.move) == "R:start-T45"
 
 
 def test_a_sorry_is_ambiguous_on_a_presence_board_when_both_squares_were_lifted():
@@ -167,7 +167,7 @@ def test_a_sorry_is_ambiguous_on_a_presence_board_when_both_squares_were_lifted(
     table.move("red START", "T45")
     decision = table.settle()
     assert isinstance(decision, Ambiguous)
-    assert {text(m) for m in decision.moves} == {"R:start-T20", "R:start-T45"}
+    assert {move_text(m) for m in decision.moves} == {"R:start-T20", "R:start-T45"}
 
 
 def test_pawns_touched_while_the_board_was_still_at_the_position_do_not_count():
@@ -181,7 +181,7 @@ def test_pawns_touched_while_the_board_was_still_at_the_position_do_not_count():
     table.move("red START", "T45")
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "R:start-T45"
+    assert move_text(decision.move) == "R:start-T45"
 
 
 # -- switches -------------------------------------------------------------------------------------
@@ -201,7 +201,7 @@ def test_an_11_switch_with_both_pawns_lifted_on_a_colour_board():
     assert quiet(_switch(table))
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "T6<>T25"
+    assert move_text(decision.move) == "T6<>T25"
 
 
 def test_a_switch_is_invisible_to_a_presence_board_so_the_companion_asks():
@@ -210,7 +210,7 @@ def test_a_switch_is_invisible_to_a_presence_board_so_the_companion_asks():
     decision = table.settle()
     assert isinstance(decision, Ambiguous)
     assert decision.unchanged
-    assert [text(m) for m in decision.moves] == ["T6<>T25"]
+    assert [move_text(m) for m in decision.moves] == ["T6<>T25"]
 
 
 def test_lifting_one_pawn_and_putting_it_back_is_no_switch():
@@ -336,8 +336,8 @@ def test_moves_with_the_very_same_result_are_one_move_with_alternatives():
     table.move("T42", "T44")
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "T42-T49"  # the simplest way to say it
-    assert [text(m) for m in decision.alternatives] == ["T44-T49,T42-T44"]
+    assert move_text(decision.move) == "T42-T49"  # the simplest way to say it
+    assert [move_text(m) for m in decision.alternatives] == ["T44-T49,T42-T44"]
 
 
 # -- flicker, speed and timing --------------------------------------------------------------------
@@ -497,7 +497,7 @@ def test_a_pawn_counted_one_short_is_guided_on_after_a_while(layout):
     assert isinstance(table.wait(1.0), InProgress)  # maybe still counting
     decision = table.wait(1.5)  # no: past the patience
     assert isinstance(decision, Mismatch)
-    assert text(decision.move) == "T10-T15"
+    assert move_text(decision.move) == "T10-T15"
     pawn = "red pawn" if layout is COLOUR else "pawn"
     assert [c.code for c in decision.corrections] == [f"move the {pawn} from T14 to T15"]
     table.move("T14", "T15")
@@ -513,7 +513,7 @@ def test_a_bumped_pawn_put_in_the_wrong_start(layout):
     table.move("T10", "T15")
     decision = table.settle()
     assert isinstance(decision, Mismatch)
-    assert text(decision.move) == "T10-T15"
+    assert move_text(decision.move) == "T10-T15"
     pawn = "blue pawn" if layout is COLOUR else "pawn"
     assert [c.code for c in decision.corrections] == [
         f"move the {pawn} from red-start to blue-start"
@@ -567,7 +567,7 @@ def test_a_mismatch_may_lead_to_a_legal_result_when_that_is_nearer(layout):
     table.move("T10", "T15")
     decision = table.settle()
     assert isinstance(decision, Mismatch)
-    assert text(decision.move) == "T10-T15"
+    assert move_text(decision.move) == "T10-T15"
     assert [c.action for c in decision.corrections] == [Fix.MOVE]
     assert str(decision.first.target) == "blue-start"
 

@@ -11,7 +11,7 @@ from pawnlight.board.guidance import Correction, Fix
 from pawnlight.board.snapshot import canonical, reading_for, true_occupancy
 from pawnlight.companion.signals import Reading
 from pawnlight.companion.state import snapshot
-from pawnlight.rules import text
+from pawnlight.rules import move_text
 from pawnlight.rules.board import Place, parse_colour
 
 from .bench import Bench
@@ -95,7 +95,7 @@ def red_on_t4_then_blue_sorry(layout: str) -> tuple[Bench, Hands]:
     hands.show(settle=True)
     assert [t.text for t in bench.game.history] == ["R:start-T4"]
     bench.scan("sorry")
-    sorry = next(m for m in bench.game.legal if text(m) == "B:start-T4")
+    sorry = next(m for m in bench.game.legal if move_text(m) == "B:start-T4")
     hands.place(Place(START, RED), hands.lift(Place(4)))  # the bumped pawn goes home to START
     hands.place(Place(4), hands.lift(Place(START, BLUE)))
     hands.show(settle=True)

@@ -11,7 +11,7 @@ from pawnlight.companion.state import snapshot
 from pawnlight.players import hint
 from pawnlight.rules import Position
 from pawnlight.rules.game import Game, GameConfig
-from pawnlight.rules.notation import parse, text
+from pawnlight.rules.notation import move_text, parse_move
 
 from .bench import Bench
 
@@ -82,7 +82,7 @@ def test_a_hint_lights_only_the_suggested_move_and_so_does_the_page():
     bench = started()
     at(bench, {"red": ["T5", "T20", "start", "start"], "blue": ["start"] * 4})
     bench.scan("4")
-    legal = {text(m) for m in bench.game.legal}
+    legal = {move_text(m) for m in bench.game.legal}
     assert len(legal) > 1
     suggested = hint(bench.game)
     bench.command("hint")
@@ -129,7 +129,7 @@ def test_a_board_that_fits_two_moves():
         {"red": ["T5", "start", "start", "start"], "blue": ["T20", "start", "start", "start"]},
     )
     bench.scan("11")
-    switch = parse("T5<>T20", bench.game.position, False)
+    switch = parse_move("T5<>T20", bench.game.position, False)
     lifted = Position.from_json({"red": ["start"] * 3, "blue": ["start"] * 3})
     bench.show(lifted, settle=False)
     bench.show(switch.after)
@@ -143,7 +143,7 @@ def test_the_winner_is_celebrated(winner):
     bench = started()
     at(bench, {"red": ["S5", "home", "home", "home"], "blue": ["start"] * 4})
     bench.scan("1")
-    bench.play(parse("R:S5-home", bench.game.position, False))
+    bench.play(parse_move("R:S5-home", bench.game.position, False))
     assert bench.companion.phase == "over"
     lit = assert_lit_is_what_the_leds_show(bench)
     assert lit["home:red:1"] == "celebration" and lit["T0"] == "celebration"

@@ -7,7 +7,7 @@ import pytest
 
 from pawnlight.rules import Deck, Position
 from pawnlight.rules.board import COLOURS, Place
-from pawnlight.rules.notation import parse
+from pawnlight.rules.notation import parse_move
 from pawnlight.runtime.config import Config
 from pawnlight.runtime.daemon import Daemon
 from pawnlight.store.errors import JournalError
@@ -37,7 +37,7 @@ def play_turns(daemon, turns: int, seed: int) -> dict:
         state = wait_for(owner, lambda s, n=done: s["phase"] == "move" or len(s["turns"]) > n)
         if state["phase"] == "move":
             choice = rng.choice(state["legal"])
-            move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
+            move = parse_move(choice["text"], Position.from_json(state["pawns"]), state["teams"])
             make_move(board, move, rng)
             state = wait_for(owner, lambda s, n=done: len(s["turns"]) > n or s["phase"] == "choose")
             if state["phase"] == "choose":

@@ -6,7 +6,7 @@ from pawnlight.players import StrongPlayer, view_of
 from pawnlight.players.base import card_options, distinct_moves
 from pawnlight.players.rollout import Rollouts, card_stream
 from pawnlight.players.strong import _significant_best
-from pawnlight.rules import Deck, Game, GameConfig, text
+from pawnlight.rules import Deck, Game, GameConfig, move_text
 from pawnlight.rules.game import Phase
 
 
@@ -74,7 +74,7 @@ def test_point_play_plays_the_move_it_planned_with_the_card():
     rest.remove(card)
     move = player.choose(view_of(game, hand=rest), card, game.options)
     assert move is planned or move == planned
-    assert move is None or text(move) in {text(m) for m in card_options(view, card).moves}
+    assert move is None or move_text(move) in {move_text(m) for m in card_options(view, card).moves}
 
 
 def test_another_move_replaces_the_heuristics_choice_only_on_clear_evidence():

@@ -5,7 +5,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pawnlight.rules import CARDS, EDITIONS, Deck, Game, GameConfig, parse, text
+from pawnlight.rules import CARDS, EDITIONS, Deck, Game, GameConfig, move_text, parse_move
 from pawnlight.rules.board import HOME, START, TRACK_SQUARES
 from pawnlight.rules.moves import StepKind, legal_options
 from pawnlight.rules.position import Position
@@ -58,7 +58,7 @@ def test_results_are_valid_positions_with_every_pawn_kept(case):
 def test_notation_round_trips(case):
     position, edition, teams = case
     for _, _, move in all_moves(position, edition, teams):
-        assert parse(text(move), position, teams) == move
+        assert parse_move(move_text(move), position, teams) == move
 
 
 @SETTINGS

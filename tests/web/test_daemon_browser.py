@@ -8,7 +8,7 @@ import pytest
 
 from pawnlight.rules import Position
 from pawnlight.rules.board import COLOURS, START, Place
-from pawnlight.rules.notation import parse
+from pawnlight.rules.notation import parse_move
 
 from ..daemon.process import PIN, DaemonProcess
 from .conftest import PHONE, screenshot
@@ -94,7 +94,7 @@ def test_a_game_in_the_browser_on_the_simulated_board(browser, daemon):
                 raise AssertionError(message) from None
             if state["phase"] == "move":
                 choice = state["legal"][0]
-                move = parse(choice["text"], Position.from_json(state["pawns"]), False)
+                move = parse_move(choice["text"], Position.from_json(state["pawns"]), False)
                 if not click_move(player, daemon, move):
                     daemon.request("POST", "/api/sim/board", {"pawns": choice["pawns"]})
                 state = daemon.wait(

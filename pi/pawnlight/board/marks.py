@@ -2,7 +2,7 @@
 
 The live board is drawn from the state's ``lit`` (what the LEDs light now); a turn of the
 history is drawn from its move: parsing its text against the position before rebuilds the rules
-core's Move with every step, slide and bump (notation.parse is the generator's inverse).
+core's Move with every step, slide and bump (notation.parse_move is the generator's inverse).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from pawnlight.rules.board import COLOURS, Place
 from pawnlight.rules.moves import Move
-from pawnlight.rules.notation import NotationError, parse
+from pawnlight.rules.notation import NotationError, parse_move
 from pawnlight.rules.position import Position
 
 
@@ -66,7 +66,7 @@ def parse_moves(texts: Sequence[str], pawns: Mapping[str, Any] | None, teams: bo
         if not isinstance(text, str):
             continue
         try:
-            moves.append(parse(text, position, teams))
+            moves.append(parse_move(text, position, teams))
         except (NotationError, ValueError, IndexError):
             continue
     return moves

@@ -44,7 +44,7 @@ from ..rules.game import Game, GameConfig, GameError, Phase
 from ..rules.house_rules import parse_house_rules
 from ..rules.match import Match
 from ..rules.moves import Move
-from ..rules.notation import NotationError, parse, text
+from ..rules.notation import NotationError, move_text, parse_move
 from ..rules.position import Position
 from ..rules.words import a_card, card_words, move_words, no_move_reason
 from .deck import CardDeck, DeckError, Enrolment
@@ -369,7 +369,7 @@ class Companion:
     def _confirm(self) -> list[Effect]:
         """The confirm button: take the first offered choice, decline an 11, or play on."""
         if self.phase == CompanionPhase.CHOOSE and self.choices:
-            return self._cmd_resolve({"move": text(self.choices[0])})[1]
+            return self._cmd_resolve({"move": move_text(self.choices[0])})[1]
         game = self.game
         if (
             self.phase == CompanionPhase.MOVE
@@ -708,12 +708,12 @@ class Companion:
         if not isinstance(wanted, str):
             raise CommandError('say which move: {"move": "<notation>"}', 400)
         try:
-            move = parse(wanted, game.position, game.config.teams)
+            move = parse_move(wanted, game.position, game.config.teams)
         except NotationError as error:
             raise CommandError(str(error), 400) from None
         chosen = next((m for m in self.choices if m.after == move.after), None)
         if chosen is None:
-            offered = ", ".join(text(m) for m in self.choices)
+            offered = ", ".join(move_text(m) for m in self.choices)
             raise CommandError(f"{wanted} is not one of the moves offered ({offered})", 400)
         # The question follows the board; check once more that it still shows this move.
         decision = self.decision
@@ -721,7 +721,7 @@ class Companion:
             m.after for m in decision.moves
         ):
             raise CommandError(f"the board no longer shows {wanted}: finish the move on the board")
-        return {"ok": True, "played": text(chosen)}, self._play(chosen)
+        return {"ok": True, "played": move_text(chosen)}, self._play(chosen)
 
     def _cmd_hint(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         """Light the move pawnlight suggests for the card waiting to be played."""
@@ -735,7 +735,7 @@ class Companion:
             return {"ok": True, "hint": None}, []
         self.guided, self.guided_by = move, "hint"
         self.message = f"Hint for {COLOURS[game.turn]}: {move_words(move)}"
-        return {"ok": True, "hint": text(move)}, []
+        return {"ok": True, "hint": move_text(move)}, []
 
     def _cmd_forfeit(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
@@ -1017,7 +1017,7 @@ def _event_words(event, game: Game) -> str:
     colour = COLOURS[event.colour].capitalize() if event.colour >= 0 else ""
     if event.kind == "move":
         try:
-            move = parse(event.move, game.position, game.config.teams)
+            move = parse_move(event.move, game.position, game.config.teams)
         except NotationError:
             return f"{colour}'s move"
         return f"{colour}'s move ({move_words(move)})"

@@ -15,7 +15,7 @@ from ..board.snapshot import true_occupancy
 from ..players.game_stats import GameStatistics, game_statistics
 from ..rules.board import COLOURS
 from ..rules.game import Game, Phase
-from ..rules.notation import text
+from ..rules.notation import move_text
 from ..rules.words import move_words, sentence
 from .lights import lit_state
 from .machine import Companion
@@ -25,7 +25,7 @@ from .phases import CompanionPhase
 def _moves(moves) -> list[dict[str, Any]]:
     """Moves as the API gives them: ``text`` in notation, ``words`` as people say them."""
     return [
-        {"text": text(m), "words": sentence(move_words(m)), "pawns": m.after.to_json()}
+        {"text": move_text(m), "words": sentence(move_words(m)), "pawns": m.after.to_json()}
         for m in moves
     ]
 
@@ -114,7 +114,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
     }
     state.update(lit_state(companion))
     if companion.guided is not None:
-        state["guided"] = {"text": text(companion.guided), "by": companion.guided_by}
+        state["guided"] = {"text": move_text(companion.guided), "by": companion.guided_by}
     if companion.enrolment is not None:
         state["enrol"] = {
             "prompt": companion.enrolment.prompt(),
@@ -132,7 +132,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         state["guidance"] = [_guidance(c) for c in decision.corrections]
         state["sensed"] = _sensed(companion)
     elif isinstance(decision, InProgress):
-        state["in_progress"] = sorted({text(m) for m in decision.moves})
+        state["in_progress"] = sorted({move_text(m) for m in decision.moves})
     if game is None:
         return state
     options = game.options

@@ -14,7 +14,7 @@ from ..rules.board import COLOURS, HOME
 from ..rules.cards import CARDS
 from ..rules.game import Game
 from ..rules.moves import StepKind
-from ..rules.notation import parse
+from ..rules.notation import parse_move
 
 NO_MOVE = ("forfeit", "discard")
 
@@ -97,7 +97,7 @@ def game_statistics(game: Game) -> GameStatistics:
             forfeits[turn.card] += 1
             mover.forfeits += 1
             continue
-        move = parse(turn.text, turn.before, teams)
+        move = parse_move(turn.text, turn.before, teams)
         sorries += turn.card == "sorry"
         for step in move.steps:
             switches += step.kind == StepKind.SWITCH

@@ -18,7 +18,7 @@ from .cards import parse_card
 from .editions import VARIANTS, Edition, get_edition
 from .house_rules import parse_house_rules, with_house_rules
 from .moves import Move, Options, Rules, StepKind, legal_options
-from .notation import NotationError, parse, text
+from .notation import NotationError, move_text, parse_move
 from .position import Position
 from .scoring import drop_out_scores, final_scores
 
@@ -261,7 +261,7 @@ class Game:
         self._require(Phase.MOVE, "move")
         state = self._state
         chosen = self._find_legal(move)
-        notation = text(chosen)
+        notation = move_text(chosen)
         self._push(Event("move", state.turn, state.card, notation))
         assert state.options is not None
         self._finish_turn(notation, chosen, state.options.again)
@@ -371,7 +371,7 @@ class Game:
     def _find_legal(self, move: Move | str) -> Move:
         state = self._state
         candidate = (
-            parse(move, state.position, self.config.teams) if isinstance(move, str) else move
+            parse_move(move, state.position, self.config.teams) if isinstance(move, str) else move
         )
         legal = state.options.moves if state.options else []
         if any(candidate is m for m in legal) or candidate in legal:
@@ -385,7 +385,7 @@ class Game:
             and any(m.after == candidate.after and len(m.steps) > 1 for m in legal)
         ):
             return candidate
-        raise GameError(f"{text(candidate)} is not a legal move for the {state.card}")
+        raise GameError(f"{move_text(candidate)} is not a legal move for the {state.card}")
 
     def _finish_turn(self, label: str, move: Move | None, again: bool) -> None:
         state = self._state
