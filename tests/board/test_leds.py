@@ -14,6 +14,7 @@ from pawnlight.board.leds import (
     PAWN_COLOURS,
     SLIDE_WARNING,
     WHITE,
+    Role,
     blink,
     celebration_frame,
     error_frame,
@@ -145,3 +146,11 @@ def test_a_position_frame_lights_every_pawn():
     assert lit(PRESENCE, picture, 19) == RED_RGB and lit(PRESENCE, picture, 26) == BLUE_RGB
     assert [lit(PRESENCE, picture, c) for c in area_cells(START, 1)] == [BLUE_RGB] * 2 + [OFF] * 2
     assert lit(PRESENCE, picture, cell_of(3, HOME)) == PAWN_COLOURS[3]
+
+
+def test_the_roles_of_lit_places_keep_their_words():
+    """The values of the state's ``lit`` (CONTRACT section 5) and the page's role classes."""
+    assert [role.value for role in Role] == [
+        "turn", "pawn", "destination", "hint", "slide", "bump", "switch", "choice", "moved",
+        "correction", "check", "position", "celebration", "error", "ask",
+    ]  # fmt: skip

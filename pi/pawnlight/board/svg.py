@@ -49,6 +49,7 @@ from pawnlight.rules.board import (
 )
 from pawnlight.rules.words import place_words
 
+from .leds import Role
 from .marks import NO_MARKS, Marks
 from .places import describe, pawn_places
 
@@ -431,7 +432,7 @@ LIT_POINTS: dict[str, tuple[float, float]] = {
 _SPOT_KEYS = frozenset(CELL_KEYS[START_BASE:])
 _SLIDE_LED_KEYS = frozenset(slide_led_key(square) for square in SLIDE_CHANNEL_SQUARES)
 #: Roles drawn as a filled square (or spot) in the pawn's colour: the LED shows that colour.
-_FILLED = {"destination", "hint", "choice", "moved", "position"}
+_FILLED = {Role.DESTINATION, Role.HINT, Role.CHOICE, Role.MOVED, Role.POSITION}
 MAGENTA = "#d1008a"  # the LEDs' fault colour
 GOLD = "#e0a800"
 
@@ -447,14 +448,14 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
     paint = FILL.get(colour or "", DARK)
     attrs = f'class="lit role-{role}" data-lit="{escape(key)}" data-role="{escape(role)}"'
     if channel:
-        fill = AMBER if role == "slide" else GOLD
+        fill = AMBER if role == Role.SLIDE else GOLD
         return (
             f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.17)}" fill="{fill}" '
             f'stroke="{DARK}" stroke-width="{_n(0.03)}"/>'
         )
     if role in _FILLED:
-        width = 0.2 if role == "hint" else 0.14
-        dash = f' stroke-dasharray="{_n(0.16)} {_n(0.08)}"' if role == "choice" else ""
+        width = 0.2 if role == Role.HINT else 0.14
+        dash = f' stroke-dasharray="{_n(0.16)} {_n(0.08)}"' if role == Role.CHOICE else ""
         if spot:
             return (
                 f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.42)}" fill="{paint}" '
@@ -465,37 +466,37 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
             f'height="{_n(0.82)}" rx="{_n(0.1)}" fill="{paint}" fill-opacity="0.28" '
             f'stroke="{paint}" stroke-width="{_n(width)}"{dash}/>'
         )
-    if role == "turn":
+    if role == Role.TURN:
         return (
             f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.44)}" fill="{paint}" '
             f'fill-opacity="0.25" stroke="{paint}" stroke-width="{_n(0.1)}"/>'
         )
-    if role == "pawn":
+    if role == Role.PAWN:
         return (
             f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.46)}" fill="none" '
             f'stroke="{DARK}" stroke-width="{_n(0.06)}" '
             f'stroke-dasharray="{_n(0.1)} {_n(0.08)}"/>'
         )
-    if role == "slide":
+    if role == Role.SLIDE:
         return (
             f'<rect {attrs} x="{_n(x - 0.44)}" y="{_n(y - 0.44)}" width="{_n(0.88)}" '
             f'height="{_n(0.88)}" rx="{_n(0.1)}" fill="none" stroke="{AMBER}" '
             f'stroke-width="{_n(0.12)}"/>'
         )
-    if role in ("bump", "switch"):
+    if role in (Role.BUMP, Role.SWITCH):
         return (
             f'<g {attrs}><circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.45)}" fill="none" '
             f'stroke="#ffffff" stroke-width="{_n(0.14)}"/>'
             f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.54)}" fill="none" stroke="{DARK}" '
             f'stroke-width="{_n(0.06)}"/></g>'
         )
-    if role == "correction":
+    if role == Role.CORRECTION:
         return (
             f'<rect {attrs} x="{_n(x - 0.47)}" y="{_n(y - 0.47)}" width="{_n(0.94)}" '
             f'height="{_n(0.94)}" rx="{_n(0.12)}" fill="none" stroke="{paint}" '
             f'stroke-width="{_n(0.1)}" stroke-dasharray="{_n(0.14)} {_n(0.08)}"/>'
         )
-    fill = {"check": MAGENTA, "error": MAGENTA, "celebration": GOLD}.get(role, "#ffffff")
+    fill = {Role.CHECK: MAGENTA, Role.ERROR: MAGENTA, Role.CELEBRATION: GOLD}.get(role, "#ffffff")
     return (
         f'<rect {attrs} x="{_n(x - 0.44)}" y="{_n(y - 0.44)}" width="{_n(0.88)}" '
         f'height="{_n(0.88)}" rx="{_n(0.1)}" fill="{fill}" fill-opacity="0.45" '
@@ -504,7 +505,7 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
 
 
 #: Lit roles drawn over the pawns (a ring round the pawn that would go back to START).
-_OVER = {"bump", "switch"}
+_OVER = {Role.BUMP, Role.SWITCH}
 
 
 def _lit(parts: list[str], lit: Mapping[str, Any], colours: Mapping[str, Any], over: bool) -> None:

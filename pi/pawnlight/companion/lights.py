@@ -71,10 +71,10 @@ def picture_for(companion: Lit, at: float, record: bool = True) -> Picture:
     if companion.phase == CompanionPhase.SETUP:
         return leds.position_picture(layout, game.position, record)
     moves = game.legal if companion.phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE) else ()
-    role = leds.DESTINATION
+    role = leds.Role.DESTINATION
     if companion.guided is not None and companion.phase == CompanionPhase.MOVE:
         moves = (companion.guided,)  # the computer's move, or a hint: only that one lit
-        role = leds.HINT
+        role = leds.Role.HINT
     return leds.picture(layout, game.turn, moves, decision, at, role, record)
 
 
@@ -84,7 +84,7 @@ def frame_for(companion: Lit, at: float) -> Frame:
 
 def lit_json(picture: Picture) -> dict[str, str]:
     """``lit`` of GET /api/state: place key -> role (CONTRACT section 5)."""
-    return {key: lit.role for key, lit in sorted(picture.lit.items())}
+    return {key: lit.role.value for key, lit in sorted(picture.lit.items())}
 
 
 def lit_colours_json(picture: Picture) -> dict[str, str]:
