@@ -34,6 +34,10 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# Bound once: looking up an enum member costs a class attribute access through the enum's
+# metaclass (about 0.2 us), and a game checks its phase several times a turn.
+_DRAW, _MOVE, _DOUBLE, _OVER = Phase.DRAW, Phase.MOVE, Phase.DOUBLE, Phase.OVER
+
 FORFEIT = "forfeit"
 DISCARD = "discard"
 
@@ -136,7 +140,7 @@ class _State(NamedTuple):
     waiting: frozenset[int] = frozenset()  # players still to answer a double
     accepted: frozenset[int] = frozenset()
     dropped: frozenset[int] = frozenset()
-    resume: Phase = Phase.DRAW  # the phase to return to after a double
+    resume: Phase = _DRAW  # the phase to return to after a double
     result: Result | None = None
 
 
@@ -162,7 +166,7 @@ class Game:
             position.validate()
             if set(position.colours) != set(self.order):
                 raise GameError("the position's colours are not the game's players")
-        self._state = _State(position, self.order[0], Phase.DRAW, None, None, 0)
+        self._state = _State(position, self.order[0], _DRAW, None, None, 0)
         # Turns are appended to one list, not copied into each state: a state knows how many of
         # them are its own, so undoing needs no copies and a long game no quadratic work.
         self._turns: list[Turn] = []
@@ -195,7 +199,7 @@ class Game:
     @property
     def legal(self) -> list[Move]:
         options = self._state.options
-        return options.moves if options is not None and self.phase == Phase.MOVE else []
+        return options.moves if options is not None and self.phase == _MOVE else []
 
     @property
     def history(self) -> tuple[Turn, ...]:
@@ -225,7 +229,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == _OVER
 
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -239,13 +243,13 @@ class Game:
         move must be forfeited"); in point play it is the dead hand's discard.
         """
         card = parse_card(card)
-        self._require(Phase.DRAW, "draw a card")
+        self._require(_DRAW, "draw a card")
         state = self._state
         rules = self.rules
         options = legal_options(state.position, state.turn, card, rules.edition, rules.teams)
         self._push(Event("draw", state.turn, card))
         self._state = tuple.__new__(
-            _State, (state.position, state.turn, Phase.MOVE, card, options, *state[5:])
+            _State, (state.position, state.turn, _MOVE, card, options, *state[5:])
         )
         if not options.moves:
             # Point play's dead hand: "his turn then ends" (000), "your turn ends" (001), even
@@ -258,7 +262,7 @@ class Game:
 
     def play(self, move: Move | str) -> Move:
         """Play one of the legal moves for the card drawn (a Move or its notation)."""
-        self._require(Phase.MOVE, "move")
+        self._require(_MOVE, "move")
         state = self._state
         chosen = self._find_legal(move)
         notation = move_text(chosen)
@@ -269,7 +273,7 @@ class Game:
 
     def forfeit(self) -> None:
         """End the turn without moving, where the rules let the player decline (an 11)."""
-        self._require(Phase.MOVE, "forfeit")
+        self._require(_MOVE, "forfeit")
         state = self._state
         assert state.options is not None
         if not state.options.forfeit:
@@ -286,12 +290,12 @@ class Game:
         if self.config.variant != "points" or self.edition.scoring.drop_out_win is None:
             raise GameError("doubling belongs to point play in the classic editions")
         state = self._state
-        if state.phase not in (Phase.DRAW, Phase.MOVE):
+        if state.phase not in (_DRAW, _MOVE):
             raise GameError(f"cannot double now (the game is in its {state.phase} phase)")
         others = frozenset(c for c in self.active_players if c != caller)
         self._push(Event("double", caller))
         self._state = state._replace(
-            phase=Phase.DOUBLE,
+            phase=_DOUBLE,
             caller=caller,
             waiting=others,
             accepted=frozenset(),
@@ -315,7 +319,7 @@ class Game:
     def apply(self, event: Event) -> None:
         """Apply a recorded event (replaying a game record)."""
         if event.kind == "draw":
-            if event.colour != self.turn and self.phase == Phase.DRAW:
+            if event.colour != self.turn and self.phase == _DRAW:
                 raise GameError(f"recorded draw by {COLOURS[event.colour]} out of turn")
             self.draw(event.card or "")
         elif event.kind == "move":
@@ -344,17 +348,17 @@ class Game:
 
     def _require(self, phase: Phase, action: str) -> None:
         if self._state.phase != phase:
-            if self.phase == Phase.OVER:
+            if self.phase == _OVER:
                 raise GameError(f"cannot {action}: the game is over")
             raise GameError(f"cannot {action} now: waiting for {self._waiting_text()}")
 
     def _waiting_text(self) -> str:
         state = self._state
-        if state.phase == Phase.DRAW:
+        if state.phase == _DRAW:
             return f"{COLOURS[state.turn]} to draw a card"
-        if state.phase == Phase.MOVE:
+        if state.phase == _MOVE:
             return f"{COLOURS[state.turn]} to play the {state.card}"
-        if state.phase == Phase.DOUBLE:
+        if state.phase == _DOUBLE:
             return "answers to the double from " + ", ".join(COLOURS[c] for c in state.waiting)
         return "nothing"
 
@@ -398,9 +402,9 @@ class Game:
         # Only a move can end the game, and only for the colours it moved.
         result = None if move is None else self._result(after, {s.colour for s in move.steps})
         if result is not None:
-            phase, turn = Phase.OVER, state.turn
+            phase, turn = _OVER, state.turn
         else:
-            phase = Phase.DRAW
+            phase = _DRAW
             turn = state.turn if again else self._next_player(state.turn, state.dropped)
         # Built directly rather than by _replace, which costs more than the rest of a turn.
         self._state = tuple.__new__(
@@ -420,7 +424,7 @@ class Game:
     def _answer(self, colour: int | str, answer: str) -> None:
         player = self._player(colour)
         state = self._state
-        if state.phase != Phase.DOUBLE or player not in state.waiting:
+        if state.phase != _DOUBLE or player not in state.waiting:
             raise GameError(f"{COLOURS[player]} has no double to answer")
         self._push(Event(answer, player))
         waiting = state.waiting - {player}
@@ -435,13 +439,13 @@ class Game:
             # double wins twenty-five points."
             scores = drop_out_scores(self.edition, self.order, state.caller)
             result = Result((state.caller,), scores=scores, reason="every other player dropped")
-            self._state = state._replace(phase=Phase.OVER, result=result, card=None, options=None)
+            self._state = state._replace(phase=_OVER, result=result, card=None, options=None)
             return
         state = state._replace(doubled=state.doubled + 1, phase=state.resume)
         if state.turn in state.dropped:
             # The player to move dropped out: the card goes unplayed and play passes on.
             state = state._replace(
-                phase=Phase.DRAW,
+                phase=_DRAW,
                 card=None,
                 options=None,
                 turn=self._next_player(state.turn, dropped),

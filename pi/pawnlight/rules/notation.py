@@ -31,6 +31,8 @@ from .board import (
 from .moves import Move, Step, StepKind, apply_step, make_step, make_switch
 from .position import Position
 
+_SWITCH = StepKind.SWITCH  # bound once: written for every move played
+
 
 class NotationError(ValueError):
     """A move text that does not describe a move in the given position."""
@@ -39,7 +41,7 @@ class NotationError(ValueError):
 def step_text(step: Step) -> str:
     origin = step.origin
     prefix = "" if origin < TRACK_SQUARES else f"{INITIALS[step.colour]}:"
-    joint = "<>" if step.kind == StepKind.SWITCH else "-"
+    joint = "<>" if step.kind == _SWITCH else "-"
     text = f"{prefix}{PLACE_NAMES[origin]}{joint}{PLACE_NAMES[step.target]}"
     if step.slide is not None:
         text += f">{PLACE_NAMES[step.slide.end]}"
