@@ -61,7 +61,9 @@ def follow_guidance(daemon) -> dict:
                 board.lift(step["from"])
             if step["action"] in ("put", "move"):
                 # No colour named: a START, HOME or safety place names its own.
-                colour = step["colour"] or COLOURS[Place.parse(step["to"]).colour]
+                owner_colour = Place.parse(step["to"]).colour
+                assert step["colour"] or owner_colour >= 0, f"whose pawn goes to {step['to']}?"
+                colour = step["colour"] or COLOURS[owner_colour]
                 board.place(step["to"], colour)
             time.sleep(HAND)
     raise AssertionError(f"the guidance never ends: {owner.state()['guidance']}")
