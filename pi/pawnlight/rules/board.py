@@ -139,7 +139,7 @@ def parse_colour(name: str) -> int:
 # -- places named on their own ----------------------------------------------------------------
 
 SPOTS_PER_AREA = 4
-_AREA_WORDS = {START: "start", HOME: "home"}
+_AREAS = frozenset({START, HOME})
 _EXPECTED = (
     "expected T0..T59, or a colour's S1..S5, start or home: red-S2, red-start, red-home-1 "
     "(also red S2, S2:red, start:red:1)"
@@ -185,7 +185,7 @@ class Place(_PlaceFields):
             colour = -1  # a track square belongs to nobody, whoever stands on it
         elif not 0 <= colour < len(COLOURS):
             raise ValueError(f"{PLACE_NAMES[number]} needs a colour 0..3, not {colour!r}")
-        if spot and not (number in _AREA_WORDS and 1 <= spot <= SPOTS_PER_AREA):
+        if spot and not (number in _AREAS and 1 <= spot <= SPOTS_PER_AREA):
             raise ValueError(f"spot {spot!r}: only START and HOME have spots 1..{SPOTS_PER_AREA}")
         return super().__new__(cls, number, colour, spot)
 
@@ -224,7 +224,7 @@ class Place(_PlaceFields):
     @property
     def is_area(self) -> bool:
         """START or HOME (one of its spots, or the whole area)."""
-        return self.number in _AREA_WORDS
+        return self.number in _AREAS
 
     @property
     def whole(self) -> Place:
