@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from daemon.hands import make_move
 from pawnlight.devices.events import CardRead, SensorChanged
 from pawnlight.rules import Deck, Position
-from pawnlight.rules.notation import parse
+from pawnlight.rules.notation import parse_move
 from pawnlight.runtime.config import Config
 from pawnlight.runtime.daemon import Daemon
 
@@ -144,7 +144,7 @@ def main() -> None:
                     card_to_leds.append(lit - card_at)
                     reader_to_leds.append(lit - laid)
                     choice = rng.choice(state["legal"])
-                    move = parse(choice["text"], Position.from_json(state["pawns"]), False)
+                    move = parse_move(choice["text"], Position.from_json(state["pawns"]), False)
                     make_move(board, move, rng)
                     state = wait_state(
                         owner, lambda s, n=turns: len(s["turns"]) > n or s["phase"] == "choose"

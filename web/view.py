@@ -9,21 +9,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pawnlight.board.guidance import Fix
 from pawnlight.board.marks import NO_MARKS, parse_moves, turn_marks
 from pawnlight.board.svg import Centre, render_board
+from pawnlight.companion.phases import CompanionPhase
 from pawnlight.rules import EDITIONS
+from pawnlight.rules.board import START, Place, parse_colour
 from pawnlight.rules.words import a_card, move_words, no_move_reason
 
+#: The page's heading for each phase (plain strings from the state find them too: str enum).
 PHASES: dict[str, str] = {
-    "idle": "No game",
-    "enrol": "Enrolling the pack",
-    "leader": "Drawing for the lead",
-    "setup": "Set up the board",
-    "draw": "Draw a card",
-    "move": "Make the move",
-    "choose": "Which move was it?",
-    "double": "A double was called",
-    "over": "Game over",
+    CompanionPhase.IDLE: "No game",
+    CompanionPhase.ENROL: "Enrolling the pack",
+    CompanionPhase.LEADER: "Drawing for the lead",
+    CompanionPhase.SETUP: "Set up the board",
+    CompanionPhase.DRAW: "Draw a card",
+    CompanionPhase.MOVE: "Make the move",
+    CompanionPhase.CHOOSE: "Which move was it?",
+    CompanionPhase.DOUBLE: "A double was called",
+    CompanionPhase.OVER: "Game over",
 }
 
 #: What each card does, in a line (the same in every edition pawnlight knows).
@@ -204,7 +208,7 @@ def correction_lines(state: Mapping[str, Any]) -> list[dict[str, str]]:
     rest: list[Mapping[str, Any]] = []
     for item in items:
         colour, target = item.get("colour"), item.get("to")
-        if item.get("action") == "put" and colour and target == f"start:{colour}":
+        if item.get("action") == Fix.PUT and _is_start_of(target, colour):
             starts[str(colour)] = starts.get(str(colour), 0) + 1
         else:
             rest.append(item)
@@ -299,20 +303,32 @@ def owner_actions(state: Mapping[str, Any]) -> list[Action]:
     if state.get("forfeit_allowed"):
         actions.append(Action("forfeit", f"Decline the {card_label(state.get('card'))}"))
     computer = state.get("computer") or {}
-    if phase == "move" and not state.get("guided") and state.get("turn") not in computer:
+    if (
+        phase == CompanionPhase.MOVE
+        and not state.get("guided")
+        and state.get("turn") not in computer
+    ):
         actions.append(Action("hint", "Show a hint on the board"))
-    if phase == "over":
+    if phase == CompanionPhase.OVER:
         actions.append(Action("next-game", "Next game", primary=True))
-    if phase == "enrol":
+    if phase == CompanionPhase.ENROL:
         actions.append(Action("enrol/cancel", "Cancel the enrolment"))
-    if doubling(state) and phase in ("draw", "move"):
+    if doubling(state) and phase in (CompanionPhase.DRAW, CompanionPhase.MOVE):
         for colour in state.get("players") or []:
             actions.append(
                 Action("double", f"{str(colour).capitalize()} doubles", {"colour": colour})
             )
-    if phase == "double":
+    if phase == CompanionPhase.DOUBLE:
         for colour in state.get("waiting_for") or []:
             name = str(colour).capitalize()
             actions.append(Action("accept", f"{name} accepts", {"colour": colour}))
             actions.append(Action("drop", f"{name} drops", {"colour": colour}))
     return actions
+
+
+def _is_start_of(key: object, colour: object) -> bool:
+    """Whether a guidance place key is the START of that colour (``start:red`` for red)."""
+    try:
+        return Place.parse(key) == Place(START, parse_colour(colour))  # type: ignore[arg-type]
+    except (ValueError, TypeError):
+        return False

@@ -10,7 +10,7 @@ from typing import TextIO
 
 from .rules.board import COLOURS, place_name
 from .rules.cards import Deck
-from .rules.game import Game, GameConfig, GameError, Turn
+from .rules.game import Game, GameConfig, GameError, Phase, Turn
 from .rules.moves import Move
 
 
@@ -40,7 +40,7 @@ def play_in_terminal(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     print(f"pawnlight: {config.edition} {config.variant} game, seed {seed}", file=out)
     while not game.over:
         options = game.draw(deck.draw())
-        move = rng.choice(options.moves) if game.phase == "move" else None
+        move = rng.choice(options.moves) if game.phase == Phase.MOVE else None
         if move is not None:
             game.play(move)
         print(describe(game.history[-1], move), file=out)

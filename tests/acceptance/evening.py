@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pawnlight.cli import main as pawnlight_main
-from pawnlight.rules.board import COLOURS, parse_place
+from pawnlight.rules.board import COLOURS, Place, parse_place
 from pawnlight.store.journal import Journal
 from tests.daemon.hands import HAND, square_name
 from tests.daemon.process import PIN, DaemonProcess
@@ -166,11 +166,11 @@ class Evening:
         """A pawn the guidance does not name the colour of: the one the game has there (a
         person puts the right colour down, which a presence board cannot check)."""
         pawns = state.get("pawns") or {}
-        name, _, owner = square.partition(":")
-        if owner:
-            return owner.split(":")[0]  # start:blue, S2:red, home:green:1
+        place = Place.parse(square)
+        if place.colour >= 0:
+            return COLOURS[place.colour]  # start:blue, S2:red, home:green:1 name their colour
         for colour, places in pawns.items():
-            if name in places:
+            if place.name in places:
                 return colour
         _lifts, places = board_changes(self.physical(), pawns)
         return places[0][1] if places else state["turn"]

@@ -36,7 +36,7 @@ from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import CARDS
 from pawnlight.rules.editions import EDITIONS
 from pawnlight.rules.game import GameConfig, GameError
-from pawnlight.rules.notation import parse
+from pawnlight.rules.notation import parse_move
 from pawnlight.rules.position import Position
 from tests.daemon.hands import actions_for
 
@@ -157,7 +157,7 @@ class EveningMachine(RuleBasedStateMachine):
         choice = legal[pick % len(legal)]
         if state.get("guided"):  # the computer's move or a hint is lit alone: make that one
             choice = next((m for m in legal if m["text"] == state["guided"]["text"]), choice)
-        move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
+        move = parse_move(choice["text"], Position.from_json(state["pawns"]), state["teams"])
         for action, square, colour in actions_for(move, self.rng):
             if action == "lift":
                 self.evening.lift(square)

@@ -7,7 +7,7 @@ import random
 from pawnlight.board.layout import Layout
 from pawnlight.board.recognise import Ambiguous, InProgress, Recognised, Recogniser, Waiting
 from pawnlight.board.snapshot import canonical, expected_occupancy, sense
-from pawnlight.rules import Move, Options, Position, text
+from pawnlight.rules import Move, Options, Position, move_text
 
 from .simulator import act_out, run, timeline
 
@@ -42,7 +42,7 @@ def acted_out_is_recognised(
     events = timeline(
         states, rng, short_only=short_only, settle=SETTLE, long_pause=long_pause, flicker=flicker
     )
-    story = f"{text(move)} from {position} on a {layout.sensing} board"
+    story = f"{move_text(move)} from {position} on a {layout.sensing} board"
     for at, decision in run(recogniser, events, layout):
         assert isinstance(decision, Waiting | InProgress), (story, at, decision)
     end = events[-1].at

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pawnlight.board.layout import Layout
-from pawnlight.rules import EDITIONS, Move, Options, Position, legal_options, text
+from pawnlight.rules import EDITIONS, Move, Options, Position, legal_options, move_text
 from pawnlight.rules.board import parse_colour
 
 HASBRO = EDITIONS["hasbro-2002"]
@@ -30,8 +30,8 @@ def options(
 
 def named(choices: Options, notation: str) -> Move:
     """The legal move with this text."""
-    found = [m for m in choices.moves if text(m) == notation]
-    assert found, f"{notation} is not among {[text(m) for m in choices.moves]}"
+    found = [m for m in choices.moves if move_text(m) == notation]
+    assert found, f"{notation} is not among {[move_text(m) for m in choices.moves]}"
     return found[0]
 
 

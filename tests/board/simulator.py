@@ -14,12 +14,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from pawnlight.board.cells import CELLS, EMPTY, area_cells, cell_of, parse_spot
+from pawnlight.board.cells import CELLS, EMPTY, area_cells, cell_of, cells_of
 from pawnlight.board.layout import Layout
 from pawnlight.board.recognise import Decision, Recogniser
 from pawnlight.board.snapshot import Occupancy, canonical, reading_for, sense
-from pawnlight.rules.board import HOME, START
-from pawnlight.rules.moves import SWITCH, Move
+from pawnlight.rules.board import HOME, START, Place
+from pawnlight.rules.moves import Move, StepKind
 from pawnlight.rules.position import Position
 
 
@@ -88,7 +88,7 @@ def _journeys(board: PhysicalBoard, move: Move, rng: random.Random, walk: float)
             journeys.append(
                 _Journey(step.colour, (step.colour, step.origin), (step.colour, step.final), via)
             )
-        if step.kind == SWITCH:
+        if step.kind == StepKind.SWITCH:
             # The opponent put on the origin may then be swept by the mover's slide.
             swapped = _Journey(
                 step.swapped, (step.swapped, step.target), (step.swapped, step.origin)
@@ -254,8 +254,7 @@ class Table:
         self.decision: Decision = self.recogniser.feed(self.board.reading(layout), self.now)
 
     def _cell(self, where: str, lifting: bool) -> int:
-        spot = parse_spot(where)
-        cells = list(spot.cells())
+        cells = list(cells_of(Place.parse(where)))
         if len(cells) == 1:
             return cells[0]
         wanted = (lambda v: v != EMPTY) if lifting else (lambda v: v == EMPTY)
@@ -309,7 +308,7 @@ class Table:
     def flicker(self, where: str, length: float = 0.01, pause: float = 0.05) -> Decision:
         """A sensor bouncing: the place reads the opposite for ``length`` seconds."""
         self.now += pause
-        cell = parse_spot(where).cells()[0]
+        cell = cells_of(Place.parse(where))[0]
         original = self.board.cells[cell]
         self.board.cells[cell] = 0 if original == EMPTY else EMPTY
         self._feed()

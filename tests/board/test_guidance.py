@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -12,14 +13,13 @@ from pawnlight.board.cells import (
     CELLS,
     EMPTY,
     UNKNOWN,
-    Spot,
     area_cells,
     cell_of,
-    parse_spot,
+    cells_of,
 )
-from pawnlight.board.guidance import CHECK, LIFT, MOVE, PUT, Correction, corrections, guide_to
+from pawnlight.board.guidance import Correction, Fix, corrections, guide_to
 from pawnlight.board.snapshot import canonical, reading_for, sense, true_occupancy
-from pawnlight.rules.board import HOME, S1, START, TRACK_SQUARES
+from pawnlight.rules.board import HOME, S1, START, TRACK_SQUARES, Place
 from pawnlight.rules.position import Position
 
 from .helpers import COLOUR, LAYOUTS, PRESENCE, layout_id, pos
@@ -79,8 +79,8 @@ def scrambled(position: Position, rng: random.Random) -> list[int]:
 def apply(cells: list[int], correction: Correction, sensing: str, rng: random.Random) -> None:
     """Do what a correction says to a physical board, as a person would."""
 
-    def take(spot: Spot, colour: int) -> int:
-        candidates = [c for c in spot.cells() if cells[c] != EMPTY]
+    def take(spot: Place, colour: int) -> int:
+        candidates = [c for c in cells_of(spot) if cells[c] != EMPTY]
         if sensing == "colour":
             # The pawn of that colour; a pawn of no known colour is the unreadable one.
             wanted = colour if colour >= 0 else UNKNOWN
@@ -90,20 +90,20 @@ def apply(cells: list[int], correction: Correction, sensing: str, rng: random.Ra
         pawn, cells[cell] = cells[cell], EMPTY
         return pawn
 
-    def place(spot: Spot, pawn: int) -> None:
-        free = [c for c in spot.cells() if cells[c] == EMPTY]
+    def place(spot: Place, pawn: int) -> None:
+        free = [c for c in cells_of(spot) if cells[c] == EMPTY]
         assert free, f"{correction.text}: cannot be done now, {spot} is full"
         cells[rng.choice(free)] = pawn
 
-    if correction.action == LIFT:
+    if correction.action == Fix.LIFT:
         take(correction.source, correction.colour)
-    elif correction.action == PUT:
+    elif correction.action == Fix.PUT:
         place(correction.target, correction.colour)
-    elif correction.action == MOVE:
+    elif correction.action == Fix.MOVE:
         place(correction.target, take(correction.source, correction.colour))
     else:
-        assert correction.action == CHECK
-        cell = next(c for c in correction.source.cells() if cells[c] == UNKNOWN)
+        assert correction.action == Fix.CHECK
+        cell = next(c for c in cells_of(correction.source) if cells[c] == UNKNOWN)
         cells[cell] = correction.colour  # reseated: it reads right now
 
 
@@ -136,31 +136,31 @@ def test_doing_the_first_correction_each_time_reaches_the_target(target, start, 
 
 
 def test_corrections_read_as_instructions_in_board_words():
-    assert Correction(LIFT, parse_spot("T12"), None, -1).text == (
+    assert Correction(Fix.LIFT, Place.parse("T12"), None, -1).text == (
         "lift the pawn from the 3rd square of red's long slide"
     )
-    assert Correction(LIFT, parse_spot("T19"), None, 1).text == (
+    assert Correction(Fix.LIFT, Place.parse("T19"), None, 1).text == (
         "lift the blue pawn from blue's start circle"
     )
-    assert Correction(PUT, None, parse_spot("T12"), 1).text == (
+    assert Correction(Fix.PUT, None, Place.parse("T12"), 1).text == (
         "put a blue pawn on the 3rd square of red's long slide"
     )
-    assert Correction(PUT, None, Spot(START, 2), 2).text == "put a yellow pawn in yellow START"
+    assert Correction(Fix.PUT, None, Place(START, 2), 2).text == "put a yellow pawn in yellow START"
     assert (
-        Correction(MOVE, parse_spot("T13"), parse_spot("T14"), -1).text
+        Correction(Fix.MOVE, Place.parse("T13"), Place.parse("T14"), -1).text
         == "move the pawn from the end of red's long slide to the 1st square after red's long slide"
     )
     assert (
-        Correction(MOVE, parse_spot("red S2"), Spot(HOME, 0), 0).text
+        Correction(Fix.MOVE, Place.parse("red S2"), Place(HOME, 0), 0).text
         == "move the red pawn from red's 2nd safety square to red HOME"
     )
 
 
 def test_corrections_keep_their_square_codes_for_the_detail():
-    assert Correction(LIFT, parse_spot("T12"), None, 1).code == "lift the blue pawn from T12"
+    assert Correction(Fix.LIFT, Place.parse("T12"), None, 1).code == "lift the blue pawn from T12"
     assert (
-        Correction(MOVE, parse_spot("red S2"), Spot(HOME, 0), 0).code
-        == "move the red pawn from red S2 to red HOME"
+        Correction(Fix.MOVE, Place.parse("red S2"), Place(HOME, 0), 0).code
+        == "move the red pawn from red-S2 to red-home"
     )
 
 
@@ -197,7 +197,7 @@ def test_swapped_pawns_on_a_colour_board_need_one_of_them_lifted_first():
     wanted = pos(red="T10 start start start", blue="T20 start start start")
     swapped = pos(red="T20 start start start", blue="T10 start start start")
     todo = corrections(true_occupancy(swapped), true_occupancy(wanted), "colour")
-    assert [c.action for c in todo] == [LIFT, MOVE, PUT]
+    assert [c.action for c in todo] == [Fix.LIFT, Fix.MOVE, Fix.PUT]
     assert todo[0].code == "lift the red pawn from T20"
     assert todo[1].code == "move the blue pawn from T10 to T20"
     assert todo[2].code == "put a red pawn on T10"
@@ -226,9 +226,9 @@ def test_a_missing_pawn_in_start_and_an_extra_one_elsewhere():
     cells[area_cells(START, 1)[0]] = EMPTY
     cells[cell_of(0, S1 + 1)] = 1  # a blue pawn in red's safety zone
     todo = corrections(tuple(cells), true_occupancy(wanted), "colour")
-    assert [c.code for c in todo] == ["move the blue pawn from red S2 to blue START"]
+    assert [c.code for c in todo] == ["move the blue pawn from red-S2 to blue-start"]
     todo = corrections(sensed(cells, "presence"), true_occupancy(wanted), "presence")
-    assert [c.code for c in todo] == ["move the pawn from red S2 to blue START"]
+    assert [c.code for c in todo] == ["move the pawn from red-S2 to blue-start"]
 
 
 def test_a_full_start_area_waits_for_its_wrong_pawn_to_leave():
@@ -239,8 +239,8 @@ def test_a_full_start_area_waits_for_its_wrong_pawn_to_leave():
     cells[5] = 0  # and a red pawn stands on T5
     todo = corrections(tuple(cells), true_occupancy(wanted), "colour")
     assert [c.code for c in todo] == [
-        "lift the blue pawn from red START",
-        "move the red pawn from T5 to red START",
+        "lift the blue pawn from red-start",
+        "move the red pawn from T5 to red-start",
         "put a blue pawn on T5",
     ]
 
@@ -257,3 +257,9 @@ def test_reading_a_scrambled_board_through_a_layout():
     assert [c.code for c in guide_to(COLOUR, position, reading)] == [
         "move the red pawn from T4 to T3"
     ]
+
+
+def test_the_kinds_of_correction_keep_their_words():
+    """The state's ``guidance[].action`` and the page's scripts read these words."""
+    assert [fix.value for fix in Fix] == ["lift", "put", "move", "check"]
+    assert json.dumps(Correction(Fix.PUT, None, Place(7), 1).action) == '"put"'

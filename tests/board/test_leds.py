@@ -6,14 +6,15 @@ import dataclasses
 
 import pytest
 
-from pawnlight.board.cells import LEDS, SLIDE_CHANNEL_SQUARES, Spot, area_cells, cell_of
-from pawnlight.board.guidance import LIFT, MOVE, PUT, Correction
+from pawnlight.board.cells import LEDS, SLIDE_CHANNEL_SQUARES, area_cells, cell_of
+from pawnlight.board.guidance import Correction, Fix
 from pawnlight.board.leds import (
     ERROR,
     OFF,
     PAWN_COLOURS,
     SLIDE_WARNING,
     WHITE,
+    Role,
     blink,
     celebration_frame,
     error_frame,
@@ -25,7 +26,7 @@ from pawnlight.board.leds import (
     turn_frame,
 )
 from pawnlight.board.recognise import Ambiguous, InProgress, Mismatch, Recognised, Waiting
-from pawnlight.rules.board import HOME, START
+from pawnlight.rules.board import HOME, START, Place
 
 from .helpers import PRESENCE, named, options, pos
 
@@ -94,9 +95,9 @@ def test_after_a_split_sevens_first_part_only_its_second_part_is_shown():
 
 def test_guidance_blinks_the_first_correction_and_dims_the_rest():
     corrections = (
-        Correction(MOVE, Spot(13), Spot(12), 1),
-        Correction(LIFT, Spot(40), None, -1),
-        Correction(PUT, None, Spot(START, 2), 2),
+        Correction(Fix.MOVE, Place(13), Place(12), 1),
+        Correction(Fix.LIFT, Place(40), None, -1),
+        Correction(Fix.PUT, None, Place(START, 2), 2),
     )
     on = guidance_frame(PRESENCE, corrections, at=0.0, player=0)
     off = guidance_frame(PRESENCE, corrections, at=0.2)
@@ -110,8 +111,8 @@ def test_guidance_blinks_the_first_correction_and_dims_the_rest():
 
 
 def test_errors_and_the_celebration_move_with_time():
-    assert lit(PRESENCE, error_frame(PRESENCE, 0.0, [Spot(7)]), 7) == ERROR
-    assert lit(PRESENCE, error_frame(PRESENCE, 0.2, [Spot(7)]), 7) == OFF
+    assert lit(PRESENCE, error_frame(PRESENCE, 0.0, [Place(7)]), 7) == ERROR
+    assert lit(PRESENCE, error_frame(PRESENCE, 0.2, [Place(7)]), 7) == OFF
     assert lit(PRESENCE, error_frame(PRESENCE, 0.5), 3) == ERROR  # the whole track, at its peak
     first, later = celebration_frame(PRESENCE, 3, 0.0), celebration_frame(PRESENCE, 3, 0.5)
     assert well_formed(first) and first != later
@@ -128,7 +129,7 @@ def test_the_frame_follows_the_recognisers_decision():
     recognised = frame(PRESENCE, 0, FIVE, Recognised(move), 0.1)
     assert recognised == recognised_frame(PRESENCE, move)
     assert lit(PRESENCE, recognised, 45) == RED_RGB
-    fix = Correction(PUT, None, Spot(30), 1)
+    fix = Correction(Fix.PUT, None, Place(30), 1)
     mismatch = frame(PRESENCE, 0, FIVE, Mismatch((fix,), POSITION), 0.0)
     assert lit(PRESENCE, mismatch, 30) == BLUE_RGB
     other = named(FIVE, "T19-T24>T28")
@@ -145,3 +146,11 @@ def test_a_position_frame_lights_every_pawn():
     assert lit(PRESENCE, picture, 19) == RED_RGB and lit(PRESENCE, picture, 26) == BLUE_RGB
     assert [lit(PRESENCE, picture, c) for c in area_cells(START, 1)] == [BLUE_RGB] * 2 + [OFF] * 2
     assert lit(PRESENCE, picture, cell_of(3, HOME)) == PAWN_COLOURS[3]
+
+
+def test_the_roles_of_lit_places_keep_their_words():
+    """The values of the state's ``lit`` (CONTRACT section 5) and the page's role classes."""
+    assert [role.value for role in Role] == [
+        "turn", "pawn", "destination", "hint", "slide", "bump", "switch", "choice", "moved",
+        "correction", "check", "position", "celebration", "error", "ask",
+    ]  # fmt: skip

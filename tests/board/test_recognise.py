@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pawnlight.board.guidance import CHECK, MOVE, PUT
+from pawnlight.board.guidance import Fix
 from pawnlight.board.recognise import (
     Ambiguous,
     InProgress,
@@ -18,7 +18,7 @@ from pawnlight.board.recognise import (
     Waiting,
 )
 from pawnlight.board.snapshot import expected_occupancy, reading_for
-from pawnlight.rules import CARDS, legal_options, text
+from pawnlight.rules import CARDS, legal_options, move_text
 
 from .checks import acted_out_is_recognised
 from .helpers import (
@@ -95,7 +95,7 @@ def test_walking_a_pawn_square_by_square_while_counting(layout):
     assert any(isinstance(d, InProgress) and not d.partial for d in seen)
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "T10-T15"
+    assert move_text(decision.move) == "T10-T15"
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
@@ -122,7 +122,7 @@ def test_a_slide_sweeping_three_pawns_returned_in_any_order(layout, order, mover
     assert quiet(seen[:-1])
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "T22-T24>T28"
+    assert move_text(decision.move) == "T22-T24>T28"
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
@@ -142,7 +142,7 @@ def test_a_bumped_pawn_returned_before_or_after_the_move(layout, when):
     assert quiet(seen)
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "T10-T15"
+    assert move_text(decision.move) == "T10-T15"
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
@@ -155,7 +155,7 @@ def test_a_sorry_onto_one_of_two_pawns_of_a_colour_is_told_by_the_square_lifted(
     assert quiet(seen)
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "R:start-T45"
+    assert move_text(decision.move) == "R:start-T45"
 
 
 def test_a_sorry_is_ambiguous_on_a_presence_board_when_both_squares_were_lifted():
@@ -168,7 +168,7 @@ def test_a_sorry_is_ambiguous_on_a_presence_board_when_both_squares_were_lifted(
     table.move("red START", "T45")
     decision = table.settle()
     assert isinstance(decision, Ambiguous)
-    assert {text(m) for m in decision.moves} == {"R:start-T20", "R:start-T45"}
+    assert {move_text(m) for m in decision.moves} == {"R:start-T20", "R:start-T45"}
 
 
 def test_pawns_touched_while_the_board_was_still_at_the_position_do_not_count():
@@ -182,7 +182,7 @@ def test_pawns_touched_while_the_board_was_still_at_the_position_do_not_count():
     table.move("red START", "T45")
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "R:start-T45"
+    assert move_text(decision.move) == "R:start-T45"
 
 
 # -- switches -------------------------------------------------------------------------------------
@@ -202,7 +202,7 @@ def test_an_11_switch_with_both_pawns_lifted_on_a_colour_board():
     assert quiet(_switch(table))
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "T6<>T25"
+    assert move_text(decision.move) == "T6<>T25"
 
 
 def test_a_switch_is_invisible_to_a_presence_board_so_the_companion_asks():
@@ -211,7 +211,7 @@ def test_a_switch_is_invisible_to_a_presence_board_so_the_companion_asks():
     decision = table.settle()
     assert isinstance(decision, Ambiguous)
     assert decision.unchanged
-    assert [text(m) for m in decision.moves] == ["T6<>T25"]
+    assert [move_text(m) for m in decision.moves] == ["T6<>T25"]
 
 
 def test_lifting_one_pawn_and_putting_it_back_is_no_switch():
@@ -402,8 +402,8 @@ def test_moves_with_the_very_same_result_are_one_move_with_alternatives():
     table.move("T42", "T44")
     decision = table.settle()
     assert isinstance(decision, Recognised)
-    assert text(decision.move) == "T42-T49"  # the simplest way to say it
-    assert [text(m) for m in decision.alternatives] == ["T44-T49,T42-T44"]
+    assert move_text(decision.move) == "T42-T49"  # the simplest way to say it
+    assert [move_text(m) for m in decision.alternatives] == ["T44-T49,T42-T44"]
 
 
 # -- flicker, speed and timing --------------------------------------------------------------------
@@ -544,12 +544,12 @@ def test_guidance_follows_the_board_and_clears_when_it_fits(layout):
     assert isinstance(decision, Mismatch)
     # As far from the position as from the legal result: back to the position, no guessing.
     assert decision.move is None
-    assert decision.first.action == MOVE
-    assert (decision.first.source.name, decision.first.target.name) == ("T20", "T10")
+    assert decision.first.action == Fix.MOVE
+    assert (str(decision.first.source), str(decision.first.target)) == ("T20", "T10")
     table.lift("T20")
     lifted = table.wait(0.06)  # updated as soon as a change is more than flicker
     assert isinstance(lifted, Mismatch)
-    assert lifted.first.action == PUT
+    assert lifted.first.action == Fix.PUT
     table.put("T15")
     assert isinstance(table.wait(0.06), Waiting)
     assert isinstance(table.settle(), Recognised)
@@ -563,7 +563,7 @@ def test_a_pawn_counted_one_short_is_guided_on_after_a_while(layout):
     assert isinstance(table.wait(1.0), InProgress)  # maybe still counting
     decision = table.wait(1.5)  # no: past the patience
     assert isinstance(decision, Mismatch)
-    assert text(decision.move) == "T10-T15"
+    assert move_text(decision.move) == "T10-T15"
     pawn = "red pawn" if layout is COLOUR else "pawn"
     assert [c.code for c in decision.corrections] == [f"move the {pawn} from T14 to T15"]
     table.move("T14", "T15")
@@ -579,10 +579,10 @@ def test_a_bumped_pawn_put_in_the_wrong_start(layout):
     table.move("T10", "T15")
     decision = table.settle()
     assert isinstance(decision, Mismatch)
-    assert text(decision.move) == "T10-T15"
+    assert move_text(decision.move) == "T10-T15"
     pawn = "blue pawn" if layout is COLOUR else "pawn"
     assert [c.code for c in decision.corrections] == [
-        f"move the {pawn} from red START to blue START"
+        f"move the {pawn} from red-start to blue-start"
     ]
 
 
@@ -595,7 +595,7 @@ def test_a_pawn_whose_colour_cannot_be_read():
     recogniser.feed(reading, 0.0)
     decision = recogniser.tick(0.5)
     assert isinstance(decision, Mismatch)
-    assert decision.first.action == CHECK
+    assert decision.first.action == Fix.CHECK
     assert decision.first.code == (
         "check the pawn on T40: its colour cannot be read (a blue pawn belongs there)"
     )
@@ -608,8 +608,8 @@ def test_with_no_legal_move_any_change_is_a_mismatch(layout):
     table.move("red START", "T4")
     decision = table.settle()
     assert isinstance(decision, Mismatch)
-    assert decision.first.action == MOVE
-    assert decision.first.code.endswith("from T4 to red START")
+    assert decision.first.action == Fix.MOVE
+    assert decision.first.code.endswith("from T4 to red-start")
     table.move("T4", "red START")
     assert isinstance(table.settle(), Waiting)
 
@@ -633,9 +633,9 @@ def test_a_mismatch_may_lead_to_a_legal_result_when_that_is_nearer(layout):
     table.move("T10", "T15")
     decision = table.settle()
     assert isinstance(decision, Mismatch)
-    assert text(decision.move) == "T10-T15"
-    assert [c.action for c in decision.corrections] == [MOVE]
-    assert decision.first.target.name == "blue START"
+    assert move_text(decision.move) == "T10-T15"
+    assert [c.action for c in decision.corrections] == [Fix.MOVE]
+    assert str(decision.first.target) == "blue-start"
 
 
 # -- takebacks and resuming -----------------------------------------------------------------------

@@ -8,9 +8,10 @@ import pytest
 
 from pawnlight.board.geometry import square_centre
 from pawnlight.board.marks import marks_for, parse_moves, turn_marks
-from pawnlight.board.places import describe, place_key
+from pawnlight.board.places import describe
 from pawnlight.board.svg import SCALE, Centre, render_board
 from pawnlight.rules import EDITIONS, Position, legal_options
+from pawnlight.rules.board import Place
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 COLOURS = ("red", "blue", "yellow", "green")
@@ -198,4 +199,4 @@ def test_the_picture_describes_the_position_in_words():
     [(0, 7, "T7"), (1, 61, "S2:blue"), (2, 65, "home:yellow"), (3, 66, "start:green")],
 )
 def test_place_keys(colour, place, key):
-    assert place_key(colour, place) == key
+    assert Place(place, colour).key == key

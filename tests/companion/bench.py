@@ -54,9 +54,9 @@ class Bench:
         self.show(in_hand, settle=False)
         self.show(move.after)
         if self.companion.phase == "choose":
-            from pawnlight.rules import text
+            from pawnlight.rules import move_text
 
-            self.command("resolve", move=text(move))
+            self.command("resolve", move=move_text(move))
 
     def scan(self, card: str) -> None:
         copies = CARD_UIDS[card]

@@ -6,21 +6,21 @@ from __future__ import annotations
 
 import pytest
 
-from pawnlight.board.cells import EMPTY, Spot
-from pawnlight.board.guidance import LIFT, MOVE, PUT, Correction
+from pawnlight.board.cells import EMPTY, cells_of
+from pawnlight.board.guidance import Correction, Fix
 from pawnlight.board.snapshot import canonical, reading_for, true_occupancy
 from pawnlight.companion.signals import Reading
 from pawnlight.companion.state import snapshot
-from pawnlight.rules import text
-from pawnlight.rules.board import parse_colour
+from pawnlight.rules import move_text
+from pawnlight.rules.board import Place, parse_colour
 
 from .bench import Bench
 
 RED, BLUE = parse_colour("red"), parse_colour("blue")
 START = 66
 #: After the Sorry! is undone: the blue pawn on T4 goes back to blue START, a red one onto T4.
-BLUE_BACK = Correction(MOVE, Spot(4), Spot(START, BLUE), BLUE)
-RED_BACK = Correction(MOVE, Spot(START, RED), Spot(4), RED)
+BLUE_BACK = Correction(Fix.MOVE, Place(4), Place(START, BLUE), BLUE)
+RED_BACK = Correction(Fix.MOVE, Place(START, RED), Place(4), RED)
 
 
 class Hands:
@@ -38,28 +38,28 @@ class Hands:
         bench.effects += bench.companion.handle(Reading(reading, bench.now))
         bench.advance(0.5 if settle else 0.15)
 
-    def lift(self, spot: Spot, colour: int = -1) -> int:
-        cells = [c for c in spot.cells() if self.cells[c] != EMPTY]
+    def lift(self, spot: Place, colour: int = -1) -> int:
+        cells = [c for c in cells_of(spot) if self.cells[c] != EMPTY]
         assert cells, f"no pawn to lift from {spot}"
         cell = next((c for c in cells if self.cells[c] == colour), cells[0])
         lifted, self.cells[cell] = self.cells[cell], EMPTY
         self.show()
         return lifted
 
-    def place(self, spot: Spot, colour: int) -> None:
-        cell = next(c for c in spot.cells() if self.cells[c] == EMPTY)
+    def place(self, spot: Place, colour: int) -> None:
+        cell = next(c for c in cells_of(spot) if self.cells[c] == EMPTY)
         self.cells[cell] = colour
         self.show()
 
     def carry_out(self, correction: Correction) -> None:
         """Exactly what the correction says, no more."""
-        if correction.action == MOVE:
+        if correction.action == Fix.MOVE:
             assert correction.source is not None and correction.target is not None
             self.place(correction.target, self.lift(correction.source, correction.colour))
-        elif correction.action == LIFT:
+        elif correction.action == Fix.LIFT:
             assert correction.source is not None
             self.held.append(self.lift(correction.source, correction.colour))
-        elif correction.action == PUT:
+        elif correction.action == Fix.PUT:
             assert correction.target is not None
             wanted = correction.colour
             colour = wanted if wanted in self.held else self.held[0]
@@ -91,13 +91,13 @@ def red_on_t4_then_blue_sorry(layout: str) -> tuple[Bench, Hands]:
     hands.show(settle=True)
     assert bench.companion.phase == "draw"
     bench.scan("1")
-    hands.place(Spot(4), hands.lift(Spot(START, RED)))
+    hands.place(Place(4), hands.lift(Place(START, RED)))
     hands.show(settle=True)
     assert [t.text for t in bench.game.history] == ["R:start-T4"]
     bench.scan("sorry")
-    sorry = next(m for m in bench.game.legal if text(m) == "B:start-T4")
-    hands.place(Spot(START, RED), hands.lift(Spot(4)))  # the bumped pawn goes home to START
-    hands.place(Spot(4), hands.lift(Spot(START, BLUE)))
+    sorry = next(m for m in bench.game.legal if move_text(m) == "B:start-T4")
+    hands.place(Place(START, RED), hands.lift(Place(4)))  # the bumped pawn goes home to START
+    hands.place(Place(4), hands.lift(Place(START, BLUE)))
     hands.show(settle=True)
     assert bench.game.history[-1].after == sorry.after
     return bench, hands
@@ -115,16 +115,16 @@ def test_undo_after_a_bump_guides_each_colour_back(layout):
     assert first == BLUE_BACK.text, first
     # Done the old, misleading way: a red pawn from red START into blue START.  A presence board
     # now reads exactly as the game wants; it must not be accepted.
-    hands.place(Spot(START, BLUE), hands.lift(Spot(START, RED)))
+    hands.place(Place(START, BLUE), hands.lift(Place(START, RED)))
     hands.show(settle=True)
     hands.bench.advance(3.0)
     assert bench.companion.phase == "setup"
     shown = hands.follow_guidance()
     # A swap: the red pawn out of blue START, the blue one back in, the red one onto T4.
     assert shown == [
-        Correction(LIFT, Spot(START, BLUE), None, RED).text,
+        Correction(Fix.LIFT, Place(START, BLUE), None, RED).text,
         BLUE_BACK.text,
-        Correction(PUT, None, Spot(4), RED).text,
+        Correction(Fix.PUT, None, Place(4), RED).text,
     ]
     assert hands.board() == canonical(true_occupancy(bench.game.position))
     assert bench.companion.phase == "move" and bench.game.card == "sorry"
@@ -176,15 +176,15 @@ def test_a_new_game_of_other_colours_is_set_up_from_the_box():
     )
     green, yellow = parse_colour("green"), parse_colour("yellow")
     for _ in range(4):
-        hands.lift(Spot(START, green))  # put away in the box
-    red = hands.lift(Spot(START, RED))
-    kept = hands.lift(Spot(START, yellow))
+        hands.lift(Place(START, green))  # put away in the box
+    red = hands.lift(Place(START, RED))
+    kept = hands.lift(Place(START, yellow))
     hands.show(settle=True)  # a look at the guidance
-    hands.place(Spot(4), red)
-    hands.place(Spot(19), BLUE)  # from the box
-    hands.place(Spot(34), kept)
+    hands.place(Place(4), red)
+    hands.place(Place(19), BLUE)  # from the box
+    hands.place(Place(34), kept)
     for _ in range(3):
-        hands.place(Spot(START, BLUE), BLUE)  # from the box
+        hands.place(Place(START, BLUE), BLUE)  # from the box
     hands.show(settle=True)
     wanted = Position.from_json(
         {
@@ -208,8 +208,8 @@ def test_a_new_game_never_moves_a_pawn_of_unknown_colour_on_a_guess():
     hands = Hands(bench)
     hands.show(settle=True)
     green = parse_colour("green")
-    hands.place(Spot(49), hands.lift(Spot(START, RED)))  # a red pawn left on T49
-    hands.place(Spot(51), hands.lift(Spot(START, BLUE)))  # a blue one on T51
+    hands.place(Place(49), hands.lift(Place(START, RED)))  # a red pawn left on T49
+    hands.place(Place(51), hands.lift(Place(START, BLUE)))  # a blue one on T51
     hands.show(settle=True)
     bench.command("new_game", players=["red", "green"], edition="hasbro-2002", variant="points")
     wanted = Position.from_json(
@@ -222,12 +222,12 @@ def test_a_new_game_never_moves_a_pawn_of_unknown_colour_on_a_guess():
         first = bench.companion.decision.corrections[0]  # type: ignore[union-attr]
         shown.append(first.text)
         # No pawn whose colour nobody knows is moved anywhere.
-        assert first.action != MOVE or first.colour >= 0, shown
-        if first.action in (LIFT, MOVE):
+        assert first.action != Fix.MOVE or first.colour >= 0, shown
+        if first.action in (Fix.LIFT, Fix.MOVE):
             lifted = hands.lift(first.source, first.colour)
-        if first.action == MOVE:
+        if first.action == Fix.MOVE:
             hands.place(first.target, lifted)
-        if first.action == PUT:
+        if first.action == Fix.PUT:
             hands.place(first.target, first.colour)  # taken from the box, as asked
         hands.show(settle=True)
     assert bench.companion.phase == "draw", shown

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from pawnlight.board.cells import CELLS, SLIDE_CHANNEL_SQUARES, cell_key
+from pawnlight.board.cells import CELL_KEYS, CELLS, SLIDE_CHANNEL_SQUARES
 from pawnlight.board.leds import OFF
 from pawnlight.companion.lights import frame_for
 from pawnlight.companion.state import snapshot
 from pawnlight.players import hint
 from pawnlight.rules import Position
 from pawnlight.rules.game import Game, GameConfig
-from pawnlight.rules.notation import parse, text
+from pawnlight.rules.notation import move_text, parse_move
 
 from .bench import Bench
 
@@ -23,7 +23,7 @@ def on_keys(bench: Bench, at: float) -> set[str]:
     """The places whose LED is on at ``at``."""
     frame = frame_for(bench.companion, at)
     layout = bench.layout
-    keys = {cell_key(c) for c in range(CELLS) if frame[layout.led_of[c]] != OFF}
+    keys = {CELL_KEYS[c] for c in range(CELLS) if frame[layout.led_of[c]] != OFF}
     for square, led in zip(SLIDE_CHANNEL_SQUARES, layout.slide_led_of, strict=True):
         if frame[led] != OFF:
             keys.add(f"slide:T{square}")
@@ -82,7 +82,7 @@ def test_a_hint_lights_only_the_suggested_move_and_so_does_the_page():
     bench = started()
     at(bench, {"red": ["T5", "T20", "start", "start"], "blue": ["start"] * 4})
     bench.scan("4")
-    legal = {text(m) for m in bench.game.legal}
+    legal = {move_text(m) for m in bench.game.legal}
     assert len(legal) > 1
     suggested = hint(bench.game)
     bench.command("hint")
@@ -108,7 +108,7 @@ def test_a_wrong_board_lights_the_corrections():
         "to": "start:red",
         "colour": "red",
         "text": state["corrections"][0],
-        "code": "move the red pawn from T5 to red START",
+        "code": "move the red pawn from T5 to red-start",
     }
 
 
@@ -129,7 +129,7 @@ def test_a_board_that_fits_two_moves():
         {"red": ["T5", "start", "start", "start"], "blue": ["T20", "start", "start", "start"]},
     )
     bench.scan("11")
-    switch = parse("T5<>T20", bench.game.position, False)
+    switch = parse_move("T5<>T20", bench.game.position, False)
     lifted = Position.from_json({"red": ["start"] * 3, "blue": ["start"] * 3})
     bench.show(lifted, settle=False)
     bench.show(switch.after)
@@ -143,7 +143,7 @@ def test_the_winner_is_celebrated(winner):
     bench = started()
     at(bench, {"red": ["S5", "home", "home", "home"], "blue": ["start"] * 4})
     bench.scan("1")
-    bench.play(parse("R:S5-home", bench.game.position, False))
+    bench.play(parse_move("R:S5-home", bench.game.position, False))
     assert bench.companion.phase == "over"
     lit = assert_lit_is_what_the_leds_show(bench)
     assert lit["home:red:1"] == "celebration" and lit["T0"] == "celebration"

@@ -395,9 +395,9 @@ def _switch_offered() -> Bench:
 def test_in_choose_a_legal_move_made_on_the_board_wins():
     """Issue #22, 5: the forward 11 made on the board is played, the question withdrawn."""
     bench = _switch_offered()
-    from pawnlight.rules import text
+    from pawnlight.rules import move_text
 
-    forward = next(m for m in bench.game.legal if text(m) == "T10-T21")
+    forward = next(m for m in bench.game.legal if move_text(m) == "T10-T21")
     bench.play(forward)
     assert _made(bench, "T10-T21")
     assert bench.companion.phase == "draw" and snapshot(bench.companion)["choices"] == []

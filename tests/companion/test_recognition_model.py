@@ -11,7 +11,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from pawnlight.companion.machine import CommandError, Companion
 from pawnlight.companion.signals import RecordEvent, Remember, StartRecord
-from pawnlight.rules import Game, text
+from pawnlight.rules import Game, move_text
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import CARDS
 
@@ -142,7 +142,7 @@ class Evening(RuleBasedStateMachine):
             return
         if companion.phase in ("move", "choose"):
             assert recogniser is not None
-            assert sorted(map(text, recogniser.moves)) == sorted(map(text, game.legal))
+            assert sorted(map(move_text, recogniser.moves)) == sorted(map(move_text, game.legal))
         elif companion.phase in ("draw", "double", "setup"):
             assert recogniser is not None and recogniser.moves == ()
             assert recogniser.position == game.position

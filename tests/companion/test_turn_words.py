@@ -8,7 +8,7 @@ from pawnlight.companion.signals import Buzz, FinishRecord, Pressed, StartRecord
 from pawnlight.companion.state import snapshot
 from pawnlight.rules import Position
 from pawnlight.rules.game import Game, GameConfig
-from pawnlight.rules.notation import parse
+from pawnlight.rules.notation import parse_move
 
 from .bench import Bench
 
@@ -44,7 +44,7 @@ def test_a_bump_says_who_went_back_to_start():
     bench = resumed({"red": ["T10", "start", "start", "start"], "blue": ["T13", *["start"] * 3]})
     bench.scan("3")
     no_codes(snapshot(bench.companion))
-    bench.play(parse("T10-T13", bench.game.position, False))
+    bench.play(parse_move("T10-T13", bench.game.position, False))
     state = snapshot(bench.companion)
     assert "(blue back to START)" in state["news"], state["news"]
     assert state["message"].startswith("Red: the red pawn on the 1st square of red's long slide")
@@ -54,7 +54,7 @@ def test_a_bump_says_who_went_back_to_start():
 def test_the_two_says_draw_again():
     bench = resumed({"red": ["start"] * 4, "blue": ["start"] * 4})
     bench.scan("2")
-    bench.play(parse("R:start-T4", bench.game.position, False))
+    bench.play(parse_move("R:start-T4", bench.game.position, False))
     state = snapshot(bench.companion)
     assert "The 2 says red draws again" in state["news"]
     assert state["turn"] == "red" and state["phase"] == "draw"

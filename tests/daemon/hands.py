@@ -7,19 +7,13 @@ import time
 from collections.abc import Callable
 
 from pawnlight.board.snapshot import canonical, read_occupancy, sense
-from pawnlight.rules.board import COLOURS, HOME, START, TRACK_SQUARES
+from pawnlight.rules.board import COLOURS, START, Place
 from pawnlight.rules.moves import Move
 
 
 def square_name(colour: int, place: int) -> str:
     """The simulator's name for where a pawn of ``colour`` stands."""
-    if place < TRACK_SQUARES:
-        return f"T{place}"
-    if place == START:
-        return f"start:{COLOURS[colour]}"
-    if place == HOME:
-        return f"home:{COLOURS[colour]}"
-    return f"S{place - 59}:{COLOURS[colour]}"
+    return Place(place, colour).key
 
 
 def actions_for(move: Move, rng: random.Random) -> list[tuple[str, str, str | None]]:

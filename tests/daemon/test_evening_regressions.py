@@ -6,7 +6,8 @@ import time
 import pytest
 
 from pawnlight.rules import Deck, Position
-from pawnlight.rules.notation import parse
+from pawnlight.rules.board import COLOURS, Place
+from pawnlight.rules.notation import parse_move
 from pawnlight.runtime.config import Config
 from pawnlight.runtime.daemon import Daemon
 from pawnlight.store.errors import JournalError
@@ -36,7 +37,7 @@ def play_turns(daemon, turns: int, seed: int) -> dict:
         state = wait_for(owner, lambda s, n=done: s["phase"] == "move" or len(s["turns"]) > n)
         if state["phase"] == "move":
             choice = rng.choice(state["legal"])
-            move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
+            move = parse_move(choice["text"], Position.from_json(state["pawns"]), state["teams"])
             make_move(board, move, rng, seen=lambda: read_by(daemon))
             state = wait_for(owner, lambda s, n=done: len(s["turns"]) > n or s["phase"] == "choose")
             if state["phase"] == "choose":
@@ -60,7 +61,9 @@ def follow_guidance(daemon) -> dict:
                 board.lift(step["from"])
             if step["action"] in ("put", "move"):
                 # No colour named: a START, HOME or safety place names its own.
-                colour = step["colour"] or step["to"].split(":")[1]
+                owner_colour = Place.parse(step["to"]).colour
+                assert step["colour"] or owner_colour >= 0, f"whose pawn goes to {step['to']}?"
+                colour = step["colour"] or COLOURS[owner_colour]
                 board.place(step["to"], colour)
             time.sleep(HAND)
     raise AssertionError(f"the guidance never ends: {owner.state()['guidance']}")

@@ -7,7 +7,7 @@ from functools import partial
 import pytest
 
 from pawnlight.rules import Deck, Position
-from pawnlight.rules.notation import parse
+from pawnlight.rules.notation import parse_move
 from pawnlight.runtime.config import Config
 from pawnlight.runtime.daemon import Daemon
 from pawnlight.store.journal import Journal
@@ -22,7 +22,7 @@ def check_leds(daemon, state: dict, timeout: float = 5.0) -> None:
     layout = daemon.layout
     finals = set()
     for choice in state["legal"]:
-        move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
+        move = parse_move(choice["text"], Position.from_json(state["pawns"]), state["teams"])
         finals |= {step.final for step in move.steps if step.final < 60}
     wanted = [layout.led_of[square] for square in finals]
     seen: set[int] = set()
@@ -64,7 +64,7 @@ def play_game(
             check_leds(daemon, state, timeout=5.0 * patience)
             choice = rng.choice(state["legal"])
             log.append((state["turn"], state["card"], choice["text"]))
-            move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
+            move = parse_move(choice["text"], Position.from_json(state["pawns"]), state["teams"])
             make_move(
                 board,
                 move,

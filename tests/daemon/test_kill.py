@@ -6,7 +6,7 @@ import time
 import pytest
 
 from pawnlight.rules import Deck, Position
-from pawnlight.rules.notation import parse
+from pawnlight.rules.notation import parse_move
 from pawnlight.store.journal import check_file
 
 from .hands import HAND, actions_for
@@ -23,7 +23,7 @@ def play_turn(daemon: DaemonProcess, deck: Deck, rng: random.Random, stop_after_
     if state["phase"] != "move":
         return state
     choice = rng.choice(state["legal"])
-    move = parse(choice["text"], Position.from_json(state["pawns"]), state["teams"])
+    move = parse_move(choice["text"], Position.from_json(state["pawns"]), state["teams"])
     for touches, (action, square, colour) in enumerate(actions_for(move, rng)):
         if stop_after_touches is not None and touches == stop_after_touches:
             return None

@@ -7,16 +7,15 @@ import time
 
 import pytest
 
-from pawnlight.board.cells import Spot
-from pawnlight.board.guidance import LIFT, MOVE, Correction
-from pawnlight.rules.board import START, parse_colour
+from pawnlight.board.guidance import Correction, Fix
+from pawnlight.rules.board import START, Place, parse_colour
 
 from .hands import HAND
 from .process import DaemonProcess
 
 RED, BLUE = parse_colour("red"), parse_colour("blue")
-BLUE_BACK = Correction(MOVE, Spot(4), Spot(START, BLUE), BLUE).text
-RED_OUT_OF_BLUE_START = Correction(LIFT, Spot(START, BLUE), None, RED).text
+BLUE_BACK = Correction(Fix.MOVE, Place(4), Place(START, BLUE), BLUE).text
+RED_OUT_OF_BLUE_START = Correction(Fix.LIFT, Place(START, BLUE), None, RED).text
 
 
 def touch(daemon: DaemonProcess, action: str, square: str, colour: str | None = None) -> dict:

@@ -4,7 +4,7 @@ import pytest
 
 from pawnlight.players import HeuristicPlayer, StrongPlayer, hint, view_of
 from pawnlight.players.base import card_options
-from pawnlight.rules import Game, GameConfig, text
+from pawnlight.rules import Game, GameConfig, move_text
 
 from .helpers import pos
 
@@ -28,7 +28,7 @@ def test_a_hint_is_legal_and_leaves_the_game_alone():
 def test_hints_for_any_card_before_drawing_and_none_without_a_move():
     game = Game(GameConfig())
     assert hint(game, "12") is None  # every pawn in START
-    assert text(hint(game, "2")) == "R:start-T4"
+    assert move_text(hint(game, "2")) == "R:start-T4"
     with pytest.raises(ValueError, match="name the card"):
         hint(game)
 
@@ -36,8 +36,8 @@ def test_hints_for_any_card_before_drawing_and_none_without_a_move():
 def test_hints_take_the_winning_move():
     position = pos(red="home home home S3", blue="T30 T31 start start")
     game = game_at(position)
-    assert text(hint(game, "3")) == "R:S3-home"
-    assert text(hint(game, "3", player=StrongPlayer(budget=50))) == "R:S3-home"
+    assert move_text(hint(game, "3")) == "R:S3-home"
+    assert move_text(hint(game, "3", player=StrongPlayer(budget=50))) == "R:S3-home"
 
 
 def test_the_heuristic_bumps_the_leader_rather_than_a_straggler():
@@ -58,7 +58,7 @@ def test_the_heuristic_moves_a_threatened_pawn_into_safety():
     # With a 3 it can go T1-S2 into safety, or move the pawn on T20 on.
     position = pos(red="T1 T20 start start", blue="T59 start start start")
     game = game_at(position)
-    assert text(hint(game, "3")) == "T1-S2"
+    assert move_text(hint(game, "3")) == "T1-S2"
 
 
 def test_the_heuristic_declines_an_11_whose_only_switch_hurts():
@@ -81,7 +81,7 @@ def test_team_play_moves_the_partner_when_that_is_better():
         green="T45 start start start",
     )
     game = game_at(position, teams=True)
-    assert text(hint(game, "5")) == "Y:S1-home"
+    assert move_text(hint(game, "5")) == "Y:S1-home"
 
 
 def test_point_play_choose_card_plays_the_winning_card():

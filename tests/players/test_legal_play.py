@@ -10,7 +10,7 @@ from pawnlight.players import HeuristicPlayer, RandomPlayer, StrongPlayer, play_
 from pawnlight.players.base import card_options
 from pawnlight.players.tournament import TABLE_COLOURS
 from pawnlight.rules import CARDS, EDITIONS, Deck, Game, GameConfig
-from pawnlight.rules.game import MOVE
+from pawnlight.rules.game import Phase
 
 from .helpers import VARIANT_CASES, Checked
 
@@ -84,7 +84,7 @@ def random_moment(seed: int, edition: str, variant: str, teams: bool) -> Game:
     deck = Deck(rng, extra_one=config.extra_one)
     for _ in range(rng.randrange(0, 250)):
         options = game.draw(deck.draw())
-        if game.phase == MOVE:
+        if game.phase == Phase.MOVE:
             game.play(rng.choice(options.moves))
         if game.over:
             break

@@ -6,8 +6,8 @@ from pawnlight.players import StrongPlayer, view_of
 from pawnlight.players.base import card_options, distinct_moves
 from pawnlight.players.rollout import Rollouts, card_stream
 from pawnlight.players.strong import _significant_best
-from pawnlight.rules import Deck, Game, GameConfig, text
-from pawnlight.rules.game import MOVE
+from pawnlight.rules import Deck, Game, GameConfig, move_text
+from pawnlight.rules.game import Phase
 
 
 def moments(count: int, seed: int = 4, **config):
@@ -19,7 +19,7 @@ def moments(count: int, seed: int = 4, **config):
     while not game.over and len(found) < count:
         card = deck.draw()
         options = game.draw(card)
-        if game.phase == MOVE:
+        if game.phase == Phase.MOVE:
             if len(distinct_moves(options.moves)) >= 3:
                 found.append((view_of(game), card, options))
             game.play(rng.choice(options.moves))
@@ -63,7 +63,7 @@ def test_point_play_plays_the_move_it_planned_with_the_card():
     player = StrongPlayer(seed=1, budget=100)
     for _ in range(30):  # some turns in, so that there is something to choose
         options = game.draw(deck.draw())
-        if game.phase == MOVE:
+        if game.phase == Phase.MOVE:
             game.play(rng.choice(options.moves))
     hand = ("7", "11", "4", "sorry", "1")
     view = view_of(game, hand=hand)
@@ -74,7 +74,7 @@ def test_point_play_plays_the_move_it_planned_with_the_card():
     rest.remove(card)
     move = player.choose(view_of(game, hand=rest), card, game.options)
     assert move is planned or move == planned
-    assert move is None or text(move) in {text(m) for m in card_options(view, card).moves}
+    assert move is None or move_text(move) in {move_text(m) for m in card_options(view, card).moves}
 
 
 def test_another_move_replaces_the_heuristics_choice_only_on_clear_evidence():

@@ -13,7 +13,7 @@ from pawnlight.players.view import (
 )
 from pawnlight.rules import Deck, Game, GameConfig
 from pawnlight.rules.cards import count, pack
-from pawnlight.rules.game import MOVE
+from pawnlight.rules.game import Phase
 
 
 @pytest.mark.parametrize(
@@ -45,7 +45,7 @@ def test_the_inferred_discards_are_the_decks_discards(variant, players, extra_on
         else:
             card = deck.draw()
         options = game.draw(card)
-        if game.phase == MOVE:
+        if game.phase == Phase.MOVE:
             game.play(rng.choice(options.moves))
         if variant == "points":
             deck.discard(card)
@@ -62,7 +62,7 @@ def test_the_view_counts_the_card_being_played_as_seen():
     assert view_of(game).unseen["12"] == before["12"] - 1
     game.draw("7")  # blue's turn; still no move
     game.draw("1")
-    assert game.phase == MOVE
+    assert game.phase == Phase.MOVE
     assert view_of(game).unseen["1"] == 3
 
 

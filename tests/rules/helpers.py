@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pawnlight.rules import EDITIONS, Position, legal_options, text
+from pawnlight.rules import EDITIONS, Position, legal_options, move_text
 from pawnlight.rules.board import parse_colour
 
 HASBRO = EDITIONS["hasbro-2002"]
@@ -21,7 +21,7 @@ def options(position: Position, player: str, card: str, edition=HASBRO, teams: b
 
 
 def texts(position: Position, player: str, card: str, edition=HASBRO, teams: bool = False) -> set:
-    return {text(m) for m in options(position, player, card, edition, teams).moves}
+    return {move_text(m) for m in options(position, player, card, edition, teams).moves}
 
 
 def results(position: Position, player: str, card: str, edition=HASBRO, teams: bool = False):

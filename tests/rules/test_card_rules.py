@@ -2,8 +2,8 @@
 
 import pytest
 
-from pawnlight.rules import text
-from pawnlight.rules.moves import SWITCH
+from pawnlight.rules import move_text
+from pawnlight.rules.moves import StepKind
 
 from .helpers import ALL_EDITIONS, HASBRO, PARKER, key, options, pos, results, texts
 
@@ -104,7 +104,7 @@ def test_a_split_7_can_bump_two_opponents_and_use_two_slides(edition):
     # T19+5 = T24, blue's long triangle: slide to T28; then T14+2 = T16, blue's short one: to T19.
     position = pos(red="T14 T19 start start", blue="T17 T25 start start")
     two_slides = [m for m in options(position, "red", "7", edition).moves if len(m.slides) == 2]
-    assert [text(m) for m in two_slides] == ["T19-T24>T28,T14-T16>T19"]
+    assert [move_text(m) for m in two_slides] == ["T19-T24>T28,T14-T16>T19"]
     assert two_slides[0].after == pos(red="T19 T28 start start", blue="start start start start")
 
 
@@ -125,7 +125,7 @@ def test_the_7_never_starts_a_pawn_nor_moves_backward(edition):
     position = pos(red="T20 start start start")
     for move in options(position, "red", "7", edition).moves:
         for step in move.steps:
-            assert step.kind == 0  # FORWARD
+            assert step.kind == StepKind.FORWARD
     assert texts(position, "red", "7", edition) == {"T20-T27"}
 
 
@@ -137,7 +137,7 @@ def test_the_second_part_of_a_split_sees_the_first(edition):
     # T58+3 -> T1 slides to T4 and sweeps blue's own T2: no second part of 4 can follow for it.
     for move in moves:
         if len(move.steps) == 2 and move.steps[0].origin == 58 and move.steps[0].slide:
-            raise AssertionError(f"{text(move)}: the swept pawn cannot move afterwards")
+            raise AssertionError(f"{move_text(move)}: the swept pawn cannot move afterwards")
     # But T2 first, then T58 onto the slide is fine.
     assert any(
         len(m.steps) == 2 and m.steps[0].origin == 2 and m.steps[1].slide is not None for m in moves
@@ -160,12 +160,12 @@ def test_the_11_forward_or_switch_and_declining_only_when_it_cannot_go_forward(e
     opponent."""
     position = pos(red="T21 start start start", blue="T40 S1 start start")
     result = options(position, "red", "11", edition)
-    assert {text(m) for m in result.moves} == {"T21-T32", "T21<>T40"}
+    assert {move_text(m) for m in result.moves} == {"T21-T32", "T21<>T40"}
     assert not result.forfeit
     # The only forward 11 is blocked (it would overshoot home): switching is optional.
     position = pos(red="S1 T0 start start", blue="T40 start start start")
     result = options(position, "red", "11", edition)
-    assert {text(m) for m in result.moves} == {"T0<>T40"}
+    assert {move_text(m) for m in result.moves} == {"T0<>T40"}
     assert result.forfeit
 
 
@@ -180,9 +180,9 @@ def test_the_11_switches_only_on_the_track(edition):
         for m in options(
             pos(red="T5 start start start", blue="S2 T9 home start"), "red", "11", edition
         ).moves
-        if m.steps[0].kind == SWITCH
+        if m.steps[0].kind == StepKind.SWITCH
     ]
-    assert [text(m) for m in switches] == ["T5<>T9"]
+    assert [move_text(m) for m in switches] == ["T5<>T9"]
 
 
 @editions
@@ -194,7 +194,7 @@ def test_sorry_takes_an_opponents_place_from_start(edition):
         red="start T10 start start", blue="T30 S2 start start", green="T50 home home home"
     )
     result = options(position, "red", "sorry", edition)
-    assert {text(m) for m in result.moves} == {"R:start-T30", "R:start-T50"}
+    assert {move_text(m) for m in result.moves} == {"R:start-T30", "R:start-T50"}
     for move in result.moves:
         assert len(move.bumped) == 1
     # No pawn in START, or nobody to pick on (pawns in safety are safe): forfeit.

@@ -6,6 +6,8 @@ an edition's own.
 
 import pytest
 
+from pawnlight.rules.moves import StepKind
+
 from .helpers import ALL_EDITIONS, options, pos, texts
 
 editions = pytest.mark.parametrize("edition", ALL_EDITIONS, ids=lambda e: e.name)
@@ -118,7 +120,11 @@ def test_rule_g_a_pawn_switched_past_its_entry_goes_round_again(edition):
     opponent through the play of an 11 card.)"""
     # Blue's 11 puts red's pawn from T30 onto T3, past red's entry.
     position = pos(red="T30 start start start", blue="T3 start start start")
-    switch = next(m for m in options(position, "blue", "11", edition).moves if m.steps[0].kind == 4)
+    switch = next(
+        m
+        for m in options(position, "blue", "11", edition).moves
+        if m.steps[0].kind == StepKind.SWITCH
+    )
     assert switch.after.to_json()["red"][0] == "T3"
     # Red's pawn now moves forward along the track, not into its safety zone.
     assert texts(switch.after, "red", "3", edition) == {"T3-T6"}

@@ -4,6 +4,7 @@ import pytest
 
 from pawnlight.rules import EDITIONS, GameConfig, GameError
 from pawnlight.rules.board import diamond_square
+from pawnlight.rules.moves import StepKind
 
 from .helpers import HASBRO, PARKER, PARKER_1939, options, pos, texts
 
@@ -36,7 +37,7 @@ def test_a_pawn_reversed_onto_its_diamond_moves_forward_around_the_board(edition
     (back_one,) = [
         m
         for m in options(pos(red="T4 home home home"), "red", "10", edition).moves
-        if m.steps[0].kind == 1
+        if m.steps[0].kind == StepKind.BACKWARD
     ]
     assert back_one.after == pos(red="T3 home home home")
     # On the diamond, not past it: forward goes round the board again.

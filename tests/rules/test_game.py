@@ -6,7 +6,7 @@ import pytest
 
 from pawnlight.rules import COLOURS, Deck, Event, Game, GameConfig, GameError
 from pawnlight.rules.board import parse_colour
-from pawnlight.rules.game import DRAW, MOVE, OVER
+from pawnlight.rules.game import Phase
 
 from .helpers import pos
 
@@ -36,11 +36,11 @@ def test_first_turn_without_a_starting_card_is_forfeited():
 
 
 def test_the_2_gives_the_same_player_another_draw_even_when_it_cannot_move():
-    """The 2 ... DRAW AGAIN and move accordingly ... even if you couldn't move."""
+    """The 2 ... Phase.DRAW AGAIN and move accordingly ... even if you couldn't move."""
     game = Game()
     game.draw("2")
     game.play("R:start-T4")
-    assert game.turn == colour("red") and game.phase == DRAW
+    assert game.turn == colour("red") and game.phase == Phase.DRAW
     game.draw("1")
     game.play("T4-T5")
     assert game.turn == colour("blue")
@@ -74,7 +74,7 @@ def test_an_illegal_move_is_refused_and_nothing_changes():
         game.play("R:start-T5")
     with pytest.raises(GameError, match="red to play the 1"):
         game.draw("3")
-    assert game.position == before and game.phase == MOVE
+    assert game.position == before and game.phase == Phase.MOVE
 
 
 @pytest.mark.parametrize("written", ["T4-T6,T20-T25", "T20-T25,T4-T6"])
@@ -96,9 +96,9 @@ def test_undo_restores_the_game_and_is_recorded():
     game.draw("5")
     undone = game.undo()
     assert undone == Event("draw", 1, "5")
-    assert game.turn == colour("blue") and game.phase == DRAW
+    assert game.turn == colour("blue") and game.phase == Phase.DRAW
     undone = game.undo()
-    assert undone.kind == "move" and game.phase == MOVE and game.card == "1"
+    assert undone.kind == "move" and game.phase == Phase.MOVE and game.card == "1"
     assert game.position == Position_initial()
     game.play("R:start-T4")
     assert game.position == after_move
@@ -128,7 +128,7 @@ def test_the_winner_is_the_first_with_every_pawn_home():
     game = Game(GameConfig(players=("red", "blue")), position)
     game.draw("2")
     game.play("R:S4-home")
-    assert game.phase == OVER and game.result.winners == (0,)
+    assert game.phase == Phase.OVER and game.result.winners == (0,)
     with pytest.raises(GameError, match="game is over"):
         game.draw("1")
 
@@ -141,7 +141,7 @@ def test_random_games_end_with_a_winner(seed):
     turns = 0
     while not game.over:
         options = game.draw(deck.draw())
-        if game.phase == MOVE:
+        if game.phase == Phase.MOVE:
             game.play(rng.choice(options.moves))
         turns += 1
         assert turns < 5000

@@ -11,6 +11,7 @@ import pytest
 
 from pawnlight.rules import Game, GameConfig, GameError, json_api
 from pawnlight.rules.house_rules import HOUSE_RULES, parse_house_rules, with_house_rules
+from pawnlight.rules.moves import StepKind
 from pawnlight.store.errors import RecordError
 from pawnlight.store.record import GameRecord, read_record, write_record
 from pawnlight.store.replay import replay_record
@@ -93,9 +94,13 @@ def test_strict_own_landing_forbids_a_slide_ending_on_an_own_pawn():
 
 def test_strict_own_landing_forbids_a_switch_that_slides_onto_an_own_pawn():
     position = pos(red="T10 T19 start start", blue="T16 start start start")
-    assert any(m.steps[0].kind == 4 and m.steps[0].origin == 10 for m in _moves(position, HASBRO))
+    assert any(
+        m.steps[0].kind == StepKind.SWITCH and m.steps[0].origin == 10
+        for m in _moves(position, HASBRO)
+    )
     assert not any(
-        m.steps[0].kind == 4 and m.steps[0].origin == 10 for m in _moves(position, STRICT)
+        m.steps[0].kind == StepKind.SWITCH and m.steps[0].origin == 10
+        for m in _moves(position, STRICT)
     )
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pawnlight.rules import NotationError, parse, text
+from pawnlight.rules import NotationError, move_text, parse_move
 
 from .helpers import options, pos
 
@@ -23,19 +23,19 @@ POSITION = pos(red="start T7 S2 T58", blue="T30 T1 start start", yellow="T20 sta
     ],
 )
 def test_texts_read_as_documented(card, written):
-    assert written in {text(m) for m in options(POSITION, "red", card).moves}
+    assert written in {move_text(m) for m in options(POSITION, "red", card).moves}
 
 
 def test_slides_show_their_end():
-    assert "T58-T1>T4" not in {text(m) for m in options(POSITION, "red", "3").moves}
-    blue = {text(m) for m in options(POSITION, "blue", "3").moves}
+    assert "T58-T1>T4" not in {move_text(m) for m in options(POSITION, "red", "3").moves}
+    blue = {move_text(m) for m in options(POSITION, "blue", "3").moves}
     assert "T30-T33" in blue
     # Red T58 + 3 reaches its own entry route (T59, T0, T1): T1 is red's own triangle, no slide.
     assert "T58-T1" in {
-        text(m) for m in options(pos(red="T58 start start start"), "red", "3").moves
+        move_text(m) for m in options(pos(red="T58 start start start"), "red", "3").moves
     }
     assert "T58-T1>T4" in {
-        text(m) for m in options(pos(blue="T58 start start start"), "blue", "3").moves
+        move_text(m) for m in options(pos(blue="T58 start start start"), "blue", "3").moves
     }
 
 
@@ -57,8 +57,8 @@ def test_slides_show_their_end():
 )
 def test_parse_errors_say_what_is_wrong(written, problem):
     with pytest.raises(NotationError, match=problem):
-        parse(written, POSITION)
+        parse_move(written, POSITION)
 
 
 def test_lower_case_initials_are_accepted():
-    assert text(parse("r:start-T4", POSITION)) == "R:start-T4"
+    assert move_text(parse_move("r:start-T4", POSITION)) == "R:start-T4"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pawnlight.rules import text
+from pawnlight.rules import move_text
 
 from .helpers import HASBRO, PARKER, PARKER_1939, key, options, pos, results, texts
 
@@ -47,7 +47,7 @@ def test_classic_partner_bumped_only_when_nothing_else_is_possible(edition):
     # Without yellow's T40 the only move lands on the partner: it must be made.
     position = pos(red="T18 start start start", yellow="T30 home home home", **OTHERS)
     (move,) = options(position, "red", "12", edition, teams=True).moves
-    assert text(move) == "T18-T30" and move.bumped == ((2, 30),)
+    assert move_text(move) == "T18-T30" and move.bumped == ((2, 30),)
 
 
 def test_hasbro_landing_on_a_partner_always_bumps_it():
@@ -67,7 +67,7 @@ def test_classic_sorry_must_be_used_even_on_the_partner(edition):
         green="home home home home",
     )
     result = options(position, "red", "sorry", edition, teams=True)
-    assert [text(m) for m in result.moves] == ["R:start-T20"]
+    assert [move_text(m) for m in result.moves] == ["R:start-T20"]
     assert not result.forfeit
     # With an opponent on the track, the partner is spared.
     position = pos(

@@ -5,9 +5,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pawnlight.rules import CARDS, EDITIONS, Deck, Game, GameConfig, parse, text
+from pawnlight.rules import CARDS, EDITIONS, Deck, Game, GameConfig, move_text, parse_move
 from pawnlight.rules.board import HOME, START, TRACK_SQUARES
-from pawnlight.rules.moves import SWITCH, legal_options
+from pawnlight.rules.moves import StepKind, legal_options
 from pawnlight.rules.position import Position
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -58,7 +58,7 @@ def test_results_are_valid_positions_with_every_pawn_kept(case):
 def test_notation_round_trips(case):
     position, edition, teams = case
     for _, _, move in all_moves(position, edition, teams):
-        assert parse(text(move), position, teams) == move
+        assert parse_move(move_text(move), position, teams) == move
 
 
 @SETTINGS
@@ -71,7 +71,7 @@ def test_stated_bumps_slides_and_switches_produce_the_position(case):
         for step in move.steps:
             groups[step.colour].remove(step.origin)
             groups[step.colour].append(step.final)
-            if step.kind == SWITCH:
+            if step.kind == StepKind.SWITCH:
                 groups[step.swapped].remove(step.target)
                 groups[step.swapped].append(step.origin)
             for colour, square in step.bumped:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pawnlight.rules.moves import SWITCH
+from pawnlight.rules.moves import StepKind
 
 from .helpers import ALL_EDITIONS, options, pos, texts
 
@@ -64,7 +64,9 @@ def test_a_switch_onto_a_triangle_slides_and_the_switched_pawn_does_not(edition)
     slide to the end!"  The opponent's pawn, which made no move, stays where it is put."""
     position = pos(red="T40 start start start", blue="T31 start start start")
     switch = next(
-        m for m in options(position, "red", "11", edition).moves if m.steps[0].kind == SWITCH
+        m
+        for m in options(position, "red", "11", edition).moves
+        if m.steps[0].kind == StepKind.SWITCH
     )
     assert switch.steps[0].final == 34
     assert switch.after.to_json() == {
@@ -74,7 +76,9 @@ def test_a_switch_onto_a_triangle_slides_and_the_switched_pawn_does_not(edition)
     # Switched onto a square inside the slide it sweeps: the opponent now there goes to start.
     position = pos(red="T32 start start start", blue="T31 start start start")
     switch = next(
-        m for m in options(position, "red", "11", edition).moves if m.steps[0].kind == SWITCH
+        m
+        for m in options(position, "red", "11", edition).moves
+        if m.steps[0].kind == StepKind.SWITCH
     )
     assert switch.bumped == ((1, 32),)
     assert switch.after.to_json()["blue"] == ["start"] * 4

@@ -6,7 +6,7 @@ import pytest
 
 from pawnlight.rules import EDITIONS, Deck, Game, GameConfig, GameError, Match, final_scores
 from pawnlight.rules.board import parse_colour
-from pawnlight.rules.game import DOUBLE, MOVE, OVER
+from pawnlight.rules.game import Phase
 
 from .helpers import HASBRO, PARKER, PARKER_1939, pos
 
@@ -118,7 +118,7 @@ def test_a_double_accepted_by_some_and_dropped_by_others():
     players may then accept the double (or re-double) or drop out of play."""
     game = points_game()
     game.double("blue")
-    assert game.phase == DOUBLE and game.waiting_for == {RED, YELLOW}
+    assert game.phase == Phase.DOUBLE and game.waiting_for == {RED, YELLOW}
     with pytest.raises(GameError, match="waiting for answers"):
         game.draw("5")
     game.accept("red")
@@ -140,7 +140,7 @@ def test_everyone_dropping_ends_the_game_with_the_drop_out_win():
         game.double("yellow")
         game.drop("red")
         game.drop("blue")
-        assert game.phase == OVER
+        assert game.phase == Phase.OVER
         assert game.result.winners == (YELLOW,)
         assert game.result.scores == {RED: 0, BLUE: 0, YELLOW: points}
 
@@ -173,12 +173,12 @@ def test_patience_success_and_failure():
     assert game.turn == YELLOW
     game.draw("1")
     game.play("Y:S5-home")  # yellow: two home, but T31 is not in safety yet
-    assert game.phase != OVER
+    assert game.phase != Phase.OVER
     game.draw("1")
     game.play("R:S4-S5")
     game.draw("2")
     game.play("T31-S1")
-    assert game.phase == OVER and game.result.patience == "success"
+    assert game.phase == Phase.OVER and game.result.patience == "success"
 
     failing = Game(config, pos(red="home home S5 S2", yellow="home S5 S1 T20"))
     failing.draw("1")
@@ -199,7 +199,7 @@ def test_match_winner_leads_the_next_game_and_points_carry_over():
         deck = Deck(rng)
         while not game.over:
             options = game.draw(deck.draw())
-            if game.phase == MOVE:
+            if game.phase == Phase.MOVE:
                 game.play(rng.choice(options.moves))
         totals.append(dict(game.result.scores))
         if match.winner is None:
@@ -243,7 +243,7 @@ def test_random_games_of_every_variant_end_as_their_book_says(edition, variant, 
                 (game.accept if rng.random() < 0.8 else game.drop)(other)
             continue
         options = game.draw(deck.draw())
-        if game.phase == MOVE:
+        if game.phase == Phase.MOVE:
             game.play(rng.choice(options.moves))
     result = game.result
     assert result is not None, "the game ended"

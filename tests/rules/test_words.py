@@ -6,7 +6,7 @@ import re
 
 from pawnlight.rules import Position
 from pawnlight.rules.board import HOME, S1, S5, START, TRACK_SQUARES
-from pawnlight.rules.notation import parse
+from pawnlight.rules.notation import parse_move
 from pawnlight.rules.words import move_words, no_move_reason, ordinal, place_words
 
 CODE = re.compile(r"\b[TS]\d+\b")
@@ -39,13 +39,13 @@ def test_moves_say_who_goes_back_to_start():
     position = Position.from_json(
         {"red": ["T19", "start", "start", "start"], "blue": ["T26", "start", "start", "start"]}
     )
-    move = parse("T19-T24>T28", position, False)
+    move = parse_move("T19-T24>T28", position, False)
     said = move_words(move)
     assert said == (
         "the red pawn on blue's start circle goes to the triangle of blue's long slide and "
         "slides to the end of blue's long slide (blue back to START)"
     )
-    switch = parse("T19<>T26", position, False)
+    switch = parse_move("T19<>T26", position, False)
     assert "switches places with the blue pawn on" in move_words(switch)
     assert not CODE.search(said)
 

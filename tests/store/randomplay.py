@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from pawnlight.rules.cards import Deck
 from pawnlight.rules.editions import EDITIONS
-from pawnlight.rules.game import DOUBLE, DRAW, MOVE, Game, GameConfig
+from pawnlight.rules.game import Game, GameConfig, Phase
 
 FOUR = ("red", "blue", "yellow", "green")
 
@@ -53,14 +53,18 @@ class Player:
             game.undo()
             return
         self.undo_run = 0
-        if game.phase == DOUBLE:
+        if game.phase == Phase.DOUBLE:
             colour = rng.choice(sorted(game.waiting_for))
             (game.drop if rng.random() < 0.3 else game.accept)(colour)
-        elif doubling(game) and game.phase in (DRAW, MOVE) and rng.random() < self.double_rate:
+        elif (
+            doubling(game)
+            and game.phase in (Phase.DRAW, Phase.MOVE)
+            and rng.random() < self.double_rate
+        ):
             game.double(rng.choice(game.active_players))
-        elif game.phase == DRAW:
+        elif game.phase == Phase.DRAW:
             game.draw(self.deck.draw())
-        elif game.phase == MOVE:
+        elif game.phase == Phase.MOVE:
             options = game.options
             assert options is not None
             if options.forfeit and rng.random() < 0.3:

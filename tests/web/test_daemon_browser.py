@@ -7,22 +7,14 @@ from __future__ import annotations
 import pytest
 
 from pawnlight.rules import Position
-from pawnlight.rules.board import COLOURS, HOME, START, TRACK_SQUARES
-from pawnlight.rules.notation import parse
+from pawnlight.rules.board import COLOURS, START, Place
+from pawnlight.rules.notation import parse_move
 
 from ..daemon.process import PIN, DaemonProcess
 from .conftest import PHONE, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CARDS = ["1", "1", "2", "4", "sorry", "5", "11", "3", "7", "10", "12", "8"]
-
-
-def place_key(colour: int, place: int) -> str:
-    if place < TRACK_SQUARES:
-        return f"T{place}"
-    if place in (START, HOME):
-        return f"{'start' if place == START else 'home'}:{COLOURS[colour]}"
-    return f"S{place - 59}:{COLOURS[colour]}"
 
 
 @pytest.fixture
@@ -56,11 +48,11 @@ def click_move(player, daemon, move) -> bool:
 
     for step in move.steps:
         colour = COLOURS[step.colour]
-        tap(place_key(step.colour, step.origin), colour)
+        tap(Place(step.origin, step.colour).key, colour)
         bumped = [c for c, square in step.bumped if square == step.final]
-        tap(place_key(step.colour, step.final), COLOURS[bumped[0]] if bumped else None)
+        tap(Place(step.final, step.colour).key, COLOURS[bumped[0]] if bumped else None)
         if bumped:
-            tap(place_key(bumped[0], START), None)
+            tap(Place(START, bumped[0]).key, None)
     return True
 
 
@@ -102,7 +94,7 @@ def test_a_game_in_the_browser_on_the_simulated_board(browser, daemon):
                 raise AssertionError(message) from None
             if state["phase"] == "move":
                 choice = state["legal"][0]
-                move = parse(choice["text"], Position.from_json(state["pawns"]), False)
+                move = parse_move(choice["text"], Position.from_json(state["pawns"]), False)
                 if not click_move(player, daemon, move):
                     daemon.request("POST", "/api/sim/board", {"pawns": choice["pawns"]})
                 state = daemon.wait(

@@ -11,8 +11,8 @@ Pure code: no I/O, no threads, no clock.  Time is only ever a value passed in.
 See docs/board-model.md and docs/leds.md.
 """
 
-from .cells import CELLS, EMPTY, LEDS, PAWN, UNKNOWN, Spot, parse_spot
-from .guidance import CHECK, LIFT, MOVE, PUT, Correction, corrections, guide_to
+from .cells import CELLS, EMPTY, LEDS, PAWN, UNKNOWN, cells_of, place_of_cell
+from .guidance import Correction, Fix, corrections, guide_to
 from .layout import Layout, LayoutError, load_layout
 from .leds import (
     Frame,
@@ -37,17 +37,14 @@ from .snapshot import Occupancy, expected_occupancy, read_occupancy
 
 __all__ = [
     "CELLS",
-    "CHECK",
     "EMPTY",
     "LEDS",
-    "LIFT",
-    "MOVE",
     "PAWN",
-    "PUT",
     "UNKNOWN",
     "Ambiguous",
     "Correction",
     "Decision",
+    "Fix",
     "Frame",
     "InProgress",
     "Layout",
@@ -56,10 +53,10 @@ __all__ = [
     "Occupancy",
     "Recognised",
     "Recogniser",
-    "Spot",
     "Takeback",
     "Waiting",
     "celebration_frame",
+    "cells_of",
     "corrections",
     "error_frame",
     "expected_occupancy",
@@ -67,7 +64,7 @@ __all__ = [
     "guidance_frame",
     "guide_to",
     "load_layout",
-    "parse_spot",
+    "place_of_cell",
     "position_frame",
     "read_occupancy",
     "turn_frame",

@@ -10,28 +10,24 @@ sensors are wired (the layout files map cells to sensor channels and LEDs):
 * ``80..95``   the START spots: ``80 + 4 * colour + spot``;
 * ``96..111``  the HOME spots: ``96 + 4 * colour + spot``.
 
-A :class:`Spot` names a place the way people do, for guidance and LEDs: a track square, one
-colour's safety square, or one colour's whole START or HOME (its spots are interchangeable).
+Every cell is a :class:`~pawnlight.rules.board.Place` (a START or HOME cell one spot of its
+area); :func:`cells_of` goes the other way, a whole START or HOME being its four spots.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from pawnlight.rules.board import (
-    COLOURS,
     HOME,
     S1,
     S5,
     SAFETY_SQUARES,
     SLIDES,
+    SPOTS_PER_AREA,
     START,
     TRACK_SQUARES,
-    parse_colour,
-    place_name,
+    Place,
 )
 
-SPOTS_PER_AREA = 4
 SAFETY_BASE = TRACK_SQUARES  # 60
 START_BASE = SAFETY_BASE + 4 * SAFETY_SQUARES  # 80
 HOME_BASE = START_BASE + 4 * SPOTS_PER_AREA  # 96
@@ -74,53 +70,15 @@ AREA_STARTS: tuple[int, ...] = tuple(area_cells(place, c).start for place, c in 
 SQUARE_CELLS = range(START_BASE)
 
 
-class Spot(NamedTuple):
-    """A place on the physical board as people name it.
-
-    ``colour`` is -1 for a track square (which belongs to nobody); safety squares, START and
-    HOME name their colour.  START and HOME stand for the whole area, any of its four spots.
-    """
-
-    place: int
-    colour: int = -1
-
-    @property
-    def name(self) -> str:
-        if self.place < TRACK_SQUARES:
-            return place_name(self.place)
-        word = place_name(self.place)
-        if self.place in (START, HOME):
-            word = word.upper()
-        return f"{COLOURS[self.colour]} {word}"
-
-    @property
-    def key(self) -> str:
-        """The stand-alone key the page and the simulator use: ``T4``, ``S2:red``, ``start:red``."""
-        if self.place < TRACK_SQUARES:
-            return f"T{self.place}"
-        if S1 <= self.place <= S5:
-            return f"{place_name(self.place)}:{COLOURS[self.colour]}"
-        return f"{'start' if self.place == START else 'home'}:{COLOURS[self.colour]}"
-
-    @property
-    def is_area(self) -> bool:
-        return self.place in (START, HOME)
-
-    @property
-    def preposition(self) -> str:
-        return "in" if self.is_area else "on"
-
-    def cells(self) -> range:
-        """The cells of this spot: one for a square, four for START or HOME."""
-        if self.place < TRACK_SQUARES:
-            return range(self.place, self.place + 1)
-        if S1 <= self.place <= S5:
-            cell = safety_cell(self.colour, self.place)
-            return range(cell, cell + 1)
-        return area_cells(self.place, self.colour)
-
-    def __str__(self) -> str:
-        return self.name
+def cells_of(place: Place) -> range:
+    """The cells of a place: one for a square or a spot, four for a whole START or HOME."""
+    if place.number < TRACK_SQUARES:
+        return range(place.number, place.number + 1)
+    if place.number <= S5:
+        cell = safety_cell(place.colour, place.number)
+        return range(cell, cell + 1)
+    cells = area_cells(place.number, place.colour)
+    return cells[place.spot - 1 : place.spot] if place.spot else cells
 
 
 def cell_of(colour: int, place: int) -> int:
@@ -132,20 +90,28 @@ def cell_of(colour: int, place: int) -> int:
     return area_cells(place, colour).start
 
 
-def spot_of_cell(cell: int) -> Spot:
+def _place_of_cell(cell: int) -> Place:
     if cell < SAFETY_BASE:
-        return Spot(cell)
+        return Place(cell)
     if cell < START_BASE:
         colour, index = divmod(cell - SAFETY_BASE, SAFETY_SQUARES)
-        return Spot(S1 + index, colour)
-    if cell < HOME_BASE:
-        return Spot(START, (cell - START_BASE) // SPOTS_PER_AREA)
-    return Spot(HOME, (cell - HOME_BASE) // SPOTS_PER_AREA)
+        return Place(S1 + index, colour)
+    area, spot = divmod(cell - START_BASE, SPOTS_PER_AREA)
+    place, colour = AREAS[area]
+    return Place(place, colour, spot + 1)
+
+
+#: The place of every cell; a START or HOME cell is one spot of the area (``.whole``: the area).
+CELL_PLACES: tuple[Place, ...] = tuple(_place_of_cell(cell) for cell in range(CELLS))
+
+
+def place_of_cell(cell: int) -> Place:
+    return CELL_PLACES[cell]
 
 
 def cell_colour(cell: int) -> int:
     """The colour a cell belongs to (-1 for track squares)."""
-    return spot_of_cell(cell).colour
+    return CELL_PLACES[cell].colour
 
 
 def area_index(cell: int) -> int:
@@ -155,60 +121,26 @@ def area_index(cell: int) -> int:
     return (cell - START_BASE) // SPOTS_PER_AREA
 
 
-# -- names used in layout files -------------------------------------------------------------------
+# -- names ----------------------------------------------------------------------------------------
+
+#: Each cell's name in layout and calibration files and diagnostics: ``T7``, ``red-S2``,
+#: ``blue-start-3`` (the place's one spelling, rules.board.Place).
+CELL_NAMES: tuple[str, ...] = tuple(str(place) for place in CELL_PLACES)
+#: Each cell's name on the wire, the keys of ``GET /api/sim/leds`` and of the state's ``lit``:
+#: ``T4``, ``S2:red``, ``start:red:1`` (the contract's spelling, ``Place.key``).
+CELL_KEYS: tuple[str, ...] = tuple(place.key for place in CELL_PLACES)
 
 
-def cell_name(cell: int) -> str:
-    """The layout-file key of a cell: ``T7``, ``red-S2``, ``blue-start-3``, ``green-home-1``."""
-    if cell < SAFETY_BASE:
-        return f"T{cell}"
-    spot = spot_of_cell(cell)
-    colour = COLOURS[spot.colour]
-    if cell < START_BASE:
-        return f"{colour}-{place_name(spot.place)}"
-    kind = "start" if spot.place == START else "home"
-    return f"{colour}-{kind}-{(cell - AREA_STARTS[area_index(cell)]) + 1}"
-
-
-def cell_key(cell: int) -> str:
-    """The simulator's and the API's name of a cell (the keys of ``GET /api/sim/leds`` and of
-    the state's ``lit``): ``T4``, ``S2:red``, ``start:red:1``, ``home:red:4``."""
-    if cell < SAFETY_BASE:
-        return f"T{cell}"
-    spot = spot_of_cell(cell)
-    colour = COLOURS[spot.colour]
-    if cell < START_BASE:
-        return f"{place_name(spot.place)}:{colour}"
-    kind = "start" if spot.place == START else "home"
-    return f"{kind}:{colour}:{(cell - AREA_STARTS[area_index(cell)]) + 1}"
-
-
-CELL_NAMES: tuple[str, ...] = tuple(cell_name(cell) for cell in range(CELLS))
-CELL_KEYS: tuple[str, ...] = tuple(cell_key(cell) for cell in range(CELLS))
-_CELL_BY_NAME: dict[str, int] = {name.lower(): cell for cell, name in enumerate(CELL_NAMES)}
+def slide_led_key(square: int) -> str:
+    """The wire key of the slide-channel LED beside a channel square: ``slide:T10``."""
+    return f"slide:T{square}"
 
 
 def parse_cell_name(name: str) -> int:
-    """Inverse of :func:`cell_name` (case-insensitive); ValueError says what is expected."""
-    cell = _CELL_BY_NAME.get(name.strip().lower())
-    if cell is None:
-        raise ValueError(
-            f"unknown place {name!r} (expected T0..T59, <colour>-S1..S5, <colour>-start-1..4 "
-            "or <colour>-home-1..4, colour one of red, blue, yellow, green)"
-        )
-    return cell
-
-
-def parse_spot(text: str) -> Spot:
-    """``"T7"``, ``"red S2"``, ``"blue START"``: the inverse of :attr:`Spot.name`."""
-    words = text.replace("-", " ").split()
-    if len(words) == 1 and words[0][:1] in "Tt":
-        cell = parse_cell_name(words[0])
-        return Spot(cell)
-    if len(words) == 2:
-        colour = parse_colour(words[0])
-        word = words[1].lower()
-        if word in ("start", "home"):
-            return Spot(START if word == "start" else HOME, colour)
-        return spot_of_cell(parse_cell_name(f"{COLOURS[colour]}-{words[1]}"))
-    raise ValueError(f"unknown spot {text!r} (expected e.g. T7, red S2, blue START)")
+    """The one cell a place text names (any spelling Place.parse reads; a START or HOME
+    needs its spot); ValueError names the text."""
+    place = Place.parse(name)
+    cells = cells_of(place)
+    if len(cells) != 1:
+        raise ValueError(f"{name!r} is a whole area: name one spot, e.g. {place}-1")
+    return cells[0]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from pawnlight.rules.board import HOME, SIDE, START, TRACK_SQUARES
+from pawnlight.rules.board import HOME, SIDE, TRACK_SQUARES, Place
 
 from .cells import (
     CELLS,
@@ -24,9 +24,9 @@ from .cells import (
     SLIDE_CHANNEL_SQUARES,
     SPOTS_PER_AREA,
     START_BASE,
-    Spot,
     area_cells,
-    spot_of_cell,
+    cells_of,
+    place_of_cell,
 )
 
 GRID = 16
@@ -62,13 +62,13 @@ def area_centre(place: int, colour: int) -> tuple[float, float]:
 def cell_centre(cell: int) -> tuple[float, float]:
     if cell < TRACK_SQUARES:
         return square_centre(cell)
-    spot = spot_of_cell(cell)
+    place = place_of_cell(cell)
     if cell < START_BASE:
-        index = cell - SAFETY_BASE - 5 * spot.colour
-        return _turn(_SAFETY_COLUMN, index + 1.5, spot.colour)
-    x, y = _HOME_CENTRE if spot.place == HOME else _START_CENTRE
-    dx, dy = _SPOT_OFFSETS[(cell - area_cells(spot.place, spot.colour).start) % SPOTS_PER_AREA]
-    return _turn(x + dx * SPOT_OFFSET, y + dy * SPOT_OFFSET, spot.colour)
+        index = cell - SAFETY_BASE - 5 * place.colour
+        return _turn(_SAFETY_COLUMN, index + 1.5, place.colour)
+    x, y = _HOME_CENTRE if place.number == HOME else _START_CENTRE
+    dx, dy = _SPOT_OFFSETS[(cell - area_cells(place.number, place.colour).start) % SPOTS_PER_AREA]
+    return _turn(x + dx * SPOT_OFFSET, y + dy * SPOT_OFFSET, place.colour)
 
 
 def slide_led_centre(square: int) -> tuple[float, float]:
@@ -77,15 +77,16 @@ def slide_led_centre(square: int) -> tuple[float, float]:
     return _turn(along + 0.5, _CHANNEL_LED_Y, side)
 
 
-def spot_centre(spot: Spot) -> tuple[float, float]:
-    if spot.place in (START, HOME):
-        return area_centre(spot.place, spot.colour)
-    return cell_centre(spot.cells().start)
+def place_centre(place: Place) -> tuple[float, float]:
+    """The centre of a place: a whole START or HOME's is the area's."""
+    if place.is_area and not place.spot:
+        return area_centre(place.number, place.colour)
+    return cell_centre(cells_of(place).start)
 
 
-def distance(a: Spot, b: Spot) -> float:
-    """Straight-line distance between two spots, in squares."""
-    (ax, ay), (bx, by) = spot_centre(a), spot_centre(b)
+def distance(a: Place, b: Place) -> float:
+    """Straight-line distance between two places, in squares."""
+    (ax, ay), (bx, by) = place_centre(a), place_centre(b)
     return math.hypot(ax - bx, ay - by)
 
 

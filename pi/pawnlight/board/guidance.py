@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import NamedTuple
 
-from pawnlight.rules.board import COLOURS
+from pawnlight.rules.board import COLOURS, Place
 from pawnlight.rules.position import Position
 from pawnlight.rules.words import place_words
 
@@ -31,27 +32,31 @@ from .cells import (
     SPOTS_PER_AREA,
     SQUARE_CELLS,
     UNKNOWN,
-    Spot,
-    spot_of_cell,
+    cells_of,
+    place_of_cell,
 )
 from .geometry import distance
 from .layout import COLOUR, Layout
 from .snapshot import Occupancy, read_occupancy, sense, true_occupancy
 
-LIFT = "lift"
-PUT = "put"
-MOVE = "move"
-CHECK = "check"
+
+class Fix(StrEnum):
+    """What a correction asks a hand to do; the words are the state's ``guidance[].action``."""
+
+    LIFT = "lift"  # take a pawn off
+    PUT = "put"  # put a pawn down
+    MOVE = "move"  # a lift and a put merged: carry a pawn from one place to another
+    CHECK = "check"  # a pawn whose colour cannot be read: look at it
 
 
 class Correction(NamedTuple):
     """One thing to do to the board."""
 
-    action: str
+    action: Fix
     #: Where a pawn is lifted from (LIFT, MOVE) or checked (CHECK); else None.
-    source: Spot | None
+    source: Place | None
     #: Where a pawn is put (PUT, MOVE); else None.
-    target: Spot | None
+    target: Place | None
     #: The pawn's colour when known (sensed, or implied by where it stands); for PUT and CHECK the
     #: colour that belongs there; -1 when nobody can tell.
     colour: int = -1
@@ -70,19 +75,19 @@ class Correction(NamedTuple):
 
     def _say(self, name) -> str:
         pawn = f"{COLOURS[self.colour]} pawn" if self.colour >= 0 else "pawn"
-        if self.action == LIFT:
+        if self.action == Fix.LIFT:
             assert self.source is not None
             return f"lift the {pawn} from {name(self.source)}"
-        if self.action == PUT:
+        if self.action == Fix.PUT:
             assert self.target is not None
-            return f"put a {pawn} {self.target.preposition} {name(self.target)}"
-        if self.action == MOVE:
+            return f"put a {pawn} {_preposition(self.target)} {name(self.target)}"
+        if self.action == Fix.MOVE:
             assert self.source is not None and self.target is not None
             return f"move the {pawn} from {name(self.source)} to {name(self.target)}"
         assert self.source is not None
         belongs = f" (a {pawn} belongs there)" if self.colour >= 0 else ""
         return (
-            f"check the pawn {self.source.preposition} {name(self.source)}: its colour cannot "
+            f"check the pawn {_preposition(self.source)} {name(self.source)}: its colour cannot "
             "be read" + belongs
         )
 
@@ -90,12 +95,16 @@ class Correction(NamedTuple):
         return self.text
 
 
-def _words(spot: Spot) -> str:
-    return place_words(spot.place, spot.colour)
+def _words(place: Place) -> str:
+    return place_words(place.number, place.colour)
+
+
+def _preposition(place: Place) -> str:
+    return "in" if place.is_area else "on"
 
 
 class _Need(NamedTuple):
-    spot: Spot
+    spot: Place
     colour: int  # -1: could be any colour; _UNREADABLE: a colour board cannot read it
 
 
@@ -127,12 +136,12 @@ def corrections(
         have, want = board[cell], wanted[cell]
         if have == want and cell not in suspect:
             continue
-        spot = spot_of_cell(cell)
+        spot = place_of_cell(cell)
         if have == UNKNOWN:
             if target[cell] == EMPTY:
                 surplus.append(_Need(spot, _UNREADABLE))
             else:
-                checks.append(Correction(CHECK, spot, None, target[cell]))
+                checks.append(Correction(Fix.CHECK, spot, None, target[cell]))
         elif have == EMPTY:
             shortage.append(_Need(spot, target[cell]))
         else:
@@ -142,7 +151,7 @@ def corrections(
             if want != EMPTY:
                 shortage.append(_Need(spot, target[cell]))
     for (place, colour), first in zip(AREAS, AREA_STARTS, strict=True):
-        spot = Spot(place, colour)
+        spot = Place(place, colour)
         have_counts = Counter(v for v in board[first : first + SPOTS_PER_AREA] if v != EMPTY)
         want_counts = Counter(v for v in target[first : first + SPOTS_PER_AREA] if v != EMPTY)
         if not colour_board:
@@ -157,7 +166,7 @@ def corrections(
             extra = have_counts[value] - want_counts[value]
             surplus.extend([_Need(spot, value)] * max(extra, 0))
             while extra < 0 and unreadable:
-                checks.append(Correction(CHECK, spot, None, value))
+                checks.append(Correction(Fix.CHECK, spot, None, value))
                 unreadable -= 1
                 extra += 1
             shortage.extend([_Need(spot, value)] * max(-extra, 0))
@@ -166,11 +175,11 @@ def corrections(
     paired_from = Counter(m.source for m in moves)
     paired_to = Counter(m.target for m in moves)
     lifts = [
-        Correction(LIFT, need.spot, None, max(need.colour, -1))
+        Correction(Fix.LIFT, need.spot, None, max(need.colour, -1))
         for need in _unpaired(surplus, paired_from)
     ]
     puts = [
-        Correction(PUT, None, need.spot, need.colour) for need in _unpaired(shortage, paired_to)
+        Correction(Fix.PUT, None, need.spot, need.colour) for need in _unpaired(shortage, paired_to)
     ]
     return _plan(board, checks, moves, lifts, puts)
 
@@ -212,7 +221,7 @@ def _pair(surplus: list[_Need], shortage: list[_Need]) -> list[Correction]:
             _, i, j = min(options)
             source = sources.pop(i)
             sink = free_shortage.pop(j)
-            moves.append(Correction(MOVE, source.spot, sink.spot, source.colour))
+            moves.append(Correction(Fix.MOVE, source.spot, sink.spot, source.colour))
     return moves
 
 
@@ -244,7 +253,7 @@ def _plan(
     free: Counter = Counter()
     for spot in {c.target for c in moves + puts} | {c.source for c in moves + lifts}:
         assert spot is not None
-        free[spot] = sum(1 for cell in spot.cells() if board[cell] == EMPTY)
+        free[spot] = sum(1 for cell in cells_of(spot) if board[cell] == EMPTY)
     plan = list(checks)
     moves = sorted(moves, key=lambda m: (distance(m.source, m.target), m.source, m.target))  # type: ignore[arg-type]
     lifts = list(lifts)
@@ -267,8 +276,8 @@ def _plan(
             if blocker is None:
                 return tuple(plan + moves + puts)  # cannot happen with a consistent board
             moves.remove(blocker)
-            lifts.append(Correction(LIFT, blocker.source, None, blocker.colour))
-            puts.append(Correction(PUT, None, blocker.target, blocker.colour))
+            lifts.append(Correction(Fix.LIFT, blocker.source, None, blocker.colour))
+            puts.append(Correction(Fix.PUT, None, blocker.target, blocker.colour))
             continue
         plan.append(ready)
     return tuple(plan)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
 from typing import NamedTuple
 
-from pawnlight.rules.board import HOME, START, TRACK_SQUARES
+from pawnlight.rules.board import HOME, START, TRACK_SQUARES, Place
 from pawnlight.rules.moves import Move, Options, Step
 from pawnlight.rules.position import Position
 
@@ -23,12 +24,12 @@ from .cells import (
     CELLS,
     LEDS,
     SLIDE_CHANNEL_SQUARES,
-    Spot,
     area_cells,
-    cell_key,
     cell_of,
+    cells_of,
+    slide_led_key,
 )
-from .guidance import CHECK, LIFT, MOVE, PUT, Correction
+from .guidance import Correction, Fix
 from .layout import Layout
 from .recognise import Ambiguous, Decision, InProgress, Mismatch, Recognised
 
@@ -71,29 +72,33 @@ def breathe(at: float, period: float, low: float, high: float) -> float:
 
 
 class Lit(NamedTuple):
-    """What a lit place means (its role: DESTINATION, SLIDE, BUMP ...) and the colour of the
+    """What a lit place means (its Role) and the colour of the
     pawn it is about (a colour index, -1 for none)."""
 
-    role: str
+    role: Role
     colour: int = -1
 
 
-#: The roles of lit places (GET /api/state's ``lit``, CONTRACT section 5).
-TURN = "turn"  # the player's START, breathing
-PAWN = "pawn"  # a pawn that can move, dim
-DESTINATION = "destination"  # where a pawn may go
-HINT = "hint"  # the one move suggested (a hint, or the computer's choice)
-SLIDE = "slide"  # a slide that would fire: triangle and channel
-BUMP = "bump"  # a pawn that would go back to START
-SWITCH = "switch"  # the pawn an 11 would switch with
-CHOICE = "choice"  # an ambiguous board: a candidate move's end
-MOVED = "moved"  # the move just recognised
-CORRECTION = "correction"  # a place to clear or fill to put the board right
-CHECK_COLOUR = "check"  # a pawn whose colour cannot be read
-PLACED = "position"  # a pawn where the game has it (the board test, a finished game)
-CELEBRATION = "celebration"  # the winner's comets
-ERROR_ROLE = "error"  # something guidance cannot fix
-ASK = "ask"  # the board asks for a second press (New game)
+class Role(StrEnum):
+    """What a lit place means: the values of GET /api/state's ``lit`` (CONTRACT section 5)."""
+
+    TURN = "turn"  # the player's START, breathing
+    PAWN = "pawn"  # a pawn that can move, dim
+    DESTINATION = "destination"  # where a pawn may go
+    HINT = "hint"  # the one move suggested (a hint, or the computer's choice)
+    SLIDE = "slide"  # a slide that would fire: triangle and channel
+    BUMP = "bump"  # a pawn that would go back to START
+    SWITCH = "switch"  # the pawn an 11 would switch with
+    CHOICE = "choice"  # an ambiguous board: a candidate move's end
+    MOVED = "moved"  # the move just recognised
+    CORRECTION = "correction"  # a place to clear or fill to put the board right
+    CHECK = "check"  # a pawn whose colour cannot be read
+    POSITION = "position"  # a pawn where the game has it (the board test, a finished game)
+    CELEBRATION = "celebration"  # the winner's comets
+    ERROR = "error"  # something guidance cannot fix
+    ASK = "ask"  # the board asks for a second press (New game)
+
+
 ASK_BLINK_HZ = 2.0
 
 
@@ -130,14 +135,15 @@ class Canvas:
         else:
             self.cell(cell_of(colour, place), rgb, lit)
 
-    def spot(self, spot: Spot, rgb: RGB, lit: Lit | None = None) -> None:
-        for cell in spot.cells():
+    def spot(self, place: Place, rgb: RGB, lit: Lit | None = None) -> None:
+        """A place named on its own: a square, or every spot of a whole START or HOME."""
+        for cell in cells_of(place):
             self.cell(cell, rgb, lit)
 
     def slide_channel(self, square: int, rgb: RGB, lit: Lit | None = None) -> None:
         self.leds[self.layout.slide_led(square)] = rgb
         if lit is not None and self.record:
-            self.lit[f"slide:T{square}"] = lit
+            self.lit[slide_led_key(square)] = lit
 
     def frame(self) -> Frame:
         return tuple(self.leds)
@@ -158,32 +164,32 @@ class Picture(NamedTuple):
 
 def _turn(canvas: Canvas, player: int, at: float) -> None:
     level = breathe(at, TURN_BREATH_PERIOD, TURN_LOW, TURN_HIGH)
-    canvas.place(player, START, scale(PAWN_COLOURS[player], level), Lit(TURN, player))
+    canvas.place(player, START, scale(PAWN_COLOURS[player], level), Lit(Role.TURN, player))
 
 
-def _steps(canvas: Canvas, steps: Iterable[Step], at: float, role: str = DESTINATION) -> None:
+def _steps(canvas: Canvas, steps: Iterable[Step], at: float, role: Role = Role.DESTINATION) -> None:
     """Paint steps: movable pawns dim, destinations bright, slides chasing, bumps blinking."""
     steps = list(steps)
     for step in steps:
         if step.origin not in (START, HOME):
             dim = scale(PAWN_COLOURS[step.colour], DIM)
-            canvas.place(step.colour, step.origin, dim, Lit(PAWN, step.colour))
+            canvas.place(step.colour, step.origin, dim, Lit(Role.PAWN, step.colour))
     for step in steps:
         canvas.place(step.colour, step.final, PAWN_COLOURS[step.colour], Lit(role, step.colour))
     for step in steps:
         if step.slide is None:
             continue
-        canvas.cell(step.slide.triangle, SLIDE_WARNING, Lit(SLIDE, step.slide.colour))
+        canvas.cell(step.slide.triangle, SLIDE_WARNING, Lit(Role.SLIDE, step.slide.colour))
         channel = step.slide.channel
         lit = int(at / SLIDE_CHASE_STEP) % (len(channel) + 1)
         for index, square in enumerate(channel):
             rgb = SLIDE_WARNING if index < lit else OFF
-            canvas.slide_channel(square, rgb, Lit(SLIDE, step.slide.colour))
+            canvas.slide_channel(square, rgb, Lit(Role.SLIDE, step.slide.colour))
     on = blink(at, BUMP_BLINK_HZ)
     for step in steps:
-        hit = [(square, Lit(BUMP, colour)) for colour, square in step.bumped]
+        hit = [(square, Lit(Role.BUMP, colour)) for colour, square in step.bumped]
         if step.swapped >= 0:
-            hit.append((step.target, Lit(SWITCH, step.swapped)))
+            hit.append((step.target, Lit(Role.SWITCH, step.swapped)))
         for square, lit in hit:
             if on:
                 canvas.cell(square, WHITE, lit)
@@ -196,7 +202,7 @@ def turn_picture(
     player: int,
     moves: Options | Sequence[Move],
     at: float,
-    role: str = DESTINATION,
+    role: Role = Role.DESTINATION,
     record: bool = True,
 ) -> Picture:
     canvas = Canvas(layout, record)
@@ -236,13 +242,13 @@ def candidates_picture(
         if index != shown:
             for step in move.steps:
                 dim = scale(PAWN_COLOURS[step.colour], DIM)
-                canvas.place(step.colour, step.final, dim, Lit(CHOICE, step.colour))
+                canvas.place(step.colour, step.final, dim, Lit(Role.CHOICE, step.colour))
     if moves:
-        _steps(canvas, moves[shown].steps, at, CHOICE)
+        _steps(canvas, moves[shown].steps, at, Role.CHOICE)
     # Each candidate is shown in turn: every place any of them lights is lit.
     for move in moves if record else ():
         shadow = Canvas(layout)
-        _steps(shadow, move.steps, 0.0, CHOICE)
+        _steps(shadow, move.steps, 0.0, Role.CHOICE)
         for key, lit in shadow.lit.items():
             canvas.lit.setdefault(key, lit)
     return canvas.picture()
@@ -256,7 +262,9 @@ def candidates_frame(layout: Layout, player: int, ambiguous: Ambiguous, at: floa
 def recognised_picture(layout: Layout, move: Move, record: bool = True) -> Picture:
     canvas = Canvas(layout, record)
     for step in move.steps:
-        canvas.place(step.colour, step.final, PAWN_COLOURS[step.colour], Lit(MOVED, step.colour))
+        canvas.place(
+            step.colour, step.final, PAWN_COLOURS[step.colour], Lit(Role.MOVED, step.colour)
+        )
     return canvas.picture()
 
 
@@ -295,22 +303,22 @@ def guidance_frame(
 
 def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) -> None:
     colour = PAWN_COLOURS[correction.colour] if correction.colour >= 0 else WHITE
-    if correction.action == CHECK:
+    if correction.action == Fix.CHECK:
         assert correction.source is not None
-        lit = Lit(CHECK_COLOUR, correction.colour)
+        lit = Lit(Role.CHECK, correction.colour)
         if first:
             canvas.spot(correction.source, ERROR if blink(at, CHECK_BLINK_HZ) else OFF, lit)
         else:
             canvas.spot(correction.source, scale(ERROR, DIM), lit)
         return
-    lit = Lit(CORRECTION, correction.colour)
-    if correction.action in (LIFT, MOVE):
+    lit = Lit(Role.CORRECTION, correction.colour)
+    if correction.action in (Fix.LIFT, Fix.MOVE):
         assert correction.source is not None
         if first:
             canvas.spot(correction.source, WHITE if blink(at, LIFT_BLINK_HZ) else OFF, lit)
         else:
             canvas.spot(correction.source, scale(WHITE, DIM), lit)
-    if correction.action in (PUT, MOVE):
+    if correction.action in (Fix.PUT, Fix.MOVE):
         assert correction.target is not None
         if first:
             rgb = colour if blink(at, PUT_BLINK_HZ, 0.7) else OFF
@@ -320,11 +328,11 @@ def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) 
 
 
 def error_picture(
-    layout: Layout, at: float, spots: Iterable[Spot] = (), record: bool = True
+    layout: Layout, at: float, spots: Iterable[Place] = (), record: bool = True
 ) -> Picture:
     canvas = Canvas(layout, record)
     spots = list(spots)
-    lit = Lit(ERROR_ROLE)
+    lit = Lit(Role.ERROR)
     if spots:
         for spot in spots:
             canvas.spot(spot, ERROR if blink(at, CHECK_BLINK_HZ) else OFF, lit)
@@ -335,7 +343,7 @@ def error_picture(
     return canvas.picture()
 
 
-def error_frame(layout: Layout, at: float, spots: Iterable[Spot] = ()) -> Frame:
+def error_frame(layout: Layout, at: float, spots: Iterable[Place] = ()) -> Frame:
     """Something is wrong that guidance cannot fix: the given spots blink magenta, or, with no
     spots, the whole track breathes magenta."""
     return error_picture(layout, at, spots, record=False).frame
@@ -346,14 +354,14 @@ def ask_picture(layout: Layout, at: float, record: bool = True) -> Picture:
     canvas = Canvas(layout, record)
     on = blink(at, ASK_BLINK_HZ)
     for square in range(TRACK_SQUARES):
-        canvas.cell(square, WHITE if on else OFF, Lit(ASK))
+        canvas.cell(square, WHITE if on else OFF, Lit(Role.ASK))
     return canvas.picture()
 
 
 def celebration_picture(layout: Layout, winner: int, at: float, record: bool = True) -> Picture:
     canvas = Canvas(layout, record)
     colour = PAWN_COLOURS[winner]
-    lit = Lit(CELEBRATION, winner)
+    lit = Lit(Role.CELEBRATION, winner)
     for square in range(TRACK_SQUARES):
         canvas.claim(square, lit)  # the comets pass over every square
     head = at * 20.0  # squares per second
@@ -385,7 +393,7 @@ def picture(
     moves: Options | Sequence[Move],
     decision: Decision | None,
     at: float,
-    role: str = DESTINATION,
+    role: Role = Role.DESTINATION,
     record: bool = True,
 ) -> Picture:
     """The picture for a turn in progress: the one that fits the recogniser's decision."""
@@ -416,12 +424,12 @@ def position_picture(layout: Layout, position: Position, record: bool = True) ->
     for colour, place in position.items():
         if place in (START, HOME):
             continue
-        canvas.place(colour, place, PAWN_COLOURS[colour], Lit(PLACED, colour))
+        canvas.place(colour, place, PAWN_COLOURS[colour], Lit(Role.POSITION, colour))
     for colour in position.colours:
         for place in (START, HOME):
             cells = area_cells(place, colour)
             for cell in cells[: position.count(colour, place)]:
-                canvas.cell(cell, PAWN_COLOURS[colour], Lit(PLACED, colour))
+                canvas.cell(cell, PAWN_COLOURS[colour], Lit(Role.POSITION, colour))
     return canvas.picture()
 
 
@@ -440,9 +448,9 @@ def led_colours(layout: Layout, frame: Sequence[RGB]) -> dict[str, str]:
         return f"#{r:02x}{g:02x}{b:02x}"
 
     for cell in range(CELLS):
-        colours[cell_key(cell)] = hex_of(layout.led_of[cell])
+        colours[CELL_KEYS[cell]] = hex_of(layout.led_of[cell])
     for square, index in zip(SLIDE_CHANNEL_SQUARES, layout.slide_led_of, strict=True):
-        colours[f"slide:T{square}"] = hex_of(index)
+        colours[slide_led_key(square)] = hex_of(index)
     return colours
 
 

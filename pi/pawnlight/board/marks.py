@@ -2,7 +2,7 @@
 
 The live board is drawn from the state's ``lit`` (what the LEDs light now); a turn of the
 history is drawn from its move: parsing its text against the position before rebuilds the rules
-core's Move with every step, slide and bump (notation.parse is the generator's inverse).
+core's Move with every step, slide and bump (notation.parse_move is the generator's inverse).
 """
 
 from __future__ import annotations
@@ -11,12 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pawnlight.rules.board import COLOURS
+from pawnlight.rules.board import COLOURS, Place
 from pawnlight.rules.moves import Move
-from pawnlight.rules.notation import NotationError, parse
+from pawnlight.rules.notation import NotationError, parse_move
 from pawnlight.rules.position import Position
-
-from .places import place_key
 
 
 @dataclass(frozen=True)
@@ -46,13 +44,13 @@ def marks_for(moves: Iterable[Move]) -> Marks:
     bumped: set[str] = set()
     for move in moves:
         for step in move.steps:
-            origins.add(place_key(step.colour, step.origin))
-            destinations[place_key(step.colour, step.final)] = COLOURS[step.colour]
+            origins.add(Place(step.origin, step.colour).key)
+            destinations[Place(step.final, step.colour).key] = COLOURS[step.colour]
             if step.slide is not None and step.slide.squares not in slides:
                 slides.append(step.slide.squares)
-            bumped.update(f"T{square}" for _, square in step.bumped)
+            bumped.update(Place(square).key for _, square in step.bumped)
             if step.swapped >= 0:
-                bumped.add(f"T{step.target}")
+                bumped.add(Place(step.target).key)
     return Marks(destinations, frozenset(origins), tuple(slides), frozenset(bumped))
 
 
@@ -68,7 +66,7 @@ def parse_moves(texts: Sequence[str], pawns: Mapping[str, Any] | None, teams: bo
         if not isinstance(text, str):
             continue
         try:
-            moves.append(parse(text, position, teams))
+            moves.append(parse_move(text, position, teams))
         except (NotationError, ValueError, IndexError):
             continue
     return moves

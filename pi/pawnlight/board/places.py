@@ -1,8 +1,8 @@
-"""The web side's names for places on the board, and reading the contract's pawn lists.
+"""Reading the contract's pawn lists for the page: where each pawn stands, how many in each area.
 
-The rules core names a place together with a colour (``S2`` is red's S2 only for a red pawn);
-the page and the simulator need names that stand alone, so safety squares and the areas are
-colour-qualified: ``T4``, ``S2:red``, ``start:red``, ``home:red`` (docs/simulator.md).
+The contract names a pawn's place without its colour (``S2`` is red's S2 only in red's list);
+the page names places on their own with ``rules.board.Place`` (``Place(number, colour).key``:
+``T4``, ``S2:red``, ``start:red``).
 """
 
 from __future__ import annotations
@@ -13,23 +13,11 @@ from typing import Any
 from pawnlight.rules.board import (
     COLOURS,
     HOME,
-    S1,
-    S5,
     START,
-    TRACK_SQUARES,
     parse_colour,
     parse_place,
     place_name,
 )
-
-
-def place_key(colour: int, place: int) -> str:
-    """The stand-alone name of where a pawn of ``colour`` on ``place`` stands."""
-    if place < TRACK_SQUARES:
-        return f"T{place}"
-    if S1 <= place <= S5:
-        return f"{place_name(place)}:{COLOURS[colour]}"
-    return f"{'start' if place == START else 'home'}:{COLOURS[colour]}"
 
 
 def pawn_places(pawns: Mapping[str, Any] | None) -> Iterator[tuple[int, int]]:

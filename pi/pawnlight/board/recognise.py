@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from pawnlight.rules.moves import Move, Options, Step
 from pawnlight.rules.position import Position
@@ -98,7 +99,18 @@ class Takeback:
 
 Decision = Waiting | InProgress | Recognised | Ambiguous | Mismatch | Takeback
 
-_POSITION, _RESULT, _PREVIOUS, _PARTIAL, _TRANSIT, _FOREIGN = range(6)
+
+class _Fit(Enum):
+    """What a stable board is, next to the turn's position and legal moves."""
+
+    POSITION = "the position before the move"
+    RESULT = "a legal move's result"
+    PREVIOUS = "the position before the last move (a takeback)"
+    PARTIAL = "part of a legal move, the rest still to do"
+    TRANSIT = "on the way of a legal move"
+    FOREIGN = "nothing legal"
+
+
 _CACHE_LIMIT = 4096
 
 
@@ -139,7 +151,7 @@ class Recogniser:
         )
         self._debounce = Debouncer(flicker, reference=self.expected)
         self._mismatch_active = False
-        self._kinds: dict[Occupancy, tuple[int, object]] = {}
+        self._kinds: dict[Occupancy, tuple[_Fit, object]] = {}
         self._mismatches: dict[Occupancy, Mismatch] = {}
         #: On-the-way boards known not to be a long split part-way (see _decide).
         self._stuck: set[Occupancy] = set()
@@ -180,53 +192,53 @@ class Recogniser:
         held = self._debounce.held(at)
         settled = held >= self.settle
         kind, found = self._classify(board)
-        if kind == _TRANSIT and (self._mismatch_active or held >= self.patience):
+        if kind == _Fit.TRANSIT and (self._mismatch_active or held >= self.patience):
             # Standing still part-way: a long split played in an unusual order is still fine.
             moving: tuple[Move, ...] = found  # type: ignore[assignment]
             partial = () if board in self._stuck else self.targets.partial_among(board, moving)
             if partial:
-                kind, found = _PARTIAL, partial
+                kind, found = _Fit.PARTIAL, partial
                 self._kinds[board] = (kind, found)
             else:
                 self._stuck.add(board)
-                kind = _FOREIGN
-        if kind == _FOREIGN:
+                kind = _Fit.FOREIGN
+        if kind == _Fit.FOREIGN:
             if self._mismatch_active or settled:
                 self._mismatch_active = True
                 return self._mismatch(board)
             return Waiting()
         self._mismatch_active = False
-        if kind == _POSITION:
+        if kind == _Fit.POSITION:
             return self._unchanged() if settled else Waiting()
-        if kind == _RESULT:
+        if kind == _Fit.RESULT:
             return self._verdict(found) if settled else Waiting()  # type: ignore[arg-type]
-        if kind == _PREVIOUS:
+        if kind == _Fit.PREVIOUS:
             assert self.previous is not None
             return Takeback(self.previous) if settled else Waiting()
-        if kind == _PARTIAL:
+        if kind == _Fit.PARTIAL:
             pairs: tuple[tuple[Move, tuple[Step, ...]], ...] = found  # type: ignore[assignment]
             return InProgress(tuple(m for m, _ in pairs), tuple(r for _, r in pairs), True)
         moving = found  # type: ignore[assignment]
         return InProgress(moving, tuple(m.steps for m in moving), False)
 
-    def _classify(self, board: Occupancy) -> tuple[int, object]:
+    def _classify(self, board: Occupancy) -> tuple[_Fit, object]:
         known = self._kinds.get(board)
         if known is not None:
             return known
         targets = self.targets
-        result: tuple[int, object]
+        result: tuple[_Fit, object]
         if board == self.expected:
-            result = (_POSITION, None)
+            result = (_Fit.POSITION, None)
         elif moves := targets.results(board):
-            result = (_RESULT, moves)
+            result = (_Fit.RESULT, moves)
         elif board == self._previous_board:
-            result = (_PREVIOUS, None)
+            result = (_Fit.PREVIOUS, None)
         elif partial := targets.partial(board):
-            result = (_PARTIAL, partial)
+            result = (_Fit.PARTIAL, partial)
         elif moving := targets.on_the_way(board):
-            result = (_TRANSIT, moving)
+            result = (_Fit.TRANSIT, moving)
         else:
-            result = (_FOREIGN, None)
+            result = (_Fit.FOREIGN, None)
         if len(self._kinds) >= _CACHE_LIMIT:
             self._kinds.clear()
         self._kinds[board] = result

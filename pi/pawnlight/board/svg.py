@@ -21,13 +21,14 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pawnlight.board.cells import (
     AREAS,
+    CELL_KEYS,
     CELLS,
     SAFETY_BASE,
     SLIDE_CHANNEL_SQUARES,
     START_BASE,
     area_cells,
-    cell_key,
-    cell_of,
+    cells_of,
+    slide_led_key,
 )
 from pawnlight.board.geometry import (
     AREA_RADIUS,
@@ -35,22 +36,22 @@ from pawnlight.board.geometry import (
     GRID,
     SLIDE_LED_CENTRES,
     area_centre,
+    place_centre,
     square_centre,
 )
 from pawnlight.rules.board import (
     COLOURS,
-    HOME,
-    S1,
-    SAFETY_SQUARES,
     SLIDES,
     START,
     TRACK_SQUARES,
+    Place,
     diamond_square,
 )
 from pawnlight.rules.words import place_words
 
+from .leds import Role
 from .marks import NO_MARKS, Marks
-from .places import describe, pawn_places, place_key
+from .places import describe, pawn_places
 
 SCALE = 10  # SVG units per board square: keeps coordinates short and readable
 SIZE = GRID * SCALE
@@ -153,26 +154,20 @@ def _cell_attrs(key: str, interactive: bool, occupant: str | None) -> str:
 
 def key_words(key: str) -> str:
     """A place key (``T4``, ``S2:red``, ``start:red``) in board words."""
-    if key.startswith("T"):
-        return place_words(int(key[1:]), -1)
-    name, _, colour_name = key.partition(":")
-    colour = COLOURS.index(colour_name)
-    if name in ("start", "home"):
-        return place_words(START if name == "start" else HOME, colour)
-    return place_words(S1 + int(name[1:]) - 1, colour)
+    place = Place.parse(key)
+    return place_words(place.number, place.colour)
 
 
 def _squares(
     parts: list[str], occupants: Mapping[str, str], interactive: bool, theme: Theme
 ) -> None:
     for square in range(TRACK_SQUARES):
-        key = f"T{square}"
+        key = CELL_KEYS[square]
         attrs = _cell_attrs(key, interactive, occupants.get(key))
         parts.append(_square(key, square_centre(square), theme.square, theme.line, attrs))
     for cell in range(SAFETY_BASE, START_BASE):
-        colour, index = divmod(cell - SAFETY_BASE, SAFETY_SQUARES)
-        name = COLOURS[colour]
-        key = f"S{index + 1}:{name}"
+        key = CELL_KEYS[cell]
+        name = COLOURS[Place.parse(key).colour]
         attrs = _cell_attrs(key, interactive, occupants.get(key))
         parts.append(_square(key, CELL_CENTRES[cell], TINT[name], FILL[name], attrs))
 
@@ -181,7 +176,7 @@ def _areas(parts: list[str], counts: Mapping[str, int], interactive: bool, theme
     for place, colour in AREAS:
         name = COLOURS[colour]
         word = "start" if place == START else "home"
-        key = f"{word}:{name}"
+        key = Place(place, colour).key
         count = counts.get(key, 0)
         occupant = f"{count} {name} pawn{'s' if count != 1 else ''}"
         cx, cy = _xy(area_centre(place, colour))
@@ -240,7 +235,7 @@ def _leds(parts: list[str], leds: Mapping[str, Any], theme: Theme) -> None:
     """What the real board's LEDs show, over the squares (the simulator)."""
     parts.append('<g class="leds" pointer-events="none">')
     for cell in range(START_BASE):
-        key = _led_key(cell)
+        key = CELL_KEYS[cell]
         x, y = CELL_CENTRES[cell]
         parts.append(
             f'<rect class="led" data-led="{key}" x="{_n(x - 0.46)}" y="{_n(y - 0.46)}" '
@@ -248,16 +243,15 @@ def _leds(parts: list[str], leds: Mapping[str, Any], theme: Theme) -> None:
             f"{_led_paint(leds.get(key))}/>"
         )
     for place, colour in AREAS:
-        word = "start" if place == START else "home"
-        for spot, cell in enumerate(area_cells(place, colour), 1):
-            key = f"{word}:{COLOURS[colour]}:{spot}"
+        for cell in area_cells(place, colour):
+            key = CELL_KEYS[cell]
             cx, cy = _xy(CELL_CENTRES[cell])
             parts.append(
                 f'<circle class="led" data-led="{key}" cx="{cx}" cy="{cy}" r="{_n(0.39)}" '
                 f"{_led_paint(leds.get(key))}/>"
             )
     for square, centre in zip(SLIDE_CHANNEL_SQUARES, SLIDE_LED_CENTRES, strict=True):
-        key = f"slide:T{square}"
+        key = slide_led_key(square)
         cx, cy = _xy(centre)
         parts.append(
             f'<circle class="led slide-led" data-led="{key}" cx="{cx}" cy="{cy}" '
@@ -267,22 +261,10 @@ def _leds(parts: list[str], leds: Mapping[str, Any], theme: Theme) -> None:
     parts.append("</g>")
 
 
-def _led_key(cell: int) -> str:
-    if cell < TRACK_SQUARES:
-        return f"T{cell}"
-    colour, index = divmod(cell - SAFETY_BASE, SAFETY_SQUARES)
-    return f"S{index + 1}:{COLOURS[colour]}"
-
-
 def _place_point(key: str) -> tuple[tuple[float, float], bool]:
     """The centre of a place key and whether it is a whole START or HOME area."""
-    if key.startswith("T"):
-        return square_centre(int(key[1:])), False
-    name, _, colour_name = key.partition(":")
-    colour = COLOURS.index(colour_name)
-    if name in ("start", "home"):
-        return area_centre(START if name == "start" else HOME, colour), True
-    return CELL_CENTRES[cell_of(colour, S1 + int(name[1:]) - 1)], False
+    place = Place.parse(key)
+    return place_centre(place), place.is_area and not place.spot
 
 
 def _marks(parts: list[str], marks: Marks) -> None:
@@ -354,20 +336,18 @@ def _pawn(colour: str, at: str, point: tuple[float, float], radius: float) -> st
 
 def _pawns(parts: list[str], pawns: Mapping[str, Any] | None) -> None:
     parts.append('<g class="pawns" pointer-events="none">')
-    used: dict[tuple[int, int], int] = {}
-    for colour, place in sorted(pawn_places(pawns)):
-        name = COLOURS[colour]
-        if place in (START, HOME):
-            spots = area_cells(place, colour)
-            index = used.get((place, colour), 0)
-            used[(place, colour)] = index + 1
+    used: dict[Place, int] = {}
+    for colour, number in sorted(pawn_places(pawns)):
+        name, place = COLOURS[colour], Place(number, colour)
+        if place.is_area:
+            spots = cells_of(place)
+            index = used.get(place, 0)
+            used[place] = index + 1
             if index >= len(spots):
                 continue  # more than four: a bad report; four drawn say enough
-            point = CELL_CENTRES[spots[index]]
-            parts.append(_pawn(name, place_key(colour, place), point, 0.3))
+            parts.append(_pawn(name, place.key, CELL_CENTRES[spots[index]], 0.3))
         else:
-            point = CELL_CENTRES[cell_of(colour, place)]
-            parts.append(_pawn(name, place_key(colour, place), point, 0.34))
+            parts.append(_pawn(name, place.key, place_centre(place), 0.34))
     parts.append("</g>")
 
 
@@ -385,11 +365,10 @@ def _sensed_pawns(parts: list[str], sensed: list[Any]) -> None:
         key, colour = item["at"], item.get("colour")
         try:
             point, area = _place_point(key)
-        except (ValueError, IndexError, KeyError):
+        except ValueError:
             continue
         if area:
-            word, _, owner = key.partition(":")
-            spots = area_cells(START if word == "start" else HOME, COLOURS.index(owner))
+            spots = cells_of(Place.parse(key))
             index = used.get(key, 0)
             used[key] = index + 1
             if index >= len(spots):
@@ -444,14 +423,16 @@ def _centre(parts: list[str], centre: Centre, theme: Theme) -> None:
 
 #: Where each LED key sits (the keys of GET /api/sim/leds and of the state's ``lit``).
 LIT_POINTS: dict[str, tuple[float, float]] = {
-    **{cell_key(cell): CELL_CENTRES[cell] for cell in range(CELLS)},
+    **{CELL_KEYS[cell]: CELL_CENTRES[cell] for cell in range(CELLS)},
     **{
-        f"slide:T{square}": centre
+        slide_led_key(square): centre
         for square, centre in zip(SLIDE_CHANNEL_SQUARES, SLIDE_LED_CENTRES, strict=True)
     },
 }
+_SPOT_KEYS = frozenset(CELL_KEYS[START_BASE:])
+_SLIDE_LED_KEYS = frozenset(slide_led_key(square) for square in SLIDE_CHANNEL_SQUARES)
 #: Roles drawn as a filled square (or spot) in the pawn's colour: the LED shows that colour.
-_FILLED = {"destination", "hint", "choice", "moved", "position"}
+_FILLED = {Role.DESTINATION, Role.HINT, Role.CHOICE, Role.MOVED, Role.POSITION}
 MAGENTA = "#d1008a"  # the LEDs' fault colour
 GOLD = "#e0a800"
 
@@ -462,19 +443,19 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
     if point is None:
         return ""
     x, y = point
-    spot = key.startswith(("start:", "home:"))
-    channel = key.startswith("slide:")
+    spot = key in _SPOT_KEYS
+    channel = key in _SLIDE_LED_KEYS
     paint = FILL.get(colour or "", DARK)
     attrs = f'class="lit role-{role}" data-lit="{escape(key)}" data-role="{escape(role)}"'
     if channel:
-        fill = AMBER if role == "slide" else GOLD
+        fill = AMBER if role == Role.SLIDE else GOLD
         return (
             f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.17)}" fill="{fill}" '
             f'stroke="{DARK}" stroke-width="{_n(0.03)}"/>'
         )
     if role in _FILLED:
-        width = 0.2 if role == "hint" else 0.14
-        dash = f' stroke-dasharray="{_n(0.16)} {_n(0.08)}"' if role == "choice" else ""
+        width = 0.2 if role == Role.HINT else 0.14
+        dash = f' stroke-dasharray="{_n(0.16)} {_n(0.08)}"' if role == Role.CHOICE else ""
         if spot:
             return (
                 f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.42)}" fill="{paint}" '
@@ -485,37 +466,37 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
             f'height="{_n(0.82)}" rx="{_n(0.1)}" fill="{paint}" fill-opacity="0.28" '
             f'stroke="{paint}" stroke-width="{_n(width)}"{dash}/>'
         )
-    if role == "turn":
+    if role == Role.TURN:
         return (
             f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.44)}" fill="{paint}" '
             f'fill-opacity="0.25" stroke="{paint}" stroke-width="{_n(0.1)}"/>'
         )
-    if role == "pawn":
+    if role == Role.PAWN:
         return (
             f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.46)}" fill="none" '
             f'stroke="{DARK}" stroke-width="{_n(0.06)}" '
             f'stroke-dasharray="{_n(0.1)} {_n(0.08)}"/>'
         )
-    if role == "slide":
+    if role == Role.SLIDE:
         return (
             f'<rect {attrs} x="{_n(x - 0.44)}" y="{_n(y - 0.44)}" width="{_n(0.88)}" '
             f'height="{_n(0.88)}" rx="{_n(0.1)}" fill="none" stroke="{AMBER}" '
             f'stroke-width="{_n(0.12)}"/>'
         )
-    if role in ("bump", "switch"):
+    if role in (Role.BUMP, Role.SWITCH):
         return (
             f'<g {attrs}><circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.45)}" fill="none" '
             f'stroke="#ffffff" stroke-width="{_n(0.14)}"/>'
             f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.54)}" fill="none" stroke="{DARK}" '
             f'stroke-width="{_n(0.06)}"/></g>'
         )
-    if role == "correction":
+    if role == Role.CORRECTION:
         return (
             f'<rect {attrs} x="{_n(x - 0.47)}" y="{_n(y - 0.47)}" width="{_n(0.94)}" '
             f'height="{_n(0.94)}" rx="{_n(0.12)}" fill="none" stroke="{paint}" '
             f'stroke-width="{_n(0.1)}" stroke-dasharray="{_n(0.14)} {_n(0.08)}"/>'
         )
-    fill = {"check": MAGENTA, "error": MAGENTA, "celebration": GOLD}.get(role, "#ffffff")
+    fill = {Role.CHECK: MAGENTA, Role.ERROR: MAGENTA, Role.CELEBRATION: GOLD}.get(role, "#ffffff")
     return (
         f'<rect {attrs} x="{_n(x - 0.44)}" y="{_n(y - 0.44)}" width="{_n(0.88)}" '
         f'height="{_n(0.88)}" rx="{_n(0.1)}" fill="{fill}" fill-opacity="0.45" '
@@ -524,7 +505,7 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
 
 
 #: Lit roles drawn over the pawns (a ring round the pawn that would go back to START).
-_OVER = {"bump", "switch"}
+_OVER = {Role.BUMP, Role.SWITCH}
 
 
 def _lit(parts: list[str], lit: Mapping[str, Any], colours: Mapping[str, Any], over: bool) -> None:
@@ -638,9 +619,10 @@ def render_board(
     """
     occupants: dict[str, str] = {}
     counts: dict[str, int] = {}
-    for colour, place in pawn_places(pawns):
-        key = place_key(colour, place)
-        if place in (START, HOME):
+    for colour, number in pawn_places(pawns):
+        place = Place(number, colour)
+        key = place.key
+        if place.is_area:
             counts[key] = counts.get(key, 0) + 1
         else:
             occupants[key] = f"{COLOURS[colour]} pawn"

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from pawnlight.rules.board import HOME, START, TRACK_SQUARES
-from pawnlight.rules.moves import SWITCH, Move, Step
+from pawnlight.rules.moves import Move, Step, StepKind
 from pawnlight.rules.position import Position
 
 from .cells import (
@@ -221,7 +221,7 @@ class MoveTargets:
                 places.append(frozenset(area_cells(step.origin, step.colour)))
             else:
                 places.append(frozenset({cell_of(step.colour, step.origin)}))
-            if step.kind == SWITCH:
+            if step.kind == StepKind.SWITCH:
                 places.append(frozenset({step.target}))
             places.extend(frozenset({square}) for _, square in step.bumped)
         return tuple(places)
@@ -353,7 +353,7 @@ class MoveTargets:
             bumped_cells = {square for _, square in step.bumped}
             for _, square in step.bumped:
                 allow(square, EMPTY)
-            if step.kind == SWITCH:
+            if step.kind == StepKind.SWITCH:
                 allow(step.target, EMPTY)
                 # The opponent put on the origin, before the mover's slide sweeps it away.
                 allow(step.origin, self._value(step.swapped))

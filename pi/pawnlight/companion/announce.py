@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..rules.words import a_card
+from .phases import CompanionPhase
 
 
 def announcement(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> str | None:
@@ -26,14 +27,18 @@ def announcement(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> 
         said.append(f"{' and '.join(winners)} won!" if winners else "The game is over.")
         return ". ".join(said)
     turn, card, phase = after.get("turn"), after.get("card"), after.get("phase")
-    if phase == "move" and card and (card, turn) != (before.get("card"), before.get("turn")):
+    if (
+        phase == CompanionPhase.MOVE
+        and card
+        and (card, turn) != (before.get("card"), before.get("turn"))
+    ):
         said.append(f"{str(turn).capitalize()} drew {a_card(str(card))}")
     elif (
-        phase == "draw"
+        phase == CompanionPhase.DRAW
         and turn
         and (
             turn != before.get("turn")
-            or before.get("phase") != "draw"
+            or before.get("phase") != CompanionPhase.DRAW
             or news != before.get("news")
         )
     ):

@@ -13,9 +13,9 @@ from ..board import leds
 from ..board.layout import Layout
 from ..board.recognise import Decision, Mismatch
 from ..rules.board import COLOURS
-from ..rules.game import MOVE, Game
+from ..rules.game import Game
 from ..rules.moves import Move
-from .phases import CHOOSE, DRAW, LEADER, OVER_PHASE, SETUP
+from .phases import CompanionPhase
 
 Frame = leds.Frame
 Picture = leds.Picture
@@ -51,24 +51,30 @@ def picture_for(companion: Lit, at: float, record: bool = True) -> Picture:
     dark = leds.Canvas(layout).picture()
     if companion.asking_until is not None and at < companion.asking_until:
         return leds.ask_picture(layout, at, record)
-    if game is None or companion.phase not in (SETUP, DRAW, MOVE, CHOOSE, OVER_PHASE):
-        if companion.phase == LEADER:
+    if game is None or companion.phase not in (
+        CompanionPhase.SETUP,
+        CompanionPhase.DRAW,
+        CompanionPhase.MOVE,
+        CompanionPhase.CHOOSE,
+        CompanionPhase.OVER,
+    ):
+        if companion.phase == CompanionPhase.LEADER:
             return leds.error_picture(layout, at, (), record) if companion.warning else dark
         return dark
-    if companion.phase == OVER_PHASE:
+    if companion.phase == CompanionPhase.OVER:
         result = game.result
         if result is not None and result.winners:
             return leds.celebration_picture(layout, result.winners[0], at, record)
         return leds.position_picture(layout, game.position, record)
     if isinstance(decision, Mismatch):
         return leds.guidance_picture(layout, decision.corrections, at, game.turn, record)
-    if companion.phase == SETUP:
+    if companion.phase == CompanionPhase.SETUP:
         return leds.position_picture(layout, game.position, record)
-    moves = game.legal if companion.phase in (MOVE, CHOOSE) else ()
-    role = leds.DESTINATION
-    if companion.guided is not None and companion.phase == MOVE:
+    moves = game.legal if companion.phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE) else ()
+    role = leds.Role.DESTINATION
+    if companion.guided is not None and companion.phase == CompanionPhase.MOVE:
         moves = (companion.guided,)  # the computer's move, or a hint: only that one lit
-        role = leds.HINT
+        role = leds.Role.HINT
     return leds.picture(layout, game.turn, moves, decision, at, role, record)
 
 
@@ -78,7 +84,7 @@ def frame_for(companion: Lit, at: float) -> Frame:
 
 def lit_json(picture: Picture) -> dict[str, str]:
     """``lit`` of GET /api/state: place key -> role (CONTRACT section 5)."""
-    return {key: lit.role for key, lit in sorted(picture.lit.items())}
+    return {key: lit.role.value for key, lit in sorted(picture.lit.items())}
 
 
 def lit_colours_json(picture: Picture) -> dict[str, str]:

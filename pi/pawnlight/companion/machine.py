@@ -4,7 +4,7 @@ Inputs in (sensor readings, card tags, buttons, ticks, commands from the web pag
 (LED frames, records to write, buzzes). One owner thread calls it, one input at a time, so it
 needs no locks; it reads time only from the inputs, so tests drive it with made-up timestamps.
 
-Phases, as the status page shows them:
+Phases (companion.phases.CompanionPhase), as the status page shows them:
 
 * ``idle``    no game;
 * ``enrol``   the pack's card tags are being enrolled;
@@ -40,16 +40,16 @@ from ..board.snapshot import true_occupancy
 from ..board.tracking import PawnTracker
 from ..rules.board import COLOURS, parse_colour
 from ..rules.cards import leader_draw
-from ..rules.game import DOUBLE, MOVE, OVER, Game, GameConfig, GameError
+from ..rules.game import Game, GameConfig, GameError, Phase
 from ..rules.house_rules import parse_house_rules
 from ..rules.match import Match
 from ..rules.moves import Move
-from ..rules.notation import NotationError, parse, text
+from ..rules.notation import NotationError, move_text, parse_move
 from ..rules.position import Position
 from ..rules.words import a_card, card_words, move_words, no_move_reason
 from .deck import CardDeck, DeckError, Enrolment
 from .lights import frame_for
-from .phases import CHOOSE, DRAW, ENROL, IDLE, LEADER, OVER_PHASE, SETUP
+from .phases import CompanionPhase
 from .service import CommandRefused as CommandError
 from .signals import (
     Buzz,
@@ -76,6 +76,11 @@ TAKEBACK_HOLD = 1.5
 ANIMATION_RATE = 25
 #: Seconds within which the board's New game button must be pressed a second time.
 NEW_GAME_CONFIRM = 3.0
+#: The phases in which the board is recognised against the game (its position or the card's
+#: moves); in the others nothing on the board is expected.
+_WATCHING_THE_BOARD = frozenset(
+    {CompanionPhase.SETUP, CompanionPhase.DRAW, CompanionPhase.MOVE, CompanionPhase.DOUBLE}
+)
 
 
 @dataclass(frozen=True)
@@ -108,7 +113,7 @@ class Companion:
         self.deck = deck
         self.settings = settings or Settings()
         self.match: Match | None = None
-        self.phase = IDLE
+        self.phase: CompanionPhase = CompanionPhase.IDLE
         self.recogniser: Recogniser | None = None
         #: Presence boards: which colour stands where, followed from every change (None on a
         #: colour board, which reads the colours itself).
@@ -231,17 +236,17 @@ class Companion:
         if uid == self.scanned_uid:
             return []  # the same tag still on (or put back on) the reader: ignore
         self.scanned_uid = uid
-        if self.phase == ENROL:
+        if self.phase == CompanionPhase.ENROL:
             return self._enrol_card(uid)
         try:
             card, warning = self.deck.identify(uid)
         except DeckError as error:
             self.warning = str(error)
             return [Buzz("illegal")]
-        if self.phase == LEADER:
+        if self.phase == CompanionPhase.LEADER:
             return self._leader_card(uid, card)
         game = self.game
-        if self.phase != DRAW or game is None:
+        if self.phase != CompanionPhase.DRAW or game is None:
             self.warning = f"a {card} was scanned, but no card is wanted now"
             return [Buzz("illegal")]
         self.warning = warning
@@ -250,10 +255,10 @@ class Companion:
         options = game.draw(card)
         self.deck.played_card(uid)
         effects: list[Effect] = [RecordEvent(game.events[-1])]
-        if game.phase == MOVE and game.turn in self.computer:
+        if game.phase == Phase.MOVE and game.turn in self.computer:
             return effects + self._computer_move(card, options)
-        if game.phase == MOVE:
-            self._enter(MOVE)
+        if game.phase == Phase.MOVE:
+            self._enter(CompanionPhase.MOVE)
             self.message = f"{colour} plays {a_card(card)}: make the move lit on the board"
         else:
             # A point game's discard never draws again, even of a 2.
@@ -278,7 +283,7 @@ class Companion:
             self.news = f"{colour} (computer) declines {a_card(card)}"
             return [RecordEvent(game.events[-1]), *self._after_turn()]
         self.guided, self.guided_by = move, f"{colour} (computer, {spec})"
-        self._enter(MOVE)
+        self._enter(CompanionPhase.MOVE)
         self.message = (
             f"{self.guided_by} plays {a_card(card)}: {move_words(move)}. "
             "Please make the move lit for it"
@@ -363,18 +368,23 @@ class Companion:
 
     def _confirm(self) -> list[Effect]:
         """The confirm button: take the first offered choice, decline an 11, or play on."""
-        if self.phase == CHOOSE and self.choices:
-            return self._cmd_resolve({"move": text(self.choices[0])})[1]
+        if self.phase == CompanionPhase.CHOOSE and self.choices:
+            return self._cmd_resolve({"move": move_text(self.choices[0])})[1]
         game = self.game
-        if self.phase == MOVE and game is not None and game.options and game.options.forfeit:
+        if (
+            self.phase == CompanionPhase.MOVE
+            and game is not None
+            and game.options
+            and game.options.forfeit
+        ):
             return self._cmd_forfeit({})[1]
-        if self.phase == OVER_PHASE:
+        if self.phase == CompanionPhase.OVER:
             return self._cmd_next_game({})[1]
         raise CommandError("nothing to confirm now")
 
     # -- recognition --------------------------------------------------------------------------
 
-    def _enter(self, phase: str | None = None) -> None:
+    def _enter(self, phase: CompanionPhase | None = None) -> None:
         """Go to ``phase`` (the game's own when None) and recognise what that phase expects.
 
         Recognition is derived afresh from the phase and the game's card every time: the card's
@@ -388,22 +398,22 @@ class Companion:
         self.withdrawn = False
         self.takeback_since = None
         game = self.game
-        if self.phase != MOVE:
+        if self.phase != CompanionPhase.MOVE:
             self.guided = None
-        if game is None or self.phase not in (SETUP, DRAW, MOVE, DOUBLE):
+        if game is None or self.phase not in _WATCHING_THE_BOARD:
             self.recogniser = None
             self.decision = Waiting()
             return
-        if self.phase == SETUP:
+        if self.phase == CompanionPhase.SETUP:
             self._watch((), guide_only=True)
-        elif self.phase == MOVE:
+        elif self.phase == CompanionPhase.MOVE:
             self._watch(self._moves_to_recognise())
         else:
             self._watch(())
 
     def _moves_to_recognise(self) -> list[Move]:
         game = self.game
-        assert game is not None and game.phase == MOVE
+        assert game is not None and game.phase == Phase.MOVE
         legal = game.legal
         if self.guided is not None and self.guided not in legal:
             self.guided = None
@@ -447,14 +457,14 @@ class Companion:
         tracker.follow(recogniser.board, self._colours_asked)
         decision = self.decision
         target = None
-        if self.phase == SETUP:
+        if self.phase == CompanionPhase.SETUP:
             target = game.position
         elif isinstance(decision, Mismatch):
             target = decision.target
         if target is None:
             return
         wanted = true_occupancy(target)
-        if self.phase == SETUP and tracker.setting_up:
+        if self.phase == CompanionPhase.SETUP and tracker.setting_up:
             # Set up from whatever the board held: its pawns' colours are unknown, so none is
             # moved to a place on a guess (a green pawn into red START); each is lifted off and
             # a pawn of the right colour asked for.
@@ -465,7 +475,7 @@ class Companion:
             if found:
                 self.decision = Mismatch(found, target, None)
             return
-        looks_right = self.phase == SETUP and recogniser.board == recogniser.expected
+        looks_right = self.phase == CompanionPhase.SETUP and recogniser.board == recogniser.expected
         if isinstance(decision, Mismatch) or (looks_right and tracker.contradicts(wanted)):
             found = corrections(tracker.believed(wanted), wanted, COLOUR)
             if found:
@@ -479,7 +489,7 @@ class Companion:
         game = self.game
         if game is None:
             return []
-        if self.phase == SETUP:
+        if self.phase == CompanionPhase.SETUP:
             if self._board_matches():
                 if self.pawns is not None:
                     self.pawns.reset(game.position)
@@ -487,20 +497,24 @@ class Companion:
                 self.message = self._phase_message()
                 return [Buzz("turn")]
             return []
-        if self.phase in (MOVE, CHOOSE):
+        if self.phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE):
             # The board is the authority, over a pending question too: a legal move made on it
             # is played, and the question follows what it shows now.
             if isinstance(decision, Recognised):
                 return self._play(decision.move)
             if isinstance(decision, Ambiguous):
-                if self.phase == CHOOSE and decision.moves == self.choices:
+                if self.phase == CompanionPhase.CHOOSE and decision.moves == self.choices:
                     return []
-                self.phase = CHOOSE
+                self.phase = CompanionPhase.CHOOSE
                 self.choices = decision.moves
                 self.choice_unchanged = decision.unchanged
                 self.message = "The board fits more than one move: say which one on the page"
                 return [Buzz("turn")]
-        if isinstance(decision, Takeback) and self.phase in (DRAW, MOVE, CHOOSE):
+        if isinstance(decision, Takeback) and self.phase in (
+            CompanionPhase.DRAW,
+            CompanionPhase.MOVE,
+            CompanionPhase.CHOOSE,
+        ):
             # Half-way through a move the board can pass through the last position (a pawn
             # bumped by the mover put back in START first): a takeback must be held longer.
             if self.takeback_since is None:
@@ -510,9 +524,9 @@ class Companion:
                 return self._take_back()
             return []
         self.takeback_since = None
-        if self.phase == CHOOSE:
+        if self.phase == CompanionPhase.CHOOSE:
             # The board moved on from what was asked: the question is withdrawn.
-            self.phase = MOVE
+            self.phase = CompanionPhase.MOVE
             self.choices = ()
             self.withdrawn = True
             self.message = self._phase_message()
@@ -575,27 +589,23 @@ class Companion:
         self.message = "Move taken back. " + self._phase_message()
         return [*effects, Buzz("turn")]
 
-    def _game_phase(self) -> str:
+    def _game_phase(self) -> CompanionPhase:
         game = self.game
         if game is None:
-            return IDLE
-        if game.phase == OVER:
-            return OVER_PHASE
-        if game.phase == DOUBLE:
-            return DOUBLE
-        return MOVE if game.phase == MOVE else DRAW
+            return CompanionPhase.IDLE
+        return CompanionPhase.of_game(game.phase)
 
     def _phase_message(self) -> str:
         game = self.game
         if game is None:
             return "Start a game from the status page."
         phase = self._game_phase()
-        if phase == MOVE:
+        if phase == CompanionPhase.MOVE:
             card = a_card(game.card or "")
             return f"{COLOURS[game.turn].capitalize()} plays {card}: make the move lit on the board"
-        if phase == DRAW:
+        if phase == CompanionPhase.DRAW:
             return f"{COLOURS[game.turn].capitalize()}: draw a card and scan it"
-        if phase == DOUBLE:
+        if phase == CompanionPhase.DOUBLE:
             waiting = ", ".join(COLOURS[c] for c in sorted(game.waiting_for))
             return f"a double was called: {waiting} accept or drop"
         return _result_text(game.result) if game.result else ""
@@ -623,7 +633,7 @@ class Companion:
             # The board is set up afresh (other colours, maybe): from the first full board seen
             # the pawns in START are of its colour, then they are followed.
             self.pawns.reset(game.position, seen=False, set_up=True)
-        self._enter(SETUP)
+        self._enter(CompanionPhase.SETUP)
         self.message = f"Set up the board as lit, then {COLOURS[game.turn]} draws the first card."
         computer = tuple((COLOURS[c], spec) for c, (spec, _) in sorted(self.computer.items()))
         effects.append(StartRecord(game.config, computer=computer, match=match))
@@ -636,7 +646,7 @@ class Companion:
         """The one way a game begins, mid-game or not, alone, as a match's next game or after a
         leader draw: the game under way (if unfinished) is ended as abandoned, then the new one
         is set up (or its leader drawn first)."""
-        if self.phase == ENROL:
+        if self.phase == CompanionPhase.ENROL:
             raise CommandError("finish or cancel the pack enrolment first")
         if not self.deck.enrolled:
             raise CommandError("enrol the pack of cards first (Enrol on the owner's page)")
@@ -650,7 +660,7 @@ class Companion:
         if draw_leader:
             self.match = None
             self.leader = LeaderDraw(config, list(config.players), {})
-            self._enter(LEADER)
+            self._enter(CompanionPhase.LEADER)
             self.message = f"Leader draw: {config.players[0]}, scan a card"
             return [*effects, self._remember_leader()]
         return effects + self._start(config, match=match)
@@ -675,7 +685,7 @@ class Companion:
         undone = game.undo()
         self.news = ""
         effects: list[Effect] = [RecordEvent(game.events[-1])]
-        self._enter(SETUP)
+        self._enter(CompanionPhase.SETUP)
         said = _event_words(undone, game)
         self.message = f"Undone: {said}. Put the board back as lit."
         effects += self._decided()
@@ -683,27 +693,27 @@ class Companion:
 
     def _cmd_resolve(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
-        stale = self.phase == MOVE and self.withdrawn
-        if game is None or (self.phase != CHOOSE and not stale):
+        stale = self.phase == CompanionPhase.MOVE and self.withdrawn
+        if game is None or (self.phase != CompanionPhase.CHOOSE and not stale):
             raise CommandError("no move to choose between now")
-        if self.phase == MOVE:
+        if self.phase == CompanionPhase.MOVE:
             raise CommandError(
                 "the board has changed since the question was asked: it shows none of the "
                 "moves offered now; finish the move on the board"
             )
         wanted = args.get("move")
         if wanted is None and self.choice_unchanged and args.get("none"):
-            self._enter(MOVE)
+            self._enter(CompanionPhase.MOVE)
             return {"ok": True}, []
         if not isinstance(wanted, str):
             raise CommandError('say which move: {"move": "<notation>"}', 400)
         try:
-            move = parse(wanted, game.position, game.config.teams)
+            move = parse_move(wanted, game.position, game.config.teams)
         except NotationError as error:
             raise CommandError(str(error), 400) from None
         chosen = next((m for m in self.choices if m.after == move.after), None)
         if chosen is None:
-            offered = ", ".join(text(m) for m in self.choices)
+            offered = ", ".join(move_text(m) for m in self.choices)
             raise CommandError(f"{wanted} is not one of the moves offered ({offered})", 400)
         # The question follows the board; check once more that it still shows this move.
         decision = self.decision
@@ -711,25 +721,25 @@ class Companion:
             m.after for m in decision.moves
         ):
             raise CommandError(f"the board no longer shows {wanted}: finish the move on the board")
-        return {"ok": True, "played": text(chosen)}, self._play(chosen)
+        return {"ok": True, "played": move_text(chosen)}, self._play(chosen)
 
     def _cmd_hint(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         """Light the move pawnlight suggests for the card waiting to be played."""
         from ..players import hint
 
         game = self.game
-        if game is None or self.phase != MOVE or game.turn in self.computer:
+        if game is None or self.phase != CompanionPhase.MOVE or game.turn in self.computer:
             raise CommandError("a hint is for a person with a card to play")
         move = hint(game)
         if move is None:
             return {"ok": True, "hint": None}, []
         self.guided, self.guided_by = move, "hint"
         self.message = f"Hint for {COLOURS[game.turn]}: {move_words(move)}"
-        return {"ok": True, "hint": text(move)}, []
+        return {"ok": True, "hint": move_text(move)}, []
 
     def _cmd_forfeit(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
         game = self.game
-        if game is None or self.phase != MOVE:
+        if game is None or self.phase != CompanionPhase.MOVE:
             raise CommandError("no card to decline now")
         try:
             game.forfeit()
@@ -757,7 +767,7 @@ class Companion:
         else:
             # A board still being put right stays in setup; otherwise the game's phase, with
             # recognition made for it (an accepted double goes back to the card's moves).
-            self._enter(SETUP if self.phase == SETUP else None)
+            self._enter(CompanionPhase.SETUP if self.phase == CompanionPhase.SETUP else None)
             self.message = self._phase_message()
             effects += self._decided()
         return {"ok": True, "doubled": game.doubled}, effects
@@ -772,16 +782,16 @@ class Companion:
         return self._doubling("drop", args)
 
     def _cmd_enrol(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
-        if self.phase not in (IDLE, OVER_PHASE, ENROL):
+        if self.phase not in (CompanionPhase.IDLE, CompanionPhase.OVER, CompanionPhase.ENROL):
             raise CommandError("enrol the pack between games")
         self.enrolment = Enrolment.start(bool(args.get("extra_one", False)))
-        self._enter(ENROL)
+        self._enter(CompanionPhase.ENROL)
         self.scanned_uid = None
         self.message = "Enrolling the pack: " + self.enrolment.prompt()
         return {"ok": True, "prompt": self.enrolment.prompt()}, []
 
     def _cmd_enrol_cancel(self, args: Mapping[str, Any]) -> tuple[dict, list[Effect]]:
-        if self.phase != ENROL:
+        if self.phase != CompanionPhase.ENROL:
             raise CommandError("no enrolment to cancel")
         self.enrolment = None
         self._enter()
@@ -820,7 +830,7 @@ class Companion:
             settings = replace(settings, speech=args["speech"])
         changed_settle = settings.settle != self.settings.settle
         self.settings = settings
-        if changed_settle and self.phase in (SETUP, DRAW, MOVE, DOUBLE):
+        if changed_settle and self.phase in _WATCHING_THE_BOARD:
             self._enter(self.phase)  # recognise with the new settle time from now on
         saved = {
             "brightness": settings.brightness,
@@ -875,11 +885,11 @@ class Companion:
             self.pawns.reset(game.position, seen=False, maybe=_before_undos(game))
         self.guided = None
         if game.over:  # a match between games: its result, and the next game to start
-            self._enter(OVER_PHASE)
+            self._enter(CompanionPhase.OVER)
             assert game.result is not None
             self.message = _result_text(game.result)
             return self._lights()
-        self._enter(SETUP)
+        self._enter(CompanionPhase.SETUP)
         self.message = "Game resumed. Set the board as lit, then play on: " + self._phase_message()
         return self._decided() + self._lights()
 
@@ -912,7 +922,7 @@ class Companion:
         self.computer = computer
         self.match = None
         self.leader = LeaderDraw(config, list(drawing), dict(draws), rounds)
-        self._enter(LEADER)
+        self._enter(CompanionPhase.LEADER)
         self.message = f"Leader draw resumed: {drawing[0]}, scan a card"
         return self._lights()
 
@@ -1007,7 +1017,7 @@ def _event_words(event, game: Game) -> str:
     colour = COLOURS[event.colour].capitalize() if event.colour >= 0 else ""
     if event.kind == "move":
         try:
-            move = parse(event.move, game.position, game.config.teams)
+            move = parse_move(event.move, game.position, game.config.teams)
         except NotationError:
             return f"{colour}'s move"
         return f"{colour}'s move ({move_words(move)})"

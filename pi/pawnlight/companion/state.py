@@ -8,24 +8,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..board.cells import EMPTY, spot_of_cell
+from ..board.cells import EMPTY, place_of_cell
 from ..board.guidance import Correction
 from ..board.recognise import InProgress, Mismatch
 from ..board.snapshot import true_occupancy
 from ..players.game_stats import GameStatistics, game_statistics
 from ..rules.board import COLOURS
-from ..rules.game import Game
-from ..rules.notation import text
+from ..rules.game import Game, Phase
+from ..rules.notation import move_text
 from ..rules.words import move_words, sentence
 from .lights import lit_state
 from .machine import Companion
-from .phases import CHOOSE
+from .phases import CompanionPhase
 
 
 def _moves(moves) -> list[dict[str, Any]]:
     """Moves as the API gives them: ``text`` in notation, ``words`` as people say them."""
     return [
-        {"text": text(m), "words": sentence(move_words(m)), "pawns": m.after.to_json()}
+        {"text": move_text(m), "words": sentence(move_words(m)), "pawns": m.after.to_json()}
         for m in moves
     ]
 
@@ -33,7 +33,7 @@ def _moves(moves) -> list[dict[str, Any]]:
 def _guidance(correction: Correction) -> dict[str, Any]:
     """A correction for the page to draw: an arrow from where the pawn is to where it belongs."""
     return {
-        "action": correction.action,
+        "action": correction.action.value,
         "from": correction.source.key if correction.source is not None else None,
         "to": correction.target.key if correction.target is not None else None,
         "colour": COLOURS[correction.colour] if correction.colour >= 0 else None,
@@ -56,18 +56,18 @@ def _sensed(companion: Companion) -> list[dict[str, Any]] | None:
     for cell, value in enumerate(board):
         if value == EMPTY:
             continue
-        spot = spot_of_cell(cell)
-        colour = value if 0 <= value < len(COLOURS) else spot.colour
+        place = place_of_cell(cell).whole  # the page draws START and HOME as one area
+        colour = value if 0 <= value < len(COLOURS) else place.colour
         if colour < 0 and expected is not None and 0 <= expected[cell] < len(COLOURS):
             colour = expected[cell]  # a presence board: the pawn the game has there
-        pawns.append({"at": spot.key, "colour": COLOURS[colour] if colour >= 0 else None})
+        pawns.append({"at": place.key, "colour": COLOURS[colour] if colour >= 0 else None})
     return pawns
 
 
 def snapshot(companion: Companion) -> dict[str, Any]:
     game = companion.game
     state: dict[str, Any] = {
-        "phase": companion.phase,
+        "phase": companion.phase.value,  # plain JSON data: the same words as the enum
         "message": companion.message,
         "news": companion.news,
         "asking": companion.asking_until is not None,
@@ -114,7 +114,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
     }
     state.update(lit_state(companion))
     if companion.guided is not None:
-        state["guided"] = {"text": text(companion.guided), "by": companion.guided_by}
+        state["guided"] = {"text": move_text(companion.guided), "by": companion.guided_by}
     if companion.enrolment is not None:
         state["enrol"] = {
             "prompt": companion.enrolment.prompt(),
@@ -132,7 +132,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         state["guidance"] = [_guidance(c) for c in decision.corrections]
         state["sensed"] = _sensed(companion)
     elif isinstance(decision, InProgress):
-        state["in_progress"] = sorted({text(m) for m in decision.moves})
+        state["in_progress"] = sorted({move_text(m) for m in decision.moves})
     if game is None:
         return state
     options = game.options
@@ -147,7 +147,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
         card=game.card,
         pawns=game.position.to_json(),
         legal=_moves(game.legal),
-        forfeit_allowed=bool(options and options.forfeit and game.phase == "move"),
+        forfeit_allowed=bool(options and options.forfeit and game.phase == Phase.MOVE),
         history=[turn.text for turn in game.history],
         turns=[
             {
@@ -181,7 +181,7 @@ def snapshot(companion: Companion) -> dict[str, Any]:
             "totals": {COLOURS[c]: p for c, p in match.totals.items()},
             "wins": {COLOURS[c]: w for c, w in match.wins.items()},
         }
-    if companion.phase == CHOOSE:
+    if companion.phase == CompanionPhase.CHOOSE:
         state["choices"] = _moves(companion.choices)
         state["choice_unchanged"] = companion.choice_unchanged
     return state

@@ -19,8 +19,8 @@ from ..board.cells import (
     CELLS,
     EMPTY,
     area_cells,
+    place_of_cell,
     safety_cell,
-    spot_of_cell,
 )
 from ..board.layout import Layout
 from ..board.leds import led_colours
@@ -120,10 +120,10 @@ class SimulatedBoard:
         for cell, colour in enumerate(cells):
             if colour == EMPTY:
                 continue
-            spot = spot_of_cell(cell)
-            name = "start" if spot.place == START else "home" if spot.place == HOME else None
+            spot = place_of_cell(cell)
+            name = "start" if spot.number == START else "home" if spot.number == HOME else None
             if name is None:
-                name = f"T{cell}" if cell < TRACK_SQUARES else f"S{spot.place - 59}"
+                name = f"T{cell}" if cell < TRACK_SQUARES else f"S{spot.number - 59}"
             pawns.setdefault(COLOURS[colour], []).append(name)
         return {"pawns": pawns}
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from ..rules.board import COLOURS, HOME
 from ..rules.cards import CARDS
 from ..rules.game import Game
-from ..rules.moves import SWITCH
-from ..rules.notation import parse
+from ..rules.moves import StepKind
+from ..rules.notation import parse_move
 
 NO_MOVE = ("forfeit", "discard")
 
@@ -97,10 +97,10 @@ def game_statistics(game: Game) -> GameStatistics:
             forfeits[turn.card] += 1
             mover.forfeits += 1
             continue
-        move = parse(turn.text, turn.before, teams)
+        move = parse_move(turn.text, turn.before, teams)
         sorries += turn.card == "sorry"
         for step in move.steps:
-            switches += step.kind == SWITCH
+            switches += step.kind == StepKind.SWITCH
             if step.slide is not None:
                 slides += 1
                 colours[step.colour].slides += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..rules.game import MOVE, Game
+from ..rules.game import Game, Phase
 from ..rules.moves import Move, legal_options
 from .base import Player
 from .heuristic import HeuristicPlayer
@@ -29,10 +29,10 @@ def hint(
     if game.over:
         return None
     if card is None:
-        if game.phase != MOVE or game.card is None:
+        if game.phase != Phase.MOVE or game.card is None:
             raise ValueError("no card is waiting to be played: name the card to hint for")
         card = game.card
-    if game.phase == MOVE and card == game.card and game.options is not None:
+    if game.phase == Phase.MOVE and card == game.card and game.options is not None:
         options = game.options
     else:
         options = legal_options(game.position, game.turn, card, game.edition, game.config.teams)

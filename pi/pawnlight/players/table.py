@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Mapping
 
 from ..rules.cards import Deck
-from ..rules.game import MOVE, Game, GameConfig
+from ..rules.game import Game, GameConfig, Phase
 from ..rules.moves import Move
 from .base import Player
 from .view import HAND_SIZE, view_of
@@ -66,7 +66,7 @@ def play_game(
             card = deck.draw()
         options = game.draw(card)
         move = None
-        if game.phase == MOVE:
+        if game.phase == Phase.MOVE:
             move = player.choose(view_of(game, colour, hands.get(colour, ())), card, options)
             if move is None:
                 game.forfeit()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..rules.board import PARTNER
 from ..rules.cards import CARDS, count, pack
 from ..rules.editions import Edition
-from ..rules.game import Game
+from ..rules.game import Game, Phase
 from ..rules.position import Position
 
 #: Cards in each hand in point play ("Each player is dealt five cards").
@@ -131,7 +131,7 @@ def view_of(
     """
     if discards is None:
         seen = discards_since_shuffle(game)
-        if game.phase == "move" and game.card is not None:
+        if game.phase == Phase.MOVE and game.card is not None:
             seen.append(game.card)  # the card being played is not in the history yet
     else:
         seen = list(discards)

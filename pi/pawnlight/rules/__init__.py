@@ -10,7 +10,7 @@ from .editions import EDITIONS, VARIANTS, Edition, get_edition
 from .game import Event, Game, GameConfig, GameError, Result, Turn
 from .match import Match
 from .moves import Move, Options, Rules, Step, legal_options
-from .notation import NotationError, parse, text
+from .notation import NotationError, move_text, parse_move
 from .position import Position
 from .scoring import final_scores
 
@@ -40,11 +40,11 @@ __all__ = [
     "get_edition",
     "leader_draw",
     "legal_options",
+    "move_text",
     "pack",
-    "parse",
     "parse_card",
     "parse_colour",
+    "parse_move",
     "parse_place",
     "place_name",
-    "text",
 ]

@@ -136,6 +136,137 @@ def parse_colour(name: str) -> int:
         raise ValueError(f"unknown colour {name!r} (expected red, blue, yellow or green)") from None
 
 
+# -- places named on their own ----------------------------------------------------------------
+
+SPOTS_PER_AREA = 4
+_AREAS = frozenset({START, HOME})
+_EXPECTED = (
+    "expected T0..T59, or a colour's S1..S5, start or home: red-S2, red-start, red-home-1 "
+    "(also red S2, S2:red, start:red:1)"
+)
+
+
+class _PlaceFields(NamedTuple):
+    number: int
+    colour: int
+    spot: int
+
+
+class Place(_PlaceFields):
+    """A place on the board named on its own, the way ``chess.Square`` names a square.
+
+    A place number alone (``S2``, ``start``) means something only with the colour of the pawn on
+    it; a ``Place`` carries that colour, so it can be a dict key, a page's ``data-place`` or a
+    layout file's key.  ``number`` is the rules core's place number (0..66, above), ``colour``
+    the owner of a safety square, START or HOME (-1 for a track square, which belongs to
+    nobody), ``spot`` one of the four spots of a physical board's START or HOME (1..4; 0 for
+    the whole area and for squares).  Immutable, hashable, ordered as its fields.
+
+    Text (``Place.parse(str(p)) == p`` and ``Place.parse(p.key) == p`` for every place):
+
+    * ``str(p)``, the one spelling of the project's files and messages: ``T7``, ``red-S2``,
+      ``red-start``, ``red-home``, ``red-start-1`` (layout files, calibration, diagnostics,
+      guidance);
+    * ``p.key``, the contract's spelling on the wire (section 5: the simulator API, ``lit``,
+      the LED keys, the page's ``data-place``): ``T7``, ``S2:red``, ``start:red``,
+      ``start:red:1``;
+    * ``p.name``, the rules core's name without the colour (section 3 pawn lists): ``S2``.
+
+    :meth:`parse` reads all of these, and ``red S2`` / ``red START 1`` as people type them,
+    in any letter case.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, number: int, colour: int = -1, spot: int = 0) -> Place:
+        if not 0 <= number < PLACE_COUNT:
+            raise ValueError(f"no place number {number!r} (0..{PLACE_COUNT - 1})")
+        if number < TRACK_SQUARES:
+            colour = -1  # a track square belongs to nobody, whoever stands on it
+        elif not 0 <= colour < len(COLOURS):
+            raise ValueError(f"{PLACE_NAMES[number]} needs a colour 0..3, not {colour!r}")
+        if spot and not (number in _AREAS and 1 <= spot <= SPOTS_PER_AREA):
+            raise ValueError(f"spot {spot!r}: only START and HOME have spots 1..{SPOTS_PER_AREA}")
+        return super().__new__(cls, number, colour, spot)
+
+    @classmethod
+    def parse(cls, text: str) -> Place:
+        """The place a text names, in any of the spellings above; ValueError names the text."""
+        if not isinstance(text, str):
+            raise ValueError(f"a place is text such as T7 or red-S2, not {text!r}")
+        place = _PLACES_BY_TEXT.get(" ".join(text.replace("-", " ").split()).lower())
+        if place is None:
+            place = _PLACES_BY_TEXT.get(text.strip().lower())  # the contract's S2:red
+        if place is None:
+            if text.strip().lower() in _COLOURLESS:
+                raise ValueError(f"place {text!r} needs its colour, e.g. red-{text.strip()}")
+            raise ValueError(f"unknown place {text!r} ({_EXPECTED})")
+        return place
+
+    @property
+    def name(self) -> str:
+        """The rules core's name, without the colour: ``T7``, ``S2``, ``start``, ``home``."""
+        return PLACE_NAMES[self.number]
+
+    @property
+    def key(self) -> str:
+        """The contract's stand-alone spelling: ``T7``, ``S2:red``, ``start:red``,
+        ``start:red:1``."""
+        if self.colour < 0:
+            return PLACE_NAMES[self.number]
+        key = f"{PLACE_NAMES[self.number]}:{COLOURS[self.colour]}"
+        return f"{key}:{self.spot}" if self.spot else key
+
+    @property
+    def is_track(self) -> bool:
+        return self.number < TRACK_SQUARES
+
+    @property
+    def is_area(self) -> bool:
+        """START or HOME (one of its spots, or the whole area)."""
+        return self.number in _AREAS
+
+    @property
+    def whole(self) -> Place:
+        """The whole START or HOME a spot belongs to; any other place is returned as it is."""
+        return Place(self.number, self.colour) if self.spot else self
+
+    def __str__(self) -> str:
+        if self.colour < 0:
+            return PLACE_NAMES[self.number]
+        text = f"{COLOURS[self.colour]}-{PLACE_NAMES[self.number]}"
+        return f"{text}-{self.spot}" if self.spot else text
+
+    def __repr__(self) -> str:
+        return f"Place.parse({str(self)!r})"
+
+
+def _every_place() -> tuple[Place, ...]:
+    places = [Place(square) for square in range(TRACK_SQUARES)]
+    for colour in range(len(COLOURS)):
+        places += [Place(number, colour) for number in range(S1, S5 + 1)]
+        for area in (START, HOME):
+            places += [Place(area, colour, spot) for spot in range(SPOTS_PER_AREA + 1)]
+    return tuple(places)
+
+
+#: Every place that can be named: track squares, each colour's safety squares, START and HOME
+#: (whole, and each spot).
+EVERY_PLACE: tuple[Place, ...] = _every_place()
+
+
+def _spellings(place: Place) -> tuple[str, ...]:
+    """The texts :meth:`Place.parse` reads for a place, lower case, words separated by a space."""
+    canonical = str(place).replace("-", " ").lower()
+    return (canonical, place.key.lower())
+
+
+_COLOURLESS = frozenset(name.lower() for name in PLACE_NAMES[TRACK_SQUARES:])
+_PLACES_BY_TEXT: dict[str, Place] = {
+    text: place for place in EVERY_PLACE for text in _spellings(place)
+}
+
+
 def _forward_table() -> tuple[tuple[int, ...], ...]:
     table = []
     for colour in range(4):

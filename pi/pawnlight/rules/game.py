@@ -10,22 +10,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
 from .board import COLOURS, HOME, PARTNER, S1, S5, parse_colour
 from .cards import parse_card
 from .editions import VARIANTS, Edition, get_edition
 from .house_rules import parse_house_rules, with_house_rules
-from .moves import FORWARD, Move, Options, Rules, legal_options
-from .notation import NotationError, parse, text
+from .moves import Move, Options, Rules, StepKind, legal_options
+from .notation import NotationError, move_text, parse_move
 from .position import Position
 from .scoring import drop_out_scores, final_scores
 
-# Phases of a game, as the companion and the web page show them.
-DRAW = "draw"  # waiting for the player to draw a card (point play: to play one from the hand)
-MOVE = "move"  # a card waits to be played
-DOUBLE = "double"  # point play: a double was called; the others accept or drop out
-OVER = "over"
+
+class Phase(StrEnum):
+    """What a game waits for.  Its values are the words records, the API and the page use
+    (``Phase.MOVE == "move"``); the companion's phases (companion.phases) are a superset with
+    the same words for these four."""
+
+    DRAW = "draw"  # waiting for the player to draw a card (point play: to play one from the hand)
+    MOVE = "move"  # a card waits to be played
+    DOUBLE = "double"  # point play: a double was called; the others accept or drop out
+    OVER = "over"
+
+
+# Bound once: looking up an enum member costs a class attribute access through the enum's
+# metaclass (about 0.2 us), and a game checks its phase several times a turn.
+_DRAW, _MOVE, _DOUBLE, _OVER = Phase.DRAW, Phase.MOVE, Phase.DOUBLE, Phase.OVER
 
 FORFEIT = "forfeit"
 DISCARD = "discard"
@@ -119,7 +130,7 @@ class Result(NamedTuple):
 class _State(NamedTuple):
     position: Position
     turn: int
-    phase: str
+    phase: Phase
     card: str | None
     options: Options | None
     #: How many lines of the game's turn list belong to this state (later ones were undone).
@@ -129,7 +140,7 @@ class _State(NamedTuple):
     waiting: frozenset[int] = frozenset()  # players still to answer a double
     accepted: frozenset[int] = frozenset()
     dropped: frozenset[int] = frozenset()
-    resume: str = DRAW  # the phase to return to after a double
+    resume: Phase = _DRAW  # the phase to return to after a double
     result: Result | None = None
 
 
@@ -155,7 +166,7 @@ class Game:
             position.validate()
             if set(position.colours) != set(self.order):
                 raise GameError("the position's colours are not the game's players")
-        self._state = _State(position, self.order[0], DRAW, None, None, 0)
+        self._state = _State(position, self.order[0], _DRAW, None, None, 0)
         # Turns are appended to one list, not copied into each state: a state knows how many of
         # them are its own, so undoing needs no copies and a long game no quadratic work.
         self._turns: list[Turn] = []
@@ -174,7 +185,7 @@ class Game:
         return self._state.turn
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self._state.phase
 
     @property
@@ -188,7 +199,7 @@ class Game:
     @property
     def legal(self) -> list[Move]:
         options = self._state.options
-        return options.moves if options is not None and self.phase == MOVE else []
+        return options.moves if options is not None and self.phase == _MOVE else []
 
     @property
     def history(self) -> tuple[Turn, ...]:
@@ -218,7 +229,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == _OVER
 
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -232,13 +243,13 @@ class Game:
         move must be forfeited"); in point play it is the dead hand's discard.
         """
         card = parse_card(card)
-        self._require(DRAW, "draw a card")
+        self._require(_DRAW, "draw a card")
         state = self._state
         rules = self.rules
         options = legal_options(state.position, state.turn, card, rules.edition, rules.teams)
         self._push(Event("draw", state.turn, card))
         self._state = tuple.__new__(
-            _State, (state.position, state.turn, MOVE, card, options, *state[5:])
+            _State, (state.position, state.turn, _MOVE, card, options, *state[5:])
         )
         if not options.moves:
             # Point play's dead hand: "his turn then ends" (000), "your turn ends" (001), even
@@ -251,10 +262,10 @@ class Game:
 
     def play(self, move: Move | str) -> Move:
         """Play one of the legal moves for the card drawn (a Move or its notation)."""
-        self._require(MOVE, "move")
+        self._require(_MOVE, "move")
         state = self._state
         chosen = self._find_legal(move)
-        notation = text(chosen)
+        notation = move_text(chosen)
         self._push(Event("move", state.turn, state.card, notation))
         assert state.options is not None
         self._finish_turn(notation, chosen, state.options.again)
@@ -262,7 +273,7 @@ class Game:
 
     def forfeit(self) -> None:
         """End the turn without moving, where the rules let the player decline (an 11)."""
-        self._require(MOVE, "forfeit")
+        self._require(_MOVE, "forfeit")
         state = self._state
         assert state.options is not None
         if not state.options.forfeit:
@@ -279,12 +290,16 @@ class Game:
         if self.config.variant != "points" or self.edition.scoring.drop_out_win is None:
             raise GameError("doubling belongs to point play in the classic editions")
         state = self._state
-        if state.phase not in (DRAW, MOVE):
+        if state.phase not in (_DRAW, _MOVE):
             raise GameError(f"cannot double now (the game is in its {state.phase} phase)")
         others = frozenset(c for c in self.active_players if c != caller)
         self._push(Event("double", caller))
         self._state = state._replace(
-            phase=DOUBLE, caller=caller, waiting=others, accepted=frozenset(), resume=state.phase
+            phase=_DOUBLE,
+            caller=caller,
+            waiting=others,
+            accepted=frozenset(),
+            resume=state.phase,
         )
 
     def accept(self, colour: int | str) -> None:
@@ -304,7 +319,7 @@ class Game:
     def apply(self, event: Event) -> None:
         """Apply a recorded event (replaying a game record)."""
         if event.kind == "draw":
-            if event.colour != self.turn and self.phase == DRAW:
+            if event.colour != self.turn and self.phase == _DRAW:
                 raise GameError(f"recorded draw by {COLOURS[event.colour]} out of turn")
             self.draw(event.card or "")
         elif event.kind == "move":
@@ -331,19 +346,19 @@ class Game:
 
     # -- inside -------------------------------------------------------------------------------
 
-    def _require(self, phase: str, action: str) -> None:
+    def _require(self, phase: Phase, action: str) -> None:
         if self._state.phase != phase:
-            if self.phase == OVER:
+            if self.phase == _OVER:
                 raise GameError(f"cannot {action}: the game is over")
             raise GameError(f"cannot {action} now: waiting for {self._waiting_text()}")
 
     def _waiting_text(self) -> str:
         state = self._state
-        if state.phase == DRAW:
+        if state.phase == _DRAW:
             return f"{COLOURS[state.turn]} to draw a card"
-        if state.phase == MOVE:
+        if state.phase == _MOVE:
             return f"{COLOURS[state.turn]} to play the {state.card}"
-        if state.phase == DOUBLE:
+        if state.phase == _DOUBLE:
             return "answers to the double from " + ", ".join(COLOURS[c] for c in state.waiting)
         return "nothing"
 
@@ -360,7 +375,7 @@ class Game:
     def _find_legal(self, move: Move | str) -> Move:
         state = self._state
         candidate = (
-            parse(move, state.position, self.config.teams) if isinstance(move, str) else move
+            parse_move(move, state.position, self.config.teams) if isinstance(move, str) else move
         )
         legal = state.options.moves if state.options else []
         if any(candidate is m for m in legal) or candidate in legal:
@@ -369,12 +384,12 @@ class Game:
         if (
             state.card == "7"
             and len(candidate.steps) > 1
-            and all(s.kind == FORWARD for s in candidate.steps)
+            and all(s.kind == StepKind.FORWARD for s in candidate.steps)
             and sum(len(s.path) for s in candidate.steps) == 7
             and any(m.after == candidate.after and len(m.steps) > 1 for m in legal)
         ):
             return candidate
-        raise GameError(f"{text(candidate)} is not a legal move for the {state.card}")
+        raise GameError(f"{move_text(candidate)} is not a legal move for the {state.card}")
 
     def _finish_turn(self, label: str, move: Move | None, again: bool) -> None:
         state = self._state
@@ -387,9 +402,9 @@ class Game:
         # Only a move can end the game, and only for the colours it moved.
         result = None if move is None else self._result(after, {s.colour for s in move.steps})
         if result is not None:
-            phase, turn = OVER, state.turn
+            phase, turn = _OVER, state.turn
         else:
-            phase = DRAW
+            phase = _DRAW
             turn = state.turn if again else self._next_player(state.turn, state.dropped)
         # Built directly rather than by _replace, which costs more than the rest of a turn.
         self._state = tuple.__new__(
@@ -409,7 +424,7 @@ class Game:
     def _answer(self, colour: int | str, answer: str) -> None:
         player = self._player(colour)
         state = self._state
-        if state.phase != DOUBLE or player not in state.waiting:
+        if state.phase != _DOUBLE or player not in state.waiting:
             raise GameError(f"{COLOURS[player]} has no double to answer")
         self._push(Event(answer, player))
         waiting = state.waiting - {player}
@@ -424,13 +439,16 @@ class Game:
             # double wins twenty-five points."
             scores = drop_out_scores(self.edition, self.order, state.caller)
             result = Result((state.caller,), scores=scores, reason="every other player dropped")
-            self._state = state._replace(phase=OVER, result=result, card=None, options=None)
+            self._state = state._replace(phase=_OVER, result=result, card=None, options=None)
             return
         state = state._replace(doubled=state.doubled + 1, phase=state.resume)
         if state.turn in state.dropped:
             # The player to move dropped out: the card goes unplayed and play passes on.
             state = state._replace(
-                phase=DRAW, card=None, options=None, turn=self._next_player(state.turn, dropped)
+                phase=_DRAW,
+                card=None,
+                options=None,
+                turn=self._next_player(state.turn, dropped),
             )
         self._state = state
 

@@ -14,7 +14,7 @@ from .cards import parse_card
 from .editions import get_edition
 from .house_rules import parse_house_rules, with_house_rules
 from .moves import legal_options
-from .notation import text
+from .notation import move_text
 from .position import Position
 from .scoring import final_scores, winner_of
 
@@ -104,7 +104,7 @@ def moves(request: object) -> dict[str, Any]:
         raise ValueError(f"teams is true but {COLOURS[player]}'s partner has no pawns")
     options = legal_options(position, player, card, edition, teams)
     return {
-        "moves": [{"text": text(m), "pawns": m.after.to_json()} for m in options.moves],
+        "moves": [{"text": move_text(m), "pawns": m.after.to_json()} for m in options.moves],
         "forfeit": options.forfeit,
         "again": options.again,
     }

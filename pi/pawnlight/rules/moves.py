@@ -7,6 +7,7 @@ the pawn it switches with, and the position that results.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import NamedTuple
 
 from .board import (
@@ -25,9 +26,26 @@ from .cards import parse_card
 from .editions import Edition
 from .position import Position
 
-# What kind of action a step is.
-FORWARD, BACKWARD, START_OUT, SORRY, SWITCH = range(5)
-STEP_KINDS = ("forward", "backward", "start", "sorry", "switch")
+
+class StepKind(IntEnum):
+    """What kind of action a step is.  An int enum: steps are built by the million, compared
+    and hashed as plain tuples; ``word`` names the kind for people and logs."""
+
+    FORWARD = 0
+    BACKWARD = 1
+    START_OUT = 2  # out of START onto the start circle
+    SORRY = 3  # out of START onto an opponent's square, bumping it
+    SWITCH = 4  # an 11's exchange with an opponent
+
+    @property
+    def word(self) -> str:
+        return _STEP_WORDS[self]
+
+
+_STEP_WORDS = ("forward", "backward", "start", "sorry", "switch")
+
+# The generator's loops read the kinds as module globals: cheaper than an enum attribute.
+FORWARD, BACKWARD, START_OUT, SORRY, SWITCH = StepKind
 
 _FORWARD_CARDS = {"1": 1, "2": 2, "3": 3, "5": 5, "7": 7, "8": 8, "10": 10, "11": 11, "12": 12}
 
@@ -36,7 +54,7 @@ class Step(NamedTuple):
     """One pawn's part of a move."""
 
     colour: int
-    kind: int
+    kind: StepKind
     origin: int
     #: The square the card itself brings the pawn to (the triangle, when it then slides).
     target: int
@@ -162,7 +180,7 @@ def make_step(
     position: Position,
     occupancy: list[int],
     colour: int,
-    kind: int,
+    kind: StepKind,
     origin: int,
     path: tuple[int, ...],
     teams: bool,

@@ -10,7 +10,7 @@ is the colour's initial (``R``, ``B``, ``Y``, ``G``), written when ``FROM`` is n
 since only a track square tells whose pawn stands there.  ``>END`` shows a slide to its end.
 
 Examples: ``T7-T14``, ``R:start-T4``, ``T58-T1>T4``, ``T2-S3``, ``R:S2-T0``, ``T7<>T30``,
-``T3-T6,T20-T24``.  ``parse(text(move), position) == move`` for every legal move.
+``T3-T6,T20-T24``.  ``parse_move(move_text(move), position) == move`` for every legal move.
 """
 
 from __future__ import annotations
@@ -28,19 +28,10 @@ from .board import (
     place_name,
     start_circle,
 )
-from .moves import (
-    BACKWARD,
-    FORWARD,
-    SORRY,
-    START_OUT,
-    SWITCH,
-    Move,
-    Step,
-    apply_step,
-    make_step,
-    make_switch,
-)
+from .moves import Move, Step, StepKind, apply_step, make_step, make_switch
 from .position import Position
+
+_SWITCH = StepKind.SWITCH  # bound once: written for every move played
 
 
 class NotationError(ValueError):
@@ -50,21 +41,22 @@ class NotationError(ValueError):
 def step_text(step: Step) -> str:
     origin = step.origin
     prefix = "" if origin < TRACK_SQUARES else f"{INITIALS[step.colour]}:"
-    joint = "<>" if step.kind == SWITCH else "-"
+    joint = "<>" if step.kind == _SWITCH else "-"
     text = f"{prefix}{PLACE_NAMES[origin]}{joint}{PLACE_NAMES[step.target]}"
     if step.slide is not None:
         text += f">{PLACE_NAMES[step.slide.end]}"
     return text
 
 
-def text(move: Move) -> str:
+def move_text(move: Move) -> str:
+    """A move in the notation: ``T7-T14``, ``R:start-T4``, ``T3-T6,T20-T24``."""
     steps = move.steps
     if len(steps) == 1:
         return step_text(steps[0])
     return ",".join(step_text(step) for step in steps)
 
 
-def parse(notation: str, position: Position, teams: bool = False) -> Move:
+def parse_move(notation: str, position: Position, teams: bool = False) -> Move:
     """The move a text describes in ``position``; NotationError says what does not fit.
 
     Parsing rebuilds the move with the same step builders the generator uses, so a parsed move
@@ -76,12 +68,12 @@ def parse(notation: str, position: Position, teams: bool = False) -> Move:
     steps: list[Step] = []
     here = position
     for part in notation.strip().split(","):
-        step, here = _parse_part(part.strip(), here, teams)
+        step, here = _parse_step(part.strip(), here, teams)
         steps.append(step)
     return Move(tuple(steps), position, here)
 
 
-def _parse_part(part: str, position: Position, teams: bool) -> tuple[Step, Position]:
+def _parse_step(part: str, position: Position, teams: bool) -> tuple[Step, Position]:
     colour = -1
     body = part
     if len(part) > 2 and part[1] == ":":
@@ -93,13 +85,13 @@ def _parse_part(part: str, position: Position, teams: bool) -> tuple[Step, Posit
     slide_end = None
     if ">" in body.replace("<>", ""):
         body, _, end_text = body.rpartition(">")
-        slide_end = _place(end_text, part)
+        slide_end = _place_in(end_text, part)
     switch = "<>" in body
     origin_text, sep, target_text = body.partition("<>" if switch else "-")
     if not sep:
         raise NotationError(f"{part!r}: expected FROM-TO or FROM<>TO")
-    origin = _place(origin_text, part)
-    target = _place(target_text, part)
+    origin = _place_in(origin_text, part)
+    target = _place_in(target_text, part)
     occupancy = position.track_occupancy()
     if origin < TRACK_SQUARES:
         standing = occupancy[origin]
@@ -133,12 +125,12 @@ def _build_move(position, occupancy, colour, origin, target, teams):
     if origin == START:
         if target >= TRACK_SQUARES:
             return None
-        kind = START_OUT if target == start_circle(colour) else SORRY
+        kind = StepKind.START_OUT if target == start_circle(colour) else StepKind.SORRY
         candidates.append((kind, (target,)))
     else:
         for kind, paths, longest in (
-            (FORWARD, FORWARD_PATHS, MAX_FORWARD),
-            (BACKWARD, BACKWARD_PATHS, MAX_BACKWARD),
+            (StepKind.FORWARD, FORWARD_PATHS, MAX_FORWARD),
+            (StepKind.BACKWARD, BACKWARD_PATHS, MAX_BACKWARD),
         ):
             for count in range(1, longest + 1):
                 path = paths[colour][origin][count]
@@ -153,7 +145,7 @@ def _build_move(position, occupancy, colour, origin, target, teams):
     return None
 
 
-def _place(name: str, part: str) -> int:
+def _place_in(name: str, part: str) -> int:
     try:
         return parse_place(name)
     except ValueError as error:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..rules.board import COLOURS
-from ..rules.game import Event, Game, GameConfig, GameError
+from ..rules.game import Event, Game, GameConfig, GameError, Phase
 from ..terminal_text import wrap
 from .errors import ReplayError, StoreError
 from .location import journal_path
@@ -358,11 +358,11 @@ def _describe(event: Event) -> str:
 
 
 def _waiting(game: Game) -> str:
-    if game.phase == "draw":
+    if game.phase == Phase.DRAW:
         return f"{COLOURS[game.turn]} to draw"
-    if game.phase == "move":
+    if game.phase == Phase.MOVE:
         return f"{COLOURS[game.turn]} to play the {game.card}"
-    if game.phase == "double":
+    if game.phase == Phase.DOUBLE:
         return "answers to a double from " + ", ".join(COLOURS[c] for c in game.waiting_for)
     return game.phase
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..rules.board import COLOURS
-from ..rules.game import DRAW, MOVE, Event, Game, GameConfig, GameError, Result
+from ..rules.game import Event, Game, GameConfig, GameError, Phase, Result
 from ..rules.notation import NotationError
 from .errors import ReplayError
 from .record import GameRecord
@@ -20,12 +20,12 @@ from .record import GameRecord
 def apply_event(game: Game, event: Event) -> None:
     """Apply one recorded event; GameError (or ValueError) if it does not fit the game."""
     if event.kind in ("draw", "move", "forfeit"):
-        phase = DRAW if event.kind == "draw" else MOVE
+        phase = Phase.DRAW if event.kind == "draw" else Phase.MOVE
         if game.phase == phase and event.colour != game.turn:
             raise GameError(
                 f"the event is {COLOURS[event.colour]}'s but it is {COLOURS[game.turn]}'s turn"
             )
-        if phase == MOVE and game.phase == MOVE and event.card != game.card:
+        if phase == Phase.MOVE and game.phase == Phase.MOVE and event.card != game.card:
             raise GameError(f"the event plays a {event.card} but the card drawn is {game.card}")
     game.apply(event)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..rules.game import Event, Game, GameError, Turn
+from ..rules.game import Event, Game, GameError, Phase, Turn
 from ..rules.position import Position
 
 
@@ -25,9 +25,9 @@ class ResumePoint(NamedTuple):
     before_last_move: Position | None
     #: The latest turn in the game's history (None at the start).
     last_turn: Turn | None
-    #: The colour to act and the phase ("draw", "move", "double", "over"); the card drawn if any.
+    #: The colour to act and the phase; the card drawn if any.
     turn: int
-    phase: str
+    phase: Phase
     card: str | None
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pawnlight.rules.board import COLOURS, HOME, START, place_name
 from pawnlight.rules.game import Turn
 from pawnlight.rules.moves import Move
-from pawnlight.rules.notation import NotationError, parse
+from pawnlight.rules.notation import NotationError, parse_move
 from pawnlight.rules.position import Position
 from pawnlight.terminal_text import WIDTH, wrap
 
@@ -57,7 +57,7 @@ def consequences(turn: Turn, teams: bool) -> list[str]:
     if turn.text in ("forfeit", "discard"):
         return []
     try:
-        move: Move = parse(turn.text, turn.before, teams)
+        move: Move = parse_move(turn.text, turn.before, teams)
     except NotationError:  # the history's own text always parses; say nothing if not
         return []
     said = []

@@ -12,10 +12,8 @@ from pawnlight.board.cells import (
     CELL_NAMES,
     LEDS,
     SLIDE_CHANNEL_SQUARES,
-    SPOTS_PER_AREA,
-    START_BASE,
     parse_cell_name,
-    spot_of_cell,
+    place_of_cell,
 )
 from pawnlight.board.layout import Layout
 from pawnlight.rules.words import place_words, square_words
@@ -26,11 +24,9 @@ SLIDE_PREFIX = "slide-T"  # a slide channel's LED: ``slide-T41``
 def cell_words(cell: int) -> str:
     """``the 3rd square of red's long slide``, ``red's 2nd safety square``, ``red START,
     spot 1``."""
-    spot = spot_of_cell(cell)
-    words = place_words(spot.place, spot.colour)
-    if cell >= START_BASE:
-        words += f", spot {(cell - START_BASE) % SPOTS_PER_AREA + 1}"
-    return words
+    place = place_of_cell(cell)
+    words = place_words(place.number, place.colour)
+    return f"{words}, spot {place.spot}" if place.spot else words
 
 
 def named(cell: int, more: str = "") -> str:
