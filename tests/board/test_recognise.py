@@ -249,7 +249,7 @@ def test_a_sorry_onto_a_pawn_of_its_own_colour_is_asked_about(layout, through_st
     decision = table.settle()
     assert isinstance(decision, Ambiguous)
     assert decision.unchanged
-    assert [text(m) for m in decision.moves] == ["B:start-T56"]
+    assert [move_text(m) for m in decision.moves] == ["B:start-T56"]
 
 
 SLIDE_BACK = pos(
@@ -276,7 +276,7 @@ def test_a_move_that_slides_back_to_where_it_began_is_asked_about_after_a_quick_
     decision = table.settle()
     assert isinstance(decision, Ambiguous)
     assert decision.unchanged
-    assert [text(m) for m in decision.moves] == ["T28-T24>T28"]
+    assert [move_text(m) for m in decision.moves] == ["T28-T24>T28"]
 
 
 def test_touching_only_start_is_no_sorry_onto_a_pawn_of_its_own_colour():
