@@ -12,7 +12,9 @@ from link import HostLink
 from mfrc522 import MFRC522, CardWatcher
 from shift_in import ShiftInChain
 
-FIRMWARE_VERSION = "1.0.0"
+# major.minor follow the protocol this firmware speaks (protocol.PROTOCOL_MAJOR/MINOR: 1.1 added
+# LED_SCENE); the last number counts releases of the same protocol.
+FIRMWARE_VERSION = "1.1.0"
 
 # The loop never sleeps longer than this, so the watchdog is fed well inside its timeout and
 # heartbeats go out on time even on a quiet board.

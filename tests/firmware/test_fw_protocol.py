@@ -268,3 +268,14 @@ def test_latest_sender_keeps_frames_and_scenes_on_one_channel() -> None:
     assert leds.poll(2) == (P.LED_SCENE, 2, b"s")
     assert leds.set(b"s", 3, P.LED_SCENE) is None  # unchanged
     assert leds.on_ack(P.LED_SCENE, 2) and leds.replay(4) == (P.LED_SCENE, 3, b"s")
+
+
+def test_the_firmware_version_names_the_protocol_it_speaks():
+    """A builder reads the version in `doctor`: 1.1.x must mean protocol 1.1 (LED scenes)."""
+    import re
+    from pathlib import Path
+
+    app = Path(__file__).parents[2] / "firmware" / "app.py"
+    version = re.search(r'^FIRMWARE_VERSION = "(\d+)\.(\d+)\.(\d+)"$', app.read_text(), re.M)
+    assert version is not None, "firmware/app.py must set FIRMWARE_VERSION as major.minor.patch"
+    assert (int(version[1]), int(version[2])) == (P.PROTOCOL_MAJOR, P.PROTOCOL_MINOR)

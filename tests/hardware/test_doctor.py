@@ -24,7 +24,7 @@ def test_doctor_once_on_the_simulated_board(capsys):
     assert "pawnlight doctor: simulated presence board" in out
     assert "Link:      up" in out
     assert "Findings:  none, the board looks healthy" in out
-    assert "Firmware:  1.0.0 (protocol 1.1), presence board, 112 channels, 132 LEDs" in out
+    assert "Firmware:  1.1.0 (protocol 1.1), presence board, 112 channels, 132 LEDs" in out
     assert "CRC failures 0" in out
     board = next(line for line in out.splitlines() if line.startswith("Board:"))
     assert board.startswith("Board:     up ") and "up 0 ms," not in board  # a real heartbeat
