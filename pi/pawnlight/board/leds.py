@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
+from pawnlight.firmware import protocol
 from pawnlight.rules.board import HOME, START, TRACK_SQUARES, Place
 from pawnlight.rules.moves import Move, Options, Step
 from pawnlight.rules.position import Position
@@ -62,8 +63,15 @@ def scale(rgb: RGB, factor: float) -> RGB:
 
 
 def blink(at: float, hz: float, duty: float = 0.5) -> bool:
-    """On for the first ``duty`` of every period; a pure function of time."""
-    return (at * hz) % 1.0 < duty
+    """On for the first ``duty`` of every period; a pure function of time, by the board's own
+    rule for a BLINK effect (whole milliseconds), so the Pi's frame and the board's agree."""
+    period = round(1000 / hz)
+    return (round(at * 1000) % period) * 256 < min(255, round(duty * 256)) * period
+
+
+def chase_lit(at: float, step: float, count: int) -> int:
+    """How many LEDs of a chase of ``count`` are lit at ``at`` (the board's CHASE rule)."""
+    return (round(at * 1000) // round(step * 1000)) % (count + 1)
 
 
 def breathe(at: float, period: float, low: float, high: float) -> float:
@@ -102,23 +110,113 @@ class Role(StrEnum):
 ASK_BLINK_HZ = 2.0
 
 
+class Effect(NamedTuple):
+    """An animation the board runs itself (an LED_SCENE effect, docs/protocol.md): BLINK,
+    BREATHE or CHASE with the protocol's parameters.  ``group`` keeps two effects of the same
+    look apart (two slides' chases must not run as one long chase)."""
+
+    kind: int
+    period_ms: int
+    a: int
+    b: int
+    on: RGB
+    off: RGB | None
+    group: int = -1
+
+
+def blinking(on: RGB, hz: float, duty: float = 0.5, off: RGB | None = OFF) -> Effect:
+    """``on`` for the first ``duty`` of each period, else ``off`` (None: what lies under)."""
+    return Effect(protocol.BLINK, round(1000 / hz), min(255, round(duty * 256)), 0, on, off)
+
+
+def breathing(rgb: RGB, period: float, low: float, high: float) -> Effect:
+    """``rgb`` rising from ``low`` to ``high`` of its brightness and back, lowest at t = 0."""
+    return Effect(
+        protocol.BREATHE, round(period * 1000), round(low * 255), round(high * 255), rgb, OFF
+    )
+
+
+def chasing(rgb: RGB, step: float, group: int) -> Effect:
+    """LEDs lit one after another along their list, then all dark, ``step`` seconds each."""
+    return Effect(protocol.CHASE, round(step * 1000), 0, 0, rgb, OFF, group)
+
+
+class Scene(NamedTuple):
+    """A picture the board animates itself: the still ``base`` and the ``effects`` drawn over
+    it, as protocol.encode_scene takes them.  The Pi sends it once; the board runs it."""
+
+    base: Frame
+    effects: tuple[tuple, ...]
+
+    def frame_at(self, ms: int) -> Frame:
+        """What the board shows ``ms`` into the scene (protocol.render_scene, as the Pico)."""
+        flat = bytes(c for rgb in self.base for c in rgb)
+        out = protocol.render_scene(flat, self.effects, ms, bytearray(len(flat)))
+        return tuple(tuple(out[i : i + 3]) for i in range(0, len(out), 3))  # type: ignore[misc]
+
+
+def dimmed_scene(scene: Scene, brightness: float) -> Scene:
+    """The scene at the owner's brightness (as companion.lights.dimmed does to a frame)."""
+    if brightness >= 1.0:
+        return scene
+    base = tuple(scale(rgb, brightness) for rgb in scene.base)
+    effects = tuple(
+        (
+            kind,
+            period,
+            a,
+            b,
+            scale(on, brightness),
+            None if off is None else scale(off, brightness),
+            leds,
+        )
+        for kind, period, a, b, on, off, leds in scene.effects
+    )
+    return Scene(base, effects)
+
+
 class Canvas:
     """A frame being painted; later paint covers earlier paint.
 
     Every paint names what the place means, and a place painted dark by a blink still counts
-    as lit: ``lit`` is the same at every instant, ``frame()`` the picture at this one.
+    as lit: ``lit`` is the same at every instant, ``frame()`` the picture at this one.  A paint
+    with an ``effect`` also describes its animation, so ``scene()`` is the whole picture for
+    every instant: the board runs it instead of the Pi sending 25 frames a second.
     """
 
     def __init__(self, layout: Layout, record: bool = True) -> None:
         self.layout = layout
         self.leds: list[RGB] = [OFF] * LEDS
+        self.base: list[RGB] = [OFF] * LEDS  # what lies under the effects
+        self._effects: dict[Effect, list[int]] = {}
+        self._effect_of: dict[int, Effect] = {}
+        #: False once something moves that no effect describes (the celebration's comets):
+        #: such a picture goes out as frames.
+        self.still = True
         self.lit: dict[str, Lit] = {}
         #: Keep what the lit places mean (the state's ``lit``); off for the LED frames alone,
         #: which are painted up to 25 times a second.
         self.record = record
 
-    def cell(self, cell: int, rgb: RGB, lit: Lit | None = None) -> None:
-        self.leds[self.layout.led_of[cell]] = rgb
+    def _paint(self, index: int, rgb: RGB | None, effect: Effect | None) -> None:
+        old = self._effect_of.pop(index, None)
+        if old is not None:
+            self._effects[old].remove(index)
+        if effect is None:
+            assert rgb is not None
+            self.base[index] = rgb
+        else:
+            self._effects.setdefault(effect, []).append(index)
+            self._effect_of[index] = effect
+        if rgb is not None:
+            self.leds[index] = rgb
+
+    def cell(
+        self, cell: int, rgb: RGB | None, lit: Lit | None = None, effect: Effect | None = None
+    ) -> None:
+        """Paint a cell: ``rgb`` now (None: leave what is under, a blink's dark half), and
+        ``effect`` the animation it is an instant of."""
+        self._paint(self.layout.led_of[cell], rgb, effect)
         if lit is not None and self.record:
             self.lit[CELL_KEYS[cell]] = lit
 
@@ -127,44 +225,69 @@ class Canvas:
         if self.record:
             self.lit[CELL_KEYS[cell]] = lit
 
-    def place(self, colour: int, place: int, rgb: RGB, lit: Lit | None = None) -> None:
+    def place(
+        self,
+        colour: int,
+        place: int,
+        rgb: RGB | None,
+        lit: Lit | None = None,
+        effect: Effect | None = None,
+    ) -> None:
         """A pawn's place: a square, or every spot of its START or HOME."""
         if place in (START, HOME):
             for cell in area_cells(place, colour):
-                self.cell(cell, rgb, lit)
+                self.cell(cell, rgb, lit, effect)
         else:
-            self.cell(cell_of(colour, place), rgb, lit)
+            self.cell(cell_of(colour, place), rgb, lit, effect)
 
-    def spot(self, place: Place, rgb: RGB, lit: Lit | None = None) -> None:
+    def spot(
+        self, place: Place, rgb: RGB | None, lit: Lit | None = None, effect: Effect | None = None
+    ) -> None:
         """A place named on its own: a square, or every spot of a whole START or HOME."""
         for cell in cells_of(place):
-            self.cell(cell, rgb, lit)
+            self.cell(cell, rgb, lit, effect)
 
-    def slide_channel(self, square: int, rgb: RGB, lit: Lit | None = None) -> None:
-        self.leds[self.layout.slide_led(square)] = rgb
+    def slide_channel(
+        self, square: int, rgb: RGB, lit: Lit | None = None, effect: Effect | None = None
+    ) -> None:
+        self._paint(self.layout.slide_led(square), rgb, effect)
         if lit is not None and self.record:
             self.lit[slide_led_key(square)] = lit
 
     def frame(self) -> Frame:
         return tuple(self.leds)
 
+    def scene(self) -> Scene | None:
+        if not self.still:
+            return None
+        effects = tuple(
+            (e.kind, e.period_ms, e.a, e.b, e.on, e.off, tuple(leds))
+            for e, leds in self._effects.items()
+            if leds
+        )
+        return Scene(tuple(self.base), effects)
+
     def picture(self) -> Picture:
-        return Picture(self.frame(), dict(self.lit))
+        return Picture(self.frame(), dict(self.lit), self.scene())
 
 
 class Picture(NamedTuple):
-    """One painting: the LED frame at an instant and what every lit place means."""
+    """One painting: the LED frame at an instant, what every lit place means, and the scene
+    the board can run for every instant (None where no effect describes what moves)."""
 
     frame: Frame
     lit: dict[str, Lit]
+    scene: Scene | None = None
 
 
 # -- the turn -------------------------------------------------------------------------------------
 
 
 def _turn(canvas: Canvas, player: int, at: float) -> None:
+    colour = PAWN_COLOURS[player]
     level = breathe(at, TURN_BREATH_PERIOD, TURN_LOW, TURN_HIGH)
-    canvas.place(player, START, scale(PAWN_COLOURS[player], level), Lit(Role.TURN, player))
+    effect = breathing(colour, TURN_BREATH_PERIOD, TURN_LOW, TURN_HIGH)
+    canvas.place(player, START, scale(colour, level), Lit(Role.TURN, player), effect)
 
 
 def _steps(canvas: Canvas, steps: Iterable[Step], at: float, role: Role = Role.DESTINATION) -> None:
@@ -181,20 +304,20 @@ def _steps(canvas: Canvas, steps: Iterable[Step], at: float, role: Role = Role.D
             continue
         canvas.cell(step.slide.triangle, SLIDE_WARNING, Lit(Role.SLIDE, step.slide.colour))
         channel = step.slide.channel
-        lit = int(at / SLIDE_CHASE_STEP) % (len(channel) + 1)
+        lit = chase_lit(at, SLIDE_CHASE_STEP, len(channel))
+        chase = chasing(SLIDE_WARNING, SLIDE_CHASE_STEP, step.slide.triangle)
         for index, square in enumerate(channel):
             rgb = SLIDE_WARNING if index < lit else OFF
-            canvas.slide_channel(square, rgb, Lit(Role.SLIDE, step.slide.colour))
+            canvas.slide_channel(square, rgb, Lit(Role.SLIDE, step.slide.colour), chase)
     on = blink(at, BUMP_BLINK_HZ)
+    bump = blinking(WHITE, BUMP_BLINK_HZ, off=None)
     for step in steps:
         hit = [(square, Lit(Role.BUMP, colour)) for colour, square in step.bumped]
         if step.swapped >= 0:
             hit.append((step.target, Lit(Role.SWITCH, step.swapped)))
         for square, lit in hit:
-            if on:
-                canvas.cell(square, WHITE, lit)
-            else:
-                canvas.claim(square, lit)  # the blink's dark half: still lit
+            # The blink's dark half leaves what lies under it, and the square is still lit.
+            canvas.cell(square, WHITE if on else None, lit, bump)
 
 
 def turn_picture(
@@ -307,7 +430,8 @@ def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) 
         assert correction.source is not None
         lit = Lit(Role.CHECK, correction.colour)
         if first:
-            canvas.spot(correction.source, ERROR if blink(at, CHECK_BLINK_HZ) else OFF, lit)
+            rgb = ERROR if blink(at, CHECK_BLINK_HZ) else OFF
+            canvas.spot(correction.source, rgb, lit, blinking(ERROR, CHECK_BLINK_HZ))
         else:
             canvas.spot(correction.source, scale(ERROR, DIM), lit)
         return
@@ -315,14 +439,15 @@ def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) 
     if correction.action in (Fix.LIFT, Fix.MOVE):
         assert correction.source is not None
         if first:
-            canvas.spot(correction.source, WHITE if blink(at, LIFT_BLINK_HZ) else OFF, lit)
+            rgb = WHITE if blink(at, LIFT_BLINK_HZ) else OFF
+            canvas.spot(correction.source, rgb, lit, blinking(WHITE, LIFT_BLINK_HZ))
         else:
             canvas.spot(correction.source, scale(WHITE, DIM), lit)
     if correction.action in (Fix.PUT, Fix.MOVE):
         assert correction.target is not None
         if first:
             rgb = colour if blink(at, PUT_BLINK_HZ, 0.7) else OFF
-            canvas.spot(correction.target, rgb, lit)
+            canvas.spot(correction.target, rgb, lit, blinking(colour, PUT_BLINK_HZ, 0.7))
         else:
             canvas.spot(correction.target, scale(colour, DIM), lit)
 
@@ -335,11 +460,13 @@ def error_picture(
     lit = Lit(Role.ERROR)
     if spots:
         for spot in spots:
-            canvas.spot(spot, ERROR if blink(at, CHECK_BLINK_HZ) else OFF, lit)
+            rgb = ERROR if blink(at, CHECK_BLINK_HZ) else OFF
+            canvas.spot(spot, rgb, lit, blinking(ERROR, CHECK_BLINK_HZ))
     else:
         level = breathe(at, 1.0, 0.1, 1.0)
+        effect = breathing(ERROR, 1.0, 0.1, 1.0)
         for square in range(TRACK_SQUARES):
-            canvas.cell(square, scale(ERROR, level), lit)
+            canvas.cell(square, scale(ERROR, level), lit, effect)
     return canvas.picture()
 
 
@@ -353,13 +480,15 @@ def ask_picture(layout: Layout, at: float, record: bool = True) -> Picture:
     """The board asks "really?": the whole track blinks white until the second press."""
     canvas = Canvas(layout, record)
     on = blink(at, ASK_BLINK_HZ)
+    effect = blinking(WHITE, ASK_BLINK_HZ)
     for square in range(TRACK_SQUARES):
-        canvas.cell(square, WHITE if on else OFF, Lit(Role.ASK))
+        canvas.cell(square, WHITE if on else OFF, Lit(Role.ASK), effect)
     return canvas.picture()
 
 
 def celebration_picture(layout: Layout, winner: int, at: float, record: bool = True) -> Picture:
     canvas = Canvas(layout, record)
+    canvas.still = False  # comets and twinkles: no effect describes them, frames go out
     colour = PAWN_COLOURS[winner]
     lit = Lit(Role.CELEBRATION, winner)
     for square in range(TRACK_SQUARES):

@@ -27,6 +27,7 @@ from typing import Any
 from ..board.guidance import corrections
 from ..board.health.stuck import StuckSensorDetector, pawn_cells
 from ..board.layout import COLOUR, PRESENCE, Layout
+from ..board.leds import Scene
 from ..board.recognise import (
     Ambiguous,
     Decision,
@@ -48,7 +49,7 @@ from ..rules.notation import NotationError, move_text, parse_move
 from ..rules.position import Position
 from ..rules.words import a_card, card_words, move_words, no_move_reason
 from .deck import CardDeck, DeckError, Enrolment
-from .lights import frame_for
+from .lights import picture_for
 from .phases import CompanionPhase
 from .service import CommandRefused as CommandError
 from .signals import (
@@ -135,6 +136,7 @@ class Companion:
         self.choice_unchanged = False
         self.scanned_uid: str | None = None
         self.last_frame: tuple | None = None
+        self.last_scene: Scene | None = None  # the animation the last frame is an instant of
         self.last_frame_at = 0.0
         self.takeback_since: float | None = None
         #: Colours played by the computer: colour -> (spec, Player).
@@ -931,12 +933,13 @@ class Companion:
     def _lights(self, animating: bool = False) -> list[Effect]:
         if animating and self.now - self.last_frame_at < 1 / ANIMATION_RATE:
             return []
-        frame = frame_for(self, self.now)
+        picture = picture_for(self, self.now, record=False)
+        frame = picture.frame
         if frame == self.last_frame:
             return []
-        self.last_frame = frame
+        self.last_frame, self.last_scene = frame, picture.scene
         self.last_frame_at = self.now
-        return [ShowLeds(frame)]
+        return [ShowLeds(frame, picture.scene, self.now)]
 
 
 def _before_undos(game: Game) -> tuple[Position, ...]:

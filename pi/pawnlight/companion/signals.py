@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..board.leds import Scene
 from ..rules.game import Event, GameConfig, Result
 
 Colour = tuple[int, int, int]
@@ -71,7 +72,13 @@ Input = Reading | CardScanned | Pressed | Tick | LinkChanged | Trouble
 
 @dataclass(frozen=True)
 class ShowLeds:
+    """The LEDs now (``frame``), and the animation it is an instant of (``scene``, None when
+    no effect describes it), at the companion's time ``at`` in seconds: a board that runs
+    scenes is sent the scene once, others every changed frame."""
+
     frame: tuple[Colour, ...]
+    scene: Scene | None = None
+    at: float = 0.0
 
 
 @dataclass(frozen=True)

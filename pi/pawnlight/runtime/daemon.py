@@ -16,6 +16,7 @@ from collections import deque
 from typing import Any
 
 from pawnlight.board.layout import Layout, choose_layout
+from pawnlight.board.leds import Scene
 from pawnlight.companion.deck import CardDeck, simulated_uids
 from pawnlight.companion.machine import Companion, Settings
 from pawnlight.devices.controls import Controls
@@ -118,6 +119,7 @@ class Daemon:
             companion,
             config.data / JOURNAL_FILE,
             send_leds=self._send_leds,
+            send_scene=self._send_scene,
             buzz=self._buzz,
             status=self._status,
             save_deck=lambda uids: save_deck(self.deck_path, uids),
@@ -260,6 +262,19 @@ class Daemon:
                 self.link.send_leds(frame)
             except (ValueError, OSError) as error:
                 log.warning("LED frame not sent: %s", error)
+
+    def _send_scene(self, scene: Scene, phase_ms: int) -> bool:
+        """Send a scene to a board whose firmware runs scenes (protocol 1.1); False when the
+        board is not connected or older, and the owner sends frames instead."""
+        board = self.link.board if self.link is not None else None
+        if board is None or board.protocol < (1, 1):
+            return False
+        try:
+            self.link.send_scene(scene.base, scene.effects, phase_ms)
+        except (ValueError, OSError) as error:
+            log.warning("LED scene not sent: %s", error)
+            return False
+        return True
 
     def _buzz(self, pattern: str) -> None:
         if self.controls is not None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pawnlight.board.leds import error_frame
+from pawnlight.board.leds import Scene, dimmed_scene, error_picture
 from pawnlight.companion.lights import dimmed
 from pawnlight.companion.machine import Companion
 from pawnlight.companion.service import CommandRefused, SimulatedBoardControls
@@ -108,6 +108,7 @@ class Owner:
         journal_path: Path,
         *,
         send_leds: Callable[[Sequence[tuple[int, int, int]]], None] = lambda frame: None,
+        send_scene: Callable[[Scene, int], bool] | None = None,
         buzz: Callable[[str], None] = lambda pattern: None,
         status: Callable[[str], None] = lambda state: None,
         save_deck: Callable[[dict[str, str]], None] = lambda uids: None,
@@ -121,6 +122,11 @@ class Owner:
         self.journal_path = journal_path
         self.sim = sim
         self._send_leds = send_leds
+        #: A board that runs scenes itself is sent each scene once (with its time in ms), not
+        #: the 25 frames a second its animation would take; it answers False when the board
+        #: cannot take scenes now (not connected, older firmware): frames go out instead.
+        self._send_scene = send_scene
+        self._shown_scene: Scene | None = None
         self._buzz = buzz
         self._status = status
         self._save_deck = save_deck
@@ -150,7 +156,7 @@ class Owner:
         # companion asked for meanwhile that would have confirmed them (held until they are).
         self._unsaved: list[Callable[[Journal], object]] = []
         self.storage_fault: str | None = None
-        self._held_frame: tuple | None = None
+        self._held_leds: ShowLeds | None = None
         self._held_status: str | None = None
         self._held_inputs: list[object] = []
         self._storage_tried = 0.0
@@ -404,13 +410,13 @@ class Owner:
             elif self.storage_fault is not None:
                 # Nothing that would confirm an unsaved move goes out; the newest is kept.
                 if isinstance(effect, ShowLeds):
-                    self._held_frame = effect.frame
+                    self._held_leds = effect
                 elif isinstance(effect, StatusLight):
                     self._held_status = effect.state
                 elif isinstance(effect, SaveDeck):
                     self._save_deck(effect.uids)
             elif isinstance(effect, ShowLeds):
-                self._send_leds(dimmed(effect.frame, self.companion.settings.brightness))
+                self._show(effect)
             elif isinstance(effect, Buzz):
                 self._buzz(effect.pattern)
             elif isinstance(effect, StatusLight):
@@ -465,14 +471,31 @@ class Owner:
         if first:
             log.error("storage fault: %s", self.storage_fault)
             self.errors.append(self.storage_fault)
-            self._held_frame = self.companion.last_frame
+            companion = self.companion
+            if companion.last_frame is not None:
+                self._held_leds = ShowLeds(
+                    companion.last_frame, companion.last_scene, companion.now
+                )
             self._status("error")
         self._show_storage_fault()
 
     def _show_storage_fault(self) -> None:
         self._storage_tried = self._clock()
-        frame = error_frame(self.companion.layout, self._storage_tried)
-        self._send_leds(dimmed(frame, self.companion.settings.brightness))
+        picture = error_picture(self.companion.layout, self._storage_tried, record=False)
+        self._show(ShowLeds(picture.frame, picture.scene, self._storage_tried))
+
+    def _show(self, leds: ShowLeds) -> None:
+        """Light the LEDs: a scene once to a board that runs it, else the frame."""
+        brightness = self.companion.settings.brightness
+        if leds.scene is not None and self._send_scene is not None:
+            scene = dimmed_scene(leds.scene, brightness)
+            if scene == self._shown_scene:
+                return
+            if self._send_scene(scene, round(leds.at * 1000)):
+                self._shown_scene = scene
+                return
+        self._shown_scene = None
+        self._send_leds(dimmed(leds.frame, brightness))
 
     def _while_storage_fails(self, item: object) -> None:
         """Board inputs while writes fail: readings are kept (the owner has the latest values),
@@ -503,9 +526,9 @@ class Owner:
         self.storage_fault = None
         self._status(self._held_status or ("ok" if self.companion.link_up else "link-down"))
         self._held_status = None
-        if self._held_frame is not None:
-            self._send_leds(dimmed(self._held_frame, self.companion.settings.brightness))
-            self._held_frame = None
+        if self._held_leds is not None:
+            self._show(self._held_leds)
+            self._held_leds = None
         held, self._held_inputs = self._held_inputs, []
         now = self._clock()
         if self._have_reading:
