@@ -92,3 +92,38 @@ def test_a_new_game_over_an_unfinished_one_keeps_it_as_abandoned(daemon, tmp_pat
     with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
         games = {g.id: g for g in journal.games()}
     assert games[first].finished and "abandoned" in games[first].outcome, games[first]
+
+
+def test_the_board_breathes_the_turn_from_one_scene(daemon, monkeypatch):
+    """Firmware 1.1 runs the animation itself: while red's START breathes through many shades
+    on the board, the Pi sends it no LED message at all (it once sent 25 frames a second)."""
+    from pawnlight.board.cells import cells_of
+    from pawnlight.rules.board import Place
+
+    owner, link = daemon.owner, daemon.link
+    wait_for(owner, lambda s: s["link"]["up"])
+    sent: list[str] = []
+    for name in ("send_scene", "send_leds"):
+        original = getattr(link, name)
+
+        def counted(*args, _original=original, _name=name, **kwargs):
+            sent.append(_name)
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(link, name, counted)
+    owner.command("new_game", {"players": ["red", "blue"]})
+    daemon.sim_board.set_board({"red": ["start"] * 4, "blue": ["start"] * 4})
+    wait_for(owner, lambda s: s["phase"] == "draw")
+    led = daemon.layout.led_of[cells_of(Place.parse("start:red:1"))[0]]
+    # The scene for red's turn may still be on its way: wait until the board breathes it.
+    daemon.firmware.wait_for_leds(lambda leds: leds[led][0] > 0 and leds[led][1:] == (0, 0))
+    before = len(sent)
+    shades: set[int] = set()
+
+    def breathing(leds) -> bool:
+        shades.add(leds[led][0])
+        return len(shades) >= 8
+
+    daemon.firmware.wait_for_leds(breathing, timeout=10.0)
+    assert sent[before:] == []
+    assert "send_scene" in sent
