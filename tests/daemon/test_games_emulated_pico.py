@@ -3,9 +3,10 @@
 `pawnlight run --sim-pico` in-process: the companion, the real pyserial driver over a pty and
 the unmodified firmware on MicroPython's RP2040 build in rp2040js, with the simulated pawns
 turned into 74HC165 bits or mux/ADC readings, cards read through the emulated MFRC522 and the
-LEDs decoded from the WS2812 pulses. The emulator runs several times slower than a Pico, so
-these are a few turns rather than whole games (tests/daemon/test_games.py plays those on the
-unix-port firmware).
+LEDs decoded from the WS2812 pulses, the companion's pictures sent as LED scenes the firmware
+animates itself. The emulator runs several times slower than a Pico, so these are a few dozen
+turns rather than whole games (tests/daemon/test_games.py plays those on the unix-port
+firmware).
 
 Skipped unless PAWNLIGHT_RP2040_DIR names the folder with MicroPython's UF2 and the RP2040
 boot ROM (docs/firmware.md).
@@ -23,8 +24,11 @@ from .test_games import play_game
 REASON = missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no emulated Pico: {REASON}")
 
+# Long enough (with seed 3) for pawns out of START, bumps, slides, an 11's switch and a Sorry!,
+# short enough for CI: the emulated chip plays about a turn a second.
 GAMES = [
-    ("presence", {"players": ["red", "blue", "yellow"], "edition": "hasbro-2002"}, 3),
+    ("presence", {"players": ["red", "blue", "yellow"], "edition": "hasbro-2002"}, 56),
+    ("colour", {"players": ["red", "green"], "edition": "parker-1950"}, 24),
 ]
 
 
@@ -41,5 +45,6 @@ def test_turns_of_a_game_on_the_emulated_pico(tmp_path, layout, config, turns):
         with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
             game = journal.resume(state["game_id"])
         assert [t.text for t in game.history] == state["history"]
+        assert any(">" in text for text in state["history"]), "no slide was played"
     finally:
         daemon.stop()
