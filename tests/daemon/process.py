@@ -24,8 +24,11 @@ def free_port() -> int:
 
 
 class DaemonProcess:
-    def __init__(self, data: Path, layout: str = "presence", settle: float = 0.1) -> None:
+    def __init__(
+        self, data: Path, layout: str = "presence", settle: float = 0.1, sim_pico: bool = False
+    ) -> None:
         self.data = data
+        self.sim_pico = sim_pico  # the firmware on the emulated RP2040 instead of the unix port
         self.layout = layout
         self.settle = settle
         self.port = free_port()
@@ -43,7 +46,7 @@ class DaemonProcess:
                 "-m",
                 "pawnlight.cli",
                 "run",
-                "--sim",
+                "--sim-pico" if self.sim_pico else "--sim",
                 "--http-port",
                 str(self.port),
                 "--data",
