@@ -28,7 +28,7 @@ from pawnlight.devices.events import (
 from pawnlight.devices.serial_link import SerialBoardLink
 
 from . import test_link_end_to_end as on_unix_port
-from .conftest import WAIT, EventRecorder
+from .helpers import WAIT, EventRecorder
 
 REASON = missing()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no emulated Pico: {REASON}")

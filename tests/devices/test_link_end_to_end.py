@@ -14,7 +14,7 @@ from pawnlight.devices.events import (
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim_firmware import SimulatedFirmware
 
-from .conftest import WAIT, EventRecorder
+from .helpers import WAIT, EventRecorder
 
 
 def is_change(channel: int, value: int):

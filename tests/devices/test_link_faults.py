@@ -20,7 +20,8 @@ from pawnlight.devices.link_session import LinkSettings
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim_firmware import TO_BOARD, TO_HOST, SimulatedFirmware
 
-from .conftest import WAIT, EventRecorder, ManualClock
+from ..helpers import ManualClock
+from .helpers import WAIT, EventRecorder
 
 
 def changes_of(recorder: EventRecorder, channel: int, since: int = 0) -> list[int]:

@@ -19,7 +19,7 @@ from pawnlight.devices.fake_link import FakeBoardLink
 from pawnlight.devices.port_discovery import find_pico_port
 from pawnlight.devices.serial_link import SerialBoardLink
 
-from .conftest import EventRecorder
+from .helpers import EventRecorder
 
 
 def test_events_are_small_immutable_values() -> None:

@@ -14,7 +14,7 @@ from pawnlight.firmware import protocol as P
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim_firmware import SimulatedFirmware, find_micropython
 
-from .conftest import WAIT, EventRecorder
+from .helpers import WAIT, EventRecorder
 
 
 def test_micropython_is_found_next_to_python() -> None:

@@ -8,8 +8,8 @@ from pawnlight.web.app import create_app
 from pawnlight.companion.service import CommandRefused
 from pawnlight.store.errors import JournalError
 
-from .conftest import OWNER, PIN, SECRET
 from .fakes import FakeService
+from .helpers import OWNER, PIN, SECRET
 
 POST_ROUTES = [
     "/api/game",

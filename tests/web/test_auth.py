@@ -6,7 +6,8 @@ import pytest
 from pawnlight.web.app import create_app
 from pawnlight.web.ratelimit import PinLimiter
 
-from .conftest import OWNER, PIN, SECRET, FakeClock, login
+from ..helpers import ManualClock
+from .helpers import OWNER, PIN, SECRET, login
 
 GAME = {"players": ["red", "blue"]}
 
@@ -151,7 +152,7 @@ def test_a_right_pin_forgives_earlier_mistakes(client):
 
 
 def test_the_limiter_forgets_quiet_addresses_and_bounds_its_memory():
-    clock = FakeClock()
+    clock = ManualClock()
     limiter = PinLimiter(clock=clock, capacity=3, forget_after=100)
     for _ in range(4):
         limiter.failed("a")
@@ -167,7 +168,7 @@ def test_the_limiter_forgets_quiet_addresses_and_bounds_its_memory():
 
 @pytest.mark.parametrize("lockouts", [1, 2, 3, 8, 20])
 def test_lockouts_double_up_to_an_hour(lockouts):
-    clock = FakeClock()
+    clock = ManualClock()
     limiter = PinLimiter(clock=clock)
     seconds = 0
     for _ in range(lockouts):
@@ -203,7 +204,7 @@ def test_wrong_pins_from_many_addresses_meet_one_global_limit(client, clock, ser
 
 
 def test_the_global_limit_is_a_rate_over_a_window():
-    clock = FakeClock()
+    clock = ManualClock()
     limiter = PinLimiter(clock=clock, global_failures=3, global_window=60, global_lockout=100)
     assert limiter.failed("a") == 0 and limiter.failed("b") == 0
     clock.advance(61)  # the first two are out of the window now

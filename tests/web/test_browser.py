@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PHONE, PIN, screenshot
+from ..helpers import PHONE, screenshot
+from .helpers import PIN
 
 pytestmark = pytest.mark.browser
 WAIT = 10_000  # milliseconds: generous, the waits end as soon as the page is right

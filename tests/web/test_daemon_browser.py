@@ -11,7 +11,7 @@ from pawnlight.rules.board import COLOURS, START, Place
 from pawnlight.rules.notation import parse_move
 
 from ..daemon.process import PIN, DaemonProcess
-from .conftest import PHONE, screenshot
+from ..helpers import PHONE, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CARDS = ["1", "1", "2", "4", "sorry", "5", "11", "3", "7", "10", "12", "8"]

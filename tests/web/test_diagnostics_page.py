@@ -9,7 +9,8 @@ import pytest
 from pawnlight.board.cells import CELLS, parse_cell_name
 from pawnlight.board.layout import Layout
 
-from .conftest import PHONE, PIN, ROOT, screenshot
+from ..helpers import PHONE, ROOT, screenshot
+from .helpers import PIN
 
 PRESENCE = Layout.named("presence")
 

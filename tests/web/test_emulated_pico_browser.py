@@ -13,7 +13,7 @@ import pytest
 from pawnlight.devices.emulated_pico import missing
 
 from ..daemon.process import PIN, DaemonProcess
-from .conftest import PHONE, screenshot
+from ..helpers import PHONE, screenshot
 
 REASON = missing()
 pytestmark = [

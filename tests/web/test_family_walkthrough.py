@@ -18,7 +18,7 @@ import shutil
 import pytest
 
 from ..daemon.process import PIN, DaemonProcess
-from .conftest import PHONE, ROOT, screenshot
+from ..helpers import PHONE, ROOT, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

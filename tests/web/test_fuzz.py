@@ -16,8 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pawnlight.web.app import create_app
 
-from .conftest import PIN, SECRET, FakeClock
+from ..helpers import ManualClock
 from .fakes import FakeService
+from .helpers import PIN, SECRET
 
 FUZZ = settings(
     max_examples=400,
@@ -71,7 +72,7 @@ query = st.dictionaries(
 @pytest.fixture(scope="module")
 def fuzzed():
     service = FakeService()
-    app = create_app(service, pin=PIN, secret_key=SECRET, clock=FakeClock())
+    app = create_app(service, pin=PIN, secret_key=SECRET, clock=ManualClock())
     rules = [
         (rule.rule, sorted(rule.methods - {"HEAD", "OPTIONS"})) for rule in app.url_map.iter_rules()
     ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .conftest import login
+from .helpers import login
 
 
 def page(client, path="/") -> str:

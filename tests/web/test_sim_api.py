@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pawnlight.web.app import create_app
 
-from .conftest import OWNER, PIN, SECRET
 from .fakes import FakeService
+from .helpers import OWNER, PIN, SECRET
 
 SIM_ROUTES = [
     ("POST", "/api/sim/scan"),

@@ -15,8 +15,9 @@ from pawnlight.web.events import stream
 from pawnlight.web.guard import ConnectionLimits
 from pawnlight.web.server import WebServer
 
-from .conftest import PIN, SECRET, FakeClock
+from ..helpers import ManualClock
 from .fakes import FakeService
+from .helpers import PIN, SECRET
 from .sse import EventReader
 
 CLIENTS = 20
@@ -73,7 +74,7 @@ def test_the_stream_replays_the_state_then_sends_each_newer_snapshot():
 
 
 def test_a_quiet_stream_sends_a_heartbeat_comment():
-    clock = FakeClock()
+    clock = ManualClock()
     service = ScriptedService({"version": 1})
     heartbeats = iter(range(10))
 
