@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import threading
 
@@ -11,7 +12,7 @@ from pawnlight.rules.board import COLOURS
 from pawnlight.rules.game import Event, Game, GameConfig, GameError, Result
 from pawnlight.store import schema
 from pawnlight.store.errors import JournalError
-from pawnlight.store.journal import Journal
+from pawnlight.store.journal import Decided, Journal
 from pawnlight.store.record import GameRecord, read_record, write_record
 
 from .randomplay import Player, every_config
@@ -276,3 +277,64 @@ def test_a_version_1_journal_is_upgraded_with_its_games_kept(tmp_path):
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 2
     db.close()
+
+
+def decided(game: Game) -> Decided:
+    """What the companion tells the store with an event (companion.machine._recorded)."""
+    return Decided(len(game.events), len(game.history), game.result if game.over else None)
+
+
+@pytest.mark.parametrize("config", list(itertools.islice(every_config(), 6)), ids=str)
+def test_what_the_companion_decided_is_written_down_without_running_the_rules(
+    journal, config, monkeypatch
+):
+    """The companion ran the rules; the store writes the event and its outcome down as told
+    (the rules are not run a second time) and the record replays to the same game."""
+    from pawnlight.store import journal as module
+
+    def no_rules(game, event):
+        raise AssertionError("the store ran the rules again")
+
+    game_id = journal.new_game(config, seed=9)
+    game = Game(config)
+    player = Player(game, 9, double=0.01)
+    with monkeypatch.context() as patched:
+        patched.setattr(module, "apply_event", no_rules)
+        while not game.over:
+            player.act()
+            assert journal.append(game_id, game.events[-1], decided(game)) == len(game.events)
+        game.undo()  # an undo of the winning move reopens the game
+        journal.append(game_id, game.events[-1], decided(game))
+        assert journal.unfinished() == game_id
+        while not game.over:
+            player.act()
+            journal.append(game_id, game.events[-1], decided(game))
+    resumed = journal.resume(game_id)  # a full replay, as at a restart
+    assert resumed.events == game.events and resumed.result == game.result
+    [summary] = journal.games()
+    assert summary.turns == len(game.history) and summary.finished
+    assert journal.check() == []  # the file is sound
+
+
+def test_an_event_out_of_order_is_refused_and_nothing_is_stored(journal):
+    config = GameConfig(players=("red", "blue"))
+    game_id = journal.new_game(config)
+    game = Game(config)
+    play_into(journal, game_id, game, seed=4, events=6)
+    Player(game, 4).act()
+    ahead = Decided(len(game.events) + 1, len(game.history))  # a write went missing
+    with pytest.raises(GameError, match="does not follow the record's 6 events"):
+        journal.append(game_id, game.events[-1], ahead)
+    assert len(journal.load(game_id).events) == 6
+    assert journal.append(game_id, game.events[-1], decided(game)) == 7
+
+
+def test_a_game_ended_early_takes_no_more_decided_events(journal):
+    config = GameConfig(players=("red", "blue"))
+    game_id = journal.new_game(config)
+    game = Game(config)
+    play_into(journal, game_id, game, seed=4, events=4)
+    journal.finish(game_id, Result((), reason="abandoned"))
+    Player(game, 4).act()
+    with pytest.raises(JournalError, match="ended early"):
+        journal.append(game_id, game.events[-1], decided(game))

@@ -256,7 +256,7 @@ class Companion:
         colour = COLOURS[drawer].capitalize()
         options = game.draw(card)
         self.deck.played_card(uid)
-        effects: list[Effect] = [RecordEvent(game.events[-1])]
+        effects: list[Effect] = [_recorded(game)]
         if game.phase == Phase.MOVE and game.turn in self.computer:
             return effects + self._computer_move(card, options)
         if game.phase == Phase.MOVE:
@@ -283,7 +283,7 @@ class Companion:
         if move is None:  # it declines an 11 that cannot go forward
             game.forfeit()
             self.news = f"{colour} (computer) declines {a_card(card)}"
-            return [RecordEvent(game.events[-1]), *self._after_turn()]
+            return [_recorded(game), *self._after_turn()]
         self.guided, self.guided_by = move, f"{colour} (computer, {spec})"
         self._enter(CompanionPhase.MOVE)
         self.message = (
@@ -558,7 +558,7 @@ class Companion:
         self.news = f"{colour.capitalize()}: {move_words(move)}"
         if again and not game.over:
             self.news += f". The 2 says {colour} draws again"
-        effects: list[Effect] = [RecordEvent(game.events[-1]), Buzz("confirm")]
+        effects: list[Effect] = [_recorded(game), Buzz("confirm")]
         return effects + self._after_turn()
 
     def _after_turn(self) -> list[Effect]:
@@ -584,7 +584,7 @@ class Companion:
         effects: list[Effect] = []
         while game.can_undo():
             undone = game.undo()
-            effects.append(RecordEvent(game.events[-1]))
+            effects.append(_recorded(game))
             if undone.kind == "move":
                 break
         self._enter()
@@ -686,7 +686,7 @@ class Companion:
             raise CommandError("nothing to undo")
         undone = game.undo()
         self.news = ""
-        effects: list[Effect] = [RecordEvent(game.events[-1])]
+        effects: list[Effect] = [_recorded(game)]
         self._enter(CompanionPhase.SETUP)
         said = _event_words(undone, game)
         self.message = f"Undone: {said}. Put the board back as lit."
@@ -747,7 +747,7 @@ class Companion:
             game.forfeit()
         except GameError as error:
             raise CommandError(str(error)) from None
-        effects: list[Effect] = [RecordEvent(game.events[-1])]
+        effects: list[Effect] = [_recorded(game)]
         last = game.history[-1]
         self.news = f"{COLOURS[last.colour].capitalize()} declines {a_card(last.card)}"
         return {"ok": True}, effects + self._after_turn()
@@ -763,7 +763,7 @@ class Companion:
             getattr(game, action)(parse_colour(colour))
         except (GameError, ValueError) as error:
             raise CommandError(str(error)) from None
-        effects: list[Effect] = [RecordEvent(game.events[-1])]
+        effects: list[Effect] = [_recorded(game)]
         if game.over:
             effects += self._after_turn()
         else:
@@ -940,6 +940,13 @@ class Companion:
         self.last_frame, self.last_scene = frame, picture.scene
         self.last_frame_at = self.now
         return [ShowLeds(frame, picture.scene, self.now)]
+
+
+def _recorded(game: Game) -> RecordEvent:
+    """The game's newest event, with what the game decided with it, for the record."""
+    return RecordEvent(
+        game.events[-1], len(game.events), len(game.history), game.result if game.over else None
+    )
 
 
 def _before_undos(game: Game) -> tuple[Position, ...]:

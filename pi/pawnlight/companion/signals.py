@@ -107,9 +107,16 @@ class StartRecord:
 
 @dataclass(frozen=True)
 class RecordEvent:
-    """Append one event to the current game's record; durable before the next effect runs."""
+    """Append one event to the current game's record; durable before the next effect runs.
+
+    It carries what the companion's game decided with the event (``seq``: the event's number
+    in the game, 1 for the first; the turns played; the result if the event ended the game),
+    so the store writes it down instead of playing the rules a second time."""
 
     event: Event
+    seq: int = 0  # 0: not told, the store checks the event against its own replay
+    turns: int = 0
+    result: Result | None = None
 
 
 @dataclass(frozen=True)

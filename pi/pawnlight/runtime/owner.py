@@ -59,7 +59,7 @@ from pawnlight.devices.events import (
 )
 from pawnlight.rules.game import Game, GameError, Result
 from pawnlight.store.errors import StoreError
-from pawnlight.store.journal import Journal
+from pawnlight.store.journal import Decided, Journal
 from pawnlight.store.safekeeping import open_for_play
 
 log = logging.getLogger("pawnlight")
@@ -400,7 +400,7 @@ class Owner:
     def _execute(self, effects: list[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, RecordEvent):
-                self._record(lambda j, e=effect: j.append(self._current_game(), e.event))
+                self._record(lambda j, e=effect: self._append(j, e))
             elif isinstance(effect, StartRecord):
                 self._record(lambda j, e=effect: self._new_record(j, e))
             elif isinstance(effect, FinishRecord):
@@ -432,6 +432,14 @@ class Owner:
             meta["match"] = {"games": match}
         self.game_id = journal.new_game(effect.config, seed=effect.seed, meta=meta)
         self.match_ids = match
+
+    def _append(self, journal: Journal, effect: RecordEvent) -> None:
+        """Write down what the companion decided (no second run of the rules); an event that
+        does not say (seq 0) is checked against the store's own replay."""
+        decided = None
+        if effect.seq:
+            decided = Decided(effect.seq, effect.turns, effect.result)
+        journal.append(self._current_game(), effect.event, decided)
 
     def _current_game(self) -> int:
         if self.game_id is None:

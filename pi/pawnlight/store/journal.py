@@ -18,6 +18,7 @@ more thought than that.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
@@ -69,6 +70,15 @@ class GameSummary(NamedTuple):
     winners: tuple[str, ...]
     outcome: str  # "red won", "in progress", "patience: success", "ended early (...)"
     damage: str | None  # set when the stored header or result cannot be read
+
+
+class Decided(NamedTuple):
+    """What a game decided with an event: its number in the game (1 for the first), the turns
+    played after it, and the result if it ended the game."""
+
+    seq: int
+    turns: int
+    result: Result | None = None
 
 
 class Journal:
@@ -160,13 +170,20 @@ class Journal:
         assert game_id is not None
         return game_id
 
-    def append(self, game_id: int, event: Event) -> int:
+    def append(self, game_id: int, event: Event, decided: Decided | None = None) -> int:
         """Store the next event of a game; returns its sequence number (1, 2, ...) once the event
         is durable.  GameError (a ValueError) if the rules refuse it: then nothing is stored.
+
+        ``decided``: what the game that played the event decided with it (the companion's, which
+        already ran the rules); it is written down as it is, after a check that the event is the
+        next one of the record.  Without it (imports, tools), the event is checked by playing it
+        on the store's own replay of the game.
 
         When the event ends the game — or an undo reopens it — the game's result is stored in
         the same transaction, so a game is never over in the file without its result.
         """
+        if decided is not None:
+            return self._append_decided(game_id, event, decided)
         fields = event_json(event)  # refuses a malformed event before anything else
         with self._transaction() as db:
             stored = db.execute(
@@ -212,6 +229,46 @@ class Journal:
                 self._live = None
                 raise
         return seq
+
+    def _append_decided(self, game_id: int, event: Event, decided: Decided) -> int:
+        fields = event_json(event)  # refuses a malformed event before anything else
+        with self._transaction() as db:
+            stored = db.execute(
+                "SELECT result, (SELECT max(seq) FROM events WHERE game_id = ?) "
+                "FROM games WHERE id = ?",
+                (game_id, game_id),
+            ).fetchone()
+            if stored is None:
+                raise JournalError(f"no game {game_id} in the journal", game_id)
+            ended, last = stored[0], stored[1] or 0
+            if decided.seq != last + 1:
+                raise GameError(
+                    f"game {game_id}: event {decided.seq} ({event.kind}) does not follow the "
+                    f"record's {last} events"
+                )
+            if ended is not None and _ended_early(ended):
+                raise JournalError(
+                    f"game {game_id} was ended early and takes no more events", game_id
+                )
+            db.execute(
+                "INSERT INTO events (game_id, seq, kind, colour, card, move) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, decided.seq, event.kind, fields.get("colour"), event.card, event.move),
+            )
+            if decided.result is not None:
+                db.execute(
+                    "UPDATE games SET turns = ?, result = ?, "
+                    "finished = coalesce(finished, ?) WHERE id = ?",
+                    (decided.turns, dump(result_json(decided.result)), _now(), game_id),
+                )
+            else:
+                db.execute(
+                    "UPDATE games SET turns = ?, result = NULL, finished = NULL WHERE id = ?",
+                    (decided.turns, game_id),
+                )
+            # The store's own replay, if it has one, is behind now; it is rebuilt when needed.
+            self._live = None
+        return decided.seq
 
     def finish(self, game_id: int, result: Result) -> None:
         """Record how a game ended.  A game that is over already has its result (``append``
@@ -403,6 +460,13 @@ class Journal:
             raise ReplayError(f"game {game_id}, {error}", error.number, error.game) from None
         self._live = (game_id, game)
         return game
+
+
+def _ended_early(stored_result: str) -> bool:
+    """A stored result with no winners, scores or patience outcome: the game was ended before
+    it was over (``finish`` takes no other result for such a game); it takes no more events."""
+    result = json.loads(stored_result)
+    return not (result.get("winners") or result.get("scores") or result.get("patience"))
 
 
 def check_file(path: str | os.PathLike[str]) -> list[str]:
