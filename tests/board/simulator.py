@@ -1,12 +1,12 @@
-"""A physical board and the people at it, for recognition tests.
+"""The people at a physical board, for recognition tests.
 
-:class:`PhysicalBoard` holds real pawns on real cells (START and HOME pawns on particular
-spots).  :func:`act_out` turns a legal move into what people actually do: lift pawns, walk them
-square by square, drag them along slides, put bumped and swept pawns back in START before or
-after, lift both pawns of a switch, play a split 7's parts in either order or interleaved; it
-returns the board after every single lift or put.  :func:`timeline` gives those boards times,
-with short and long pauses and sensor flicker, and :func:`run` feeds a timeline to a
-recogniser the way the companion does.
+:class:`PhysicalBoard` (devices/sim_board.py, the one model of pawns on a board) holds real
+pawns on real cells (START and HOME pawns on particular spots).  :func:`act_out` turns a legal
+move into what people actually do: lift pawns, walk them square by square, drag them along
+slides, put bumped and swept pawns back in START before or after, lift both pawns of a switch,
+play a split 7's parts in either order or interleaved; it returns the board after every single
+lift or put.  :func:`timeline` gives those boards times, with short and long pauses and sensor
+flicker, and :func:`run` feeds a timeline to a recogniser the way the companion does.
 """
 
 from __future__ import annotations
@@ -17,29 +17,11 @@ from dataclasses import dataclass, field
 from pawnlight.board.cells import CELLS, EMPTY, area_cells, cell_of, cells_of
 from pawnlight.board.layout import Layout
 from pawnlight.board.recognise import Decision, Recogniser
-from pawnlight.board.snapshot import Occupancy, canonical, reading_for, sense
+from pawnlight.board.snapshot import reading_for
+from pawnlight.devices.sim_board import PhysicalBoard
 from pawnlight.rules.board import HOME, START, Place
 from pawnlight.rules.moves import Move, StepKind
 from pawnlight.rules.position import Position
-
-
-class PhysicalBoard:
-    def __init__(self, position: Position, rng: random.Random | None = None) -> None:
-        self.cells = [EMPTY] * CELLS
-        for colour, place in position.items():
-            if place in (START, HOME):
-                free = [c for c in area_cells(place, colour) if self.cells[c] == EMPTY]
-                cell = rng.choice(free) if rng else free[0]
-            else:
-                cell = cell_of(colour, place)
-            self.cells[cell] = colour
-
-    def occupancy(self, sensing: str) -> Occupancy:
-        return sense(canonical(self.cells), sensing)
-
-    def reading(self, layout: Layout) -> tuple[int, ...]:
-        return reading_for(layout, tuple(self.cells))
-
 
 # -- acting out a move ----------------------------------------------------------------------------
 
@@ -110,7 +92,7 @@ def act_out(
 ) -> list[tuple[int, ...]]:
     """Every board (true colours, per cell) from the position to the move's result, one lift
     or put at a time, in a random but physically possible order."""
-    board = PhysicalBoard(position, rng)
+    board = PhysicalBoard.from_position(position, rng)
     journeys = _journeys(board, move, rng, walk)
     for journey in journeys:
         colour, place = journey.origin
@@ -247,7 +229,7 @@ class Table:
         **settings,
     ) -> None:
         self.layout = layout
-        self.board = PhysicalBoard(position)
+        self.board = PhysicalBoard.from_position(position)
         self.recogniser = Recogniser(layout, position, options, previous=previous, **settings)
         self.now = 0.0
         self.hand: list[int] = []

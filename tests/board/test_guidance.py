@@ -19,11 +19,11 @@ from pawnlight.board.cells import (
 )
 from pawnlight.board.guidance import Correction, Fix, corrections, guide_to
 from pawnlight.board.snapshot import canonical, reading_for, sense, true_occupancy
+from pawnlight.devices.sim_board import PhysicalBoard
 from pawnlight.rules.board import HOME, S1, START, TRACK_SQUARES, Place
 from pawnlight.rules.position import Position
 
 from .helpers import COLOUR, LAYOUTS, PRESENCE, layout_id, pos
-from .simulator import PhysicalBoard
 
 
 @st.composite
@@ -58,7 +58,7 @@ def positions(draw):
 def scrambled(position: Position, rng: random.Random) -> list[int]:
     """A physical board (true colours per cell) that went wrong: pawns knocked, taken off, put
     in the wrong place, swapped, an extra pawn from another box."""
-    cells = list(PhysicalBoard(position, rng).cells)
+    cells = list(PhysicalBoard.from_position(position, rng).cells)
     for _ in range(rng.randint(1, 6)):
         occupied = [c for c in range(CELLS) if cells[c] != EMPTY]
         empty = [c for c in range(CELLS) if cells[c] == EMPTY]
@@ -167,7 +167,7 @@ def test_corrections_keep_their_square_codes_for_the_detail():
 @pytest.mark.parametrize("layout", LAYOUTS, ids=layout_id)
 def test_a_board_in_sync_needs_nothing(layout):
     position = pos(red="T3 S2 start home", blue="T40 start start start")
-    board = PhysicalBoard(position)
+    board = PhysicalBoard.from_position(position)
     assert guide_to(layout, position, board.reading(layout)) == ()
 
 
@@ -177,7 +177,7 @@ def test_resuming_after_a_restart(layout):
     position = pos(
         red="T3 S2 start home", blue="T40 T41 start start", green="T20 start start start"
     )
-    board = PhysicalBoard(
+    board = PhysicalBoard.from_position(
         pos(
             red="start start start start",
             blue="start start start start",
@@ -247,7 +247,7 @@ def test_a_full_start_area_waits_for_its_wrong_pawn_to_leave():
 
 def test_reading_a_scrambled_board_through_a_layout():
     position = pos(red="T3 start start start", blue="T40 start start start")
-    board = PhysicalBoard(position)
+    board = PhysicalBoard.from_position(position)
     board.cells[3], board.cells[4] = EMPTY, 0
     reading = reading_for(PRESENCE, tuple(board.cells))
     assert [c.code for c in guide_to(PRESENCE, position, reading)] == [

@@ -15,10 +15,10 @@ from pawnlight.board.snapshot import (
     reading_for,
     true_occupancy,
 )
+from pawnlight.devices.sim_board import PhysicalBoard
 from pawnlight.rules.board import HOME, START
 
 from .helpers import COLOUR, LAYOUTS, PRESENCE, layout_id, pos
-from .simulator import PhysicalBoard
 from .test_guidance import positions
 
 
@@ -26,7 +26,9 @@ from .test_guidance import positions
 @given(position=positions(), seed=st.integers(0, 1000))
 def test_a_position_reads_back_as_its_expected_occupancy(position, seed):
     for layout in LAYOUTS:
-        board = PhysicalBoard(position, random.Random(seed))  # START/HOME pawns on any spots
+        board = PhysicalBoard.from_position(
+            position, random.Random(seed)
+        )  # START/HOME pawns on any spots
         occupancy = read_occupancy(layout, board.reading(layout))
         assert occupancy == expected_occupancy(position, layout.sensing)
 
@@ -34,7 +36,9 @@ def test_a_position_reads_back_as_its_expected_occupancy(position, seed):
 def test_which_start_spots_are_used_does_not_matter():
     position = pos(red="T3 start start home", blue="start start start start")
     boards = {
-        read_occupancy(COLOUR, PhysicalBoard(position, random.Random(seed)).reading(COLOUR))
+        read_occupancy(
+            COLOUR, PhysicalBoard.from_position(position, random.Random(seed)).reading(COLOUR)
+        )
         for seed in range(20)
     }
     assert len(boards) == 1

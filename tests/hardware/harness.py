@@ -16,16 +16,11 @@ from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import Layout
 from pawnlight.devices.fake_link import FakeBoardLink
 from pawnlight.devices.serial_link import SerialBoardLink
+from pawnlight.devices.sim_board import NoisyBoard, SensorFaults
 from pawnlight.devices.sim_firmware import SimulatedFirmware
 from pawnlight.diagnostics.board_view import BoardView
 from pawnlight.diagnostics.connect import default_tolerance
-from pawnlight.diagnostics.simulated import (
-    LedFaults,
-    PhysicalBoard,
-    ScriptedEye,
-    ScriptedHand,
-    SensorFaults,
-)
+from pawnlight.diagnostics.simulated import LedFaults, ScriptedEye, ScriptedHand
 
 WAIT = 10.0
 
@@ -75,7 +70,7 @@ class FakeRig:
     def __init__(self, layout: Layout, sensors=None, leds=None, seed=0):
         self.layout = layout
         self.view = BoardView()
-        self.board = PhysicalBoard(layout, sensors or SensorFaults(), seed=seed)
+        self.board = NoisyBoard(layout, sensors or SensorFaults(), seed=seed)
         self.link = FakeBoardLink(self.view, kind=layout.sensing, initial=self.board.reading())
         self.link.start()
         self.hand = ScriptedHand(self.board, self.link.set_sensors, self.view)
@@ -90,7 +85,7 @@ def firmware_rig(layout: Layout, sensors=None, leds=None, seed=0):
     with firmware, SerialBoardLink(view, firmware.port) as link:
         link.wait_connected(WAIT)
         assert view.wait_for(lambda values: True, WAIT) is not None
-        board = PhysicalBoard(layout, sensors or SensorFaults(), seed=seed)
+        board = NoisyBoard(layout, sensors or SensorFaults(), seed=seed)
         hand = ScriptedHand(
             board, firmware.set_sensors, view, tolerance=default_tolerance(layout.sensing)
         )

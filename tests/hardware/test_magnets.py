@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from pawnlight.board import magnets
 from pawnlight.board.cells import EMPTY
 from pawnlight.board.layout import Layout
-from pawnlight.hardware import magnets
 from pawnlight.rules.board import COLOURS
 
 BANDS = Layout.named("colour").bands[0]

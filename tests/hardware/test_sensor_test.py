@@ -18,8 +18,8 @@ from pawnlight.board.health.sensor_test import (
     summary,
 )
 from pawnlight.board.layout import Layout
+from pawnlight.devices.sim_board import SensorFaults
 from pawnlight.diagnostics.procedures import run_sensor_test
-from pawnlight.diagnostics.simulated import SensorFaults
 
 from .harness import (
     FakeRig,

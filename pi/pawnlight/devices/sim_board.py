@@ -10,22 +10,27 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..board import magnets
 from ..board.cells import (
     CELLS,
     EMPTY,
+    PAWN,
     area_cells,
+    cell_of,
+    cells_of,
     place_of_cell,
-    safety_cell,
 )
 from ..board.layout import Layout
 from ..board.leds import led_colours
-from ..board.snapshot import reading_for
-from ..rules.board import COLOURS, HOME, START, TRACK_SQUARES, parse_colour, parse_place
+from ..board.snapshot import Occupancy, canonical, reading_for, sense
+from ..rules.board import COLOURS, HOME, START, TRACK_SQUARES, Place, parse_colour, parse_place
 from ..rules.cards import CARDS
 from ..rules.position import Position
 
@@ -36,6 +41,132 @@ Colour = tuple[int, int, int]
 #: noise, and frames that decode but make no sense (an ERROR text that is not UTF-8, a SNAPSHOT
 #: of the wrong size).
 LINE_FAULTS = ("unplug", "plug", "power-cut", "garbage", "bad-error", "bad-snapshot")
+
+
+class PhysicalBoard:
+    """The physical board: which pawn stands on each of the 112 sensed cells (a colour index,
+    ``PAWN`` for a pawn of no known colour, ``EMPTY``), and what ideal sensors read because of
+    them.  The one model of pawns on a board: the daemon's simulated board, the builder's tools'
+    tests (``NoisyBoard``, below) and the recognition tests all stand their pawns on it."""
+
+    def __init__(self, cells: Sequence[int] | None = None) -> None:
+        self.cells: list[int] = list(cells) if cells is not None else [EMPTY] * CELLS
+
+    @classmethod
+    def from_position(cls, position: Position, rng: random.Random | None = None) -> PhysicalBoard:
+        """The pawns where ``position`` has them; START and HOME pawns on the first free spots
+        (or, with ``rng``, on spots chosen at random, as people drop them)."""
+        board = cls()
+        for colour, place in position.items():
+            if place in (START, HOME):
+                free = [c for c in area_cells(place, colour) if board.cells[c] == EMPTY]
+                if not free:
+                    raise ValueError(f"more than four {COLOURS[colour]} pawns in one area")
+                board.cells[rng.choice(free) if rng else free[0]] = colour
+            else:
+                board.cells[cell_of(colour, place)] = colour
+        return board
+
+    def occupancy(self, sensing: str) -> Occupancy:
+        """What a board of this sensing ("presence" or "colour") can tell of the pawns."""
+        return sense(canonical(self.cells), sensing)
+
+    def reading(self, layout: Layout) -> tuple[int, ...]:
+        """Every channel's value through ideal sensors wired as ``layout`` says."""
+        return reading_for(layout, tuple(self.cells))
+
+
+@dataclass(frozen=True)
+class SensorFaults:
+    dead: frozenset[int] = frozenset()  # cells whose sensor never responds
+    stuck: frozenset[int] = frozenset()  # cells whose sensor always reads a pawn
+    swapped: tuple[tuple[int, int], ...] = ()  # cell pairs whose output wires are crossed
+
+
+class NoisyBoard(PhysicalBoard):
+    """The same pawns read through real sensors: every colour sensor has its own offset with
+    no magnet, a pawn moves it by its colour's typical amount (from the layout's bands) give or
+    take a little for where exactly it stands, with noise, all from a seeded generator; and
+    the faults a builder's tools must find (dead, stuck, crossed sensors)."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        faults: SensorFaults = SensorFaults(),
+        *,
+        seed: int = 0,
+        offset: int = 1200,
+        variation: float = 0.12,
+        noise: int = 300,
+    ) -> None:
+        super().__init__()
+        self.layout = layout
+        self.faults = faults
+        self._random = random.Random(seed)
+        self._variation = variation
+        self._noise = noise
+        self._offsets = [self._random.randint(-offset, offset) for _ in range(CELLS)]
+        self._placed: dict[int, float] = {}  # cell -> this placement's strength factor
+        # Which channel each cell's sensor is wired to, wires crossed as the faults say.
+        wired = list(layout.channel_of)
+        for a, b in faults.swapped:
+            wired[a], wired[b] = wired[b], wired[a]
+        self.wired = tuple(wired)
+
+    def put(self, cells: Sequence[int], colour: int = PAWN, off_centre: bool = False) -> None:
+        """Pawns on cells; ``off_centre``: pushed to the side of their centring cups, where
+        the magnet's field is what the field model gives at the placement tolerance."""
+        weaker, variation = 1.0, self._variation
+        if off_centre:
+            # Against the cup's wall the position is known; what still varies is the depth.
+            variation /= 2
+            magnet = magnets.PAWN_MAGNETS[0 if colour == PAWN else colour].magnet
+            distance = magnets.NOMINAL_DISTANCE_MM
+            aside = magnet.field_z_mT(distance, magnets.PLACEMENT_TOLERANCE_MM)
+            weaker = aside / magnet.field_z_mT(distance)
+        for cell in cells:
+            self.cells[cell] = colour
+            spread = self._random.uniform(-variation, variation)
+            self._placed[cell] = (1 + spread) * weaker
+
+    def take(self, cells: Sequence[int]) -> None:
+        for cell in cells:
+            self.cells[cell] = EMPTY
+
+    def clear(self) -> None:
+        self.cells = [EMPTY] * CELLS
+
+    def sensor(self, cell: int) -> int:
+        """What the sensor under ``cell`` outputs now."""
+        layout = self.layout
+        present = self.cells[cell] != EMPTY
+        if not layout.colour_sensing:
+            inactive = 1 - layout.active
+            if cell in self.faults.stuck:
+                return layout.active
+            if cell in self.faults.dead:
+                return inactive
+            return layout.active if present else inactive
+        bands = layout.bands[cell]
+        top = (1 << layout.bits) - 1
+        rest = bands.empty.middle + self._offsets[cell]
+        if cell in self.faults.stuck:
+            return 0  # output shorted to ground: the rail
+        if cell in self.faults.dead or not present:
+            return rest
+        colour = self.cells[cell]
+        if colour == PAWN:
+            colour = 0
+        delta = (bands.typical(colour) - bands.empty.middle) * self._placed[cell]
+        jitter = self._random.randint(-self._noise, self._noise)
+        return max(0, min(top, round(rest + delta + jitter)))
+
+    def reading(self, layout: Layout | None = None) -> list[int]:  # type: ignore[override]
+        """Every channel's value, as the firmware would scan it (the board's own layout)."""
+        values = [0] * CELLS
+        for cell in range(CELLS):
+            values[self.wired[cell]] = self.sensor(cell)
+        return values
 
 
 class SimulatedBoard:
@@ -64,29 +195,30 @@ class SimulatedBoard:
         self._next_copy: dict[str, int] = {}
         self.path = path
         self._lock = threading.Lock()
-        self.cells: list[int] = [EMPTY] * CELLS
-        if path is not None and path.exists():
-            self.cells = self._load(path)
+        self.pawns = PhysicalBoard(self._load(path) if path is not None and path.exists() else None)
 
     # -- the pawns ----------------------------------------------------------------------------
 
-    def _cells_of(self, square: str, colour: str | None = None) -> range:
-        """The cells a square name stands for: one square, or an area's four spots."""
-        parts = square.strip().split(":")
-        name = parts[0]
-        if len(parts) > 1:
-            colour = parts[1]
-        if name.lower() in ("start", "home"):
+    @property
+    def cells(self) -> list[int]:
+        """Which pawn stands on each cell (the physical board's own list)."""
+        return self.pawns.cells
+
+    @staticmethod
+    def _cells_of(square: str, colour: str | None = None) -> range:
+        """The cells a place names (``T4``, ``S2:red``, ``start:red``, ``red-S2``): one square, or
+        an area's four spots; a bare ``start``, ``home`` or ``S2`` is the pawn's ``colour``'s."""
+        text = square.strip()
+        try:
+            return cells_of(Place.parse(text))
+        except ValueError:
+            if ":" in text or "-" in text:
+                raise
+            number = parse_place(text)  # a name of no place at all is refused here
             if colour is None:
-                raise ValueError(f"say whose {name}: {name}:red")
-            return area_cells(START if name.lower() == "start" else HOME, parse_colour(colour))
-        place = parse_place(name)
-        if place < TRACK_SQUARES:
-            return range(place, place + 1)
-        if colour is None:
-            raise ValueError(f"say whose safety square: {name}:red")
-        cell = safety_cell(parse_colour(colour), place)
-        return range(cell, cell + 1)
+                whose = text if number in (START, HOME) else "safety square"
+                raise ValueError(f"say whose {whose}: {text}:red") from None
+        return cells_of(Place(number, parse_colour(colour)))
 
     def lift(self, square: str) -> dict[str, Any]:
         with self._lock:
@@ -129,29 +261,17 @@ class SimulatedBoard:
 
     def set_board(self, pawns: dict[str, Any]) -> None:
         """Set every pawn at once, as players setting up a board."""
-        position = Position.from_json(pawns)
-        cells = [EMPTY] * CELLS
-        for colour, place in position.items():
-            if place < TRACK_SQUARES:
-                cells[place] = colour
-            elif place in (START, HOME):
-                spots = area_cells(place, colour)
-                free = next((c for c in spots if cells[c] == EMPTY), None)
-                if free is None:
-                    raise ValueError(f"more than four {COLOURS[colour]} pawns in one area")
-                cells[free] = colour
-            else:
-                cells[safety_cell(colour, place)] = colour
+        board = PhysicalBoard.from_position(Position.from_json(pawns))
         with self._lock:
-            self.cells = cells
+            self.pawns = board
             self._changed()
 
     def position_reading(self) -> tuple[int, ...]:
         with self._lock:
-            return reading_for(self.layout, tuple(self.cells))
+            return self.pawns.reading(self.layout)
 
     def _changed(self) -> None:
-        self._write_sensors(reading_for(self.layout, tuple(self.cells)))
+        self._write_sensors(self.pawns.reading(self.layout))
         self._save()
 
     # -- cards, buttons, LEDs -----------------------------------------------------------------

@@ -17,6 +17,7 @@ from pawnlight.board.health.sensing import Sensing
 from pawnlight.board.health.stuck import StuckSensorDetector
 from pawnlight.board.layout import SHIPPED, Layout
 from pawnlight.devices.open_board import BoardSpec, BoardSpecError, spec_from_options
+from pawnlight.devices.sim_board import NoisyBoard
 from pawnlight.store import calibration_file
 from pawnlight.store.location import data_dir
 from pawnlight.terminal_text import wrap, wrap_all
@@ -25,7 +26,7 @@ from . import doctor
 from .connect import BoardSession, BoardUnavailable, choose_layout, connect
 from .people import Console, PersonEye, PersonHand
 from .procedures import run_calibration, run_led_test, run_sensor_test
-from .simulated import PhysicalBoard, ScriptedEye, ScriptedHand, parse_faults
+from .simulated import ScriptedEye, ScriptedHand, parse_faults
 
 # -- helpers --------------------------------------------------------------------------------------
 
@@ -78,7 +79,7 @@ def _sim_parts(
     sensor_faults, led_faults = parse_faults(args.fault if "fault" in args else [])
     firmware = session.firmware
     assert firmware is not None
-    board = PhysicalBoard(layout, sensor_faults)
+    board = NoisyBoard(layout, sensor_faults)
     hand = ScriptedHand(board, firmware.set_sensors, session.view, tolerance=session.tolerance)
 
     def readback(frame: Sequence[tuple[int, int, int]]) -> list[tuple[int, int, int]]:

@@ -3,8 +3,9 @@
 On a real board a person puts pawns down and looks at the LEDs.  On a simulated board (the
 real firmware under MicroPython, or the in-process fake link) these classes play that person:
 
-* ``PhysicalBoard`` knows where pawns stand and turns that into what every channel's sensor
-  reads, through ``SensorFaults``: dead sensors, stuck sensors, crossed wires;
+* ``NoisyBoard`` (devices/sim_board.py, the one model of pawns on a board) knows where pawns
+  stand and turns that into what every channel's sensor reads, through ``SensorFaults``: dead
+  sensors, stuck sensors, crossed wires;
 * ``ScriptedHand`` moves pawns on it, writes the readings to the simulated board, and returns
   once the board link has reported them (waiting for the event, never for a guessed time);
 * ``ScriptedEye`` looks at the LEDs the firmware shows and says where light appears, through
@@ -15,13 +16,12 @@ The faults are the test harness's: the diagnostics must find each of them and no
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pawnlight.board.cells import CELLS, LEDS, PAWN
+from pawnlight.board.cells import LEDS, PAWN
 from pawnlight.board.layout import Layout
-from pawnlight.hardware import magnets
+from pawnlight.devices.sim_board import NoisyBoard, SensorFaults
 from pawnlight.hardware.wiring import led_place_names
 
 from .board_view import BoardView
@@ -31,108 +31,10 @@ DARK: Colour = (0, 0, 0)
 
 
 @dataclass(frozen=True)
-class SensorFaults:
-    dead: frozenset[int] = frozenset()  # cells whose sensor never responds
-    stuck: frozenset[int] = frozenset()  # cells whose sensor always reads a pawn
-    swapped: tuple[tuple[int, int], ...] = ()  # cell pairs whose output wires are crossed
-
-
-@dataclass(frozen=True)
 class LedFaults:
     dead: frozenset[int] = frozenset()  # LEDs that never light (but pass the data on)
     swapped: tuple[tuple[int, int], ...] = ()  # LED pairs soldered in each other's place
     chain_break: int | None = None  # this LED and all after it get no data
-
-
-class PhysicalBoard:
-    """Pawns on places, and what each sensor channel reads because of them.
-
-    Colour boards read like real ones: every sensor has its own offset with no magnet, and a
-    pawn moves it by its colour's typical amount (from the layout's bands) give or take a
-    little for where exactly it stands, drawn from a seeded generator.
-    """
-
-    def __init__(
-        self,
-        layout: Layout,
-        faults: SensorFaults = SensorFaults(),
-        *,
-        seed: int = 0,
-        offset: int = 1200,
-        variation: float = 0.12,
-        noise: int = 300,
-    ) -> None:
-        self.layout = layout
-        self.faults = faults
-        self.pawns: dict[int, int] = {}  # cell -> colour (or PAWN)
-        self._random = random.Random(seed)
-        self._variation = variation
-        self._noise = noise
-        self._offsets = [self._random.randint(-offset, offset) for _ in range(CELLS)]
-        self._placed: dict[int, float] = {}  # cell -> this placement's strength factor
-        # Which channel each cell's sensor is wired to, wires crossed as the faults say.
-        wired = list(layout.channel_of)
-        for a, b in faults.swapped:
-            wired[a], wired[b] = wired[b], wired[a]
-        self.wired = tuple(wired)
-
-    # -- the hand's moves -------------------------------------------------------------------------
-
-    def put(self, cells: Sequence[int], colour: int = PAWN, off_centre: bool = False) -> None:
-        """Pawns on cells; ``off_centre``: pushed to the side of their centring cups, where
-        the magnet's field is what the field model gives at the placement tolerance."""
-        weaker, variation = 1.0, self._variation
-        if off_centre:
-            # Against the cup's wall the position is known; what still varies is the depth.
-            variation /= 2
-            magnet = magnets.PAWN_MAGNETS[0 if colour == PAWN else colour].magnet
-            distance = magnets.NOMINAL_DISTANCE_MM
-            aside = magnet.field_z_mT(distance, magnets.PLACEMENT_TOLERANCE_MM)
-            weaker = aside / magnet.field_z_mT(distance)
-        for cell in cells:
-            self.pawns[cell] = colour
-            spread = self._random.uniform(-variation, variation)
-            self._placed[cell] = (1 + spread) * weaker
-
-    def take(self, cells: Sequence[int]) -> None:
-        for cell in cells:
-            self.pawns.pop(cell, None)
-
-    def clear(self) -> None:
-        self.pawns.clear()
-
-    # -- what the sensors read --------------------------------------------------------------------
-
-    def sensor(self, cell: int) -> int:
-        """What the sensor under ``cell`` outputs now."""
-        layout = self.layout
-        if not layout.colour_sensing:
-            inactive = 1 - layout.active
-            if cell in self.faults.stuck:
-                return layout.active
-            if cell in self.faults.dead:
-                return inactive
-            return layout.active if cell in self.pawns else inactive
-        bands = layout.bands[cell]
-        top = (1 << layout.bits) - 1
-        rest = bands.empty.middle + self._offsets[cell]
-        if cell in self.faults.stuck:
-            return 0  # output shorted to ground: the rail
-        if cell in self.faults.dead or cell not in self.pawns:
-            return rest
-        colour = self.pawns[cell]
-        if colour == PAWN:
-            colour = 0
-        delta = (bands.typical(colour) - bands.empty.middle) * self._placed[cell]
-        jitter = self._random.randint(-self._noise, self._noise)
-        return max(0, min(top, round(rest + delta + jitter)))
-
-    def reading(self) -> list[int]:
-        """Every channel's value, as the firmware would scan it."""
-        values = [0] * CELLS
-        for cell in range(CELLS):
-            values[self.wired[cell]] = self.sensor(cell)
-        return values
 
 
 class ScriptedHand:
@@ -140,7 +42,7 @@ class ScriptedHand:
 
     def __init__(
         self,
-        board: PhysicalBoard,
+        board: NoisyBoard,
         write: Callable[[Sequence[int]], None],
         view: BoardView,
         *,

@@ -9,7 +9,7 @@ argument is an error, so a typo never overwrites a file.
 From hardware/wiring.toml: wiring.md, wiring-presence.svg, wiring-colour.svg,
 sensors-presence.svg, sensors-colour.svg and leds.svg.  In hardware/bom.md, the parts between
 ``<!-- generated: NAME -->`` and ``<!-- end: NAME -->``: the power budget (from the firmware
-configs' LED limit) and the magnet table (from pawnlight.hardware.magnets and the colour
+configs' LED limit) and the magnet table (from pawnlight.board.magnets and the colour
 layout's bands).  tests/hardware/test_hardware_docs.py fails when a file is not what this
 writes, so the pictures and tables can never drift from the data.
 """
@@ -22,9 +22,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from pawnlight.board import magnets
 from pawnlight.board.layout import Layout
 
-from . import magnets
 from .draw_board_maps import led_map, sensor_map
 from .draw_wiring import wiring_diagram
 from .power import budget_markdown
