@@ -20,6 +20,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
+#: The owner's PIN in every test: the web app's and the daemons the tests start.
+PIN = "2468"
 
 
 class ManualClock:

@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-PIN = "2468"
+from ..helpers import PIN
 
 
 def free_port() -> int:

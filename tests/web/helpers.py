@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-PIN = "2468"
+from ..helpers import PIN
+
 OWNER = {"X-Pawnlight-Pin": PIN}
 SECRET = b"pawnlight-test-secret-key-000000"
 
@@ -14,3 +15,17 @@ def login(client: FlaskClient) -> str:
     response = client.post("/api/login", json={"pin": PIN})
     assert response.status_code == 200, response.json
     return response.json["csrf"]
+
+
+def start_game(page, colours: tuple[str, ...] = ("red", "blue")) -> None:
+    """The owner logs in on the status page and starts a game for ``colours``."""
+    from playwright.sync_api import expect
+
+    page.locator("#pin").fill(PIN)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator("#owner-tools")).to_be_visible()
+    for colour in ("red", "blue", "yellow", "green"):
+        box = page.locator(f'input[name="players"][value="{colour}"]')
+        box.check() if colour in colours else box.uncheck()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#phase")).to_have_text("Set up the board")

@@ -10,8 +10,9 @@ from pawnlight.rules import Position
 from pawnlight.rules.board import COLOURS, START, Place
 from pawnlight.rules.notation import parse_move
 
-from ..daemon.process import PIN, DaemonProcess
+from ..daemon.process import DaemonProcess
 from ..helpers import PHONE, screenshot
+from .helpers import start_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CARDS = ["1", "1", "2", "4", "sorry", "5", "11", "3", "7", "10", "12", "8"]
@@ -67,14 +68,7 @@ def test_a_game_in_the_browser_on_the_simulated_board(browser, daemon):
         player = player_context.new_page()
         watcher.goto(daemon.url)
         expect(watcher.locator("#conn")).to_have_attribute("data-state", "live")
-        # The owner logs in and starts a game: red and yellow.
-        watcher.locator("#pin").fill(PIN)
-        watcher.get_by_role("button", name="Log in").click()
-        expect(watcher.locator("#owner-tools")).to_be_visible()
-        for colour in ("blue", "green"):
-            watcher.locator(f'input[name="players"][value="{colour}"]').uncheck()
-        watcher.get_by_role("button", name="Start the game").click()
-        expect(watcher.locator("#phase")).to_have_text("Set up the board")
+        start_game(watcher, ("red", "yellow"))  # the owner logs in and starts a game
 
         player.goto(daemon.url + "/sim")
         player.locator("#sim-setup").click()

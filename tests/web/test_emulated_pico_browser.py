@@ -12,8 +12,9 @@ import pytest
 
 from pawnlight.devices.emulated_pico import missing
 
-from ..daemon.process import PIN, DaemonProcess
+from ..daemon.process import DaemonProcess
 from ..helpers import PHONE, screenshot
+from .helpers import start_game
 
 REASON = missing()
 pytestmark = [
@@ -41,12 +42,7 @@ def test_a_move_on_the_emulated_pico_shows_on_the_phone(browser, daemon):
         page, sim = phone.new_page(), hands.new_page()
         page.goto(daemon.url)
         expect(page.locator("#conn")).to_have_attribute("data-state", "live")
-        page.locator("#pin").fill(PIN)
-        page.get_by_role("button", name="Log in").click()
-        for colour in ("yellow", "green"):
-            page.locator(f'input[name="players"][value="{colour}"]').uncheck()
-        page.get_by_role("button", name="Start the game").click()
-        expect(page.locator("#phase")).to_have_text("Set up the board")
+        start_game(page, ("red", "blue"))
 
         sim.goto(daemon.url + "/sim")
         sim.locator("#sim-setup").click()

@@ -186,14 +186,7 @@ class Journal:
             return self._append_decided(game_id, event, decided)
         fields = event_json(event)  # refuses a malformed event before anything else
         with self._transaction() as db:
-            stored = db.execute(
-                "SELECT result, (SELECT max(seq) FROM events WHERE game_id = ?) "
-                "FROM games WHERE id = ?",
-                (game_id, game_id),
-            ).fetchone()
-            if stored is None:
-                raise JournalError(f"no game {game_id} in the journal", game_id)
-            ended, last = stored[0], stored[1] or 0
+            ended, last = _stored_end(db, game_id)
             try:
                 game = self._live_game(db, game_id, last)
                 if ended is not None and not game.over:
@@ -233,14 +226,7 @@ class Journal:
     def _append_decided(self, game_id: int, event: Event, decided: Decided) -> int:
         fields = event_json(event)  # refuses a malformed event before anything else
         with self._transaction() as db:
-            stored = db.execute(
-                "SELECT result, (SELECT max(seq) FROM events WHERE game_id = ?) "
-                "FROM games WHERE id = ?",
-                (game_id, game_id),
-            ).fetchone()
-            if stored is None:
-                raise JournalError(f"no game {game_id} in the journal", game_id)
-            ended, last = stored[0], stored[1] or 0
+            ended, last = _stored_end(db, game_id)
             if decided.seq != last + 1:
                 raise GameError(
                     f"game {game_id}: event {decided.seq} ({event.kind}) does not follow the "
@@ -460,6 +446,17 @@ class Journal:
             raise ReplayError(f"game {game_id}, {error}", error.number, error.game) from None
         self._live = (game_id, game)
         return game
+
+
+def _stored_end(db: sqlite3.Connection, game_id: int) -> tuple[str | None, int]:
+    """A game's stored result (None while it is not over) and its last event's number."""
+    stored = db.execute(
+        "SELECT result, (SELECT max(seq) FROM events WHERE game_id = ?) FROM games WHERE id = ?",
+        (game_id, game_id),
+    ).fetchone()
+    if stored is None:
+        raise JournalError(f"no game {game_id} in the journal", game_id)
+    return stored[0], stored[1] or 0
 
 
 def _ended_early(stored_result: str) -> bool:
