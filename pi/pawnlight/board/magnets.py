@@ -3,7 +3,7 @@
 A colour board tells pawns apart by their magnet: the pole that faces the board and how strong
 it is.  This module is the arithmetic behind the magnet table in hardware/bom.md, so the table
 and the default reading bands of hardware/layouts/colour.toml can be checked against each other
-(tests/hardware/test_magnets.py): each colour's magnet, at the nominal distance give or take
+(tests/board/test_magnets.py): each colour's magnet, at the nominal distance give or take
 half a millimetre, must read inside its colour's band.
 
 The field on the axis of a disc magnet magnetised through its thickness, at distance z from
