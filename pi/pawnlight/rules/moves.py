@@ -447,8 +447,8 @@ def _two_part_sevens(
     empty square off any other colour's triangle (nearly all of them) are worked out here on bare
     lists; the rest go through :func:`make_step` and :func:`apply_step`.
     """
-    results: dict[Position, tuple[tuple[Step, Step], bool]] = {}
-    groups = list(position)
+    # Keyed by the position after, or for two plain parts by the places that changed.
+    results: dict[tuple, tuple[tuple[Step, Step], bool]] = {}
     for colour in movers:
         own = position[colour]
         assert own is not None
@@ -521,27 +521,35 @@ def _two_part_sevens(
                                 continue
                         elif target2 != HOME and target2 in own2:  # type: ignore[operator]
                             continue
-                        # Both parts plain: the position after, straight from the lists.
-                        after_groups = groups.copy()
-                        if same:
-                            moved = middle_own.copy()
-                            moved[moved.index(place2)] = target2
-                            moved.sort()
-                            after_groups[colour] = tuple(moved)
+                        # Both parts plain: the result is known by the pawns that changed place,
+                        # a cheaper key than the position after (worked out when asked for).  No
+                        # part bumps or slides, so no general result (which sends a pawn to
+                        # START or moves one three squares more) can be the same position.
+                        if not same:
+                            key: tuple = (
+                                (colour, place, target, colour2, place2, target2)
+                                if colour < colour2
+                                else (colour2, place2, target2, colour, place, target)
+                            )
+                        elif target2 == place:  # onto the first pawn's square: one pawn moved
+                            key = (colour, place2, target)
+                        elif place < place2:
+                            key = (colour, place, place2, *_pair(target, target2))
                         else:
-                            after_groups[colour] = tuple(sorted(middle_own))
-                            moved = list(own2)  # type: ignore[arg-type]
-                            moved[moved.index(place2)] = target2
-                            moved.sort()
-                            after_groups[colour2] = tuple(moved)
-                        after = _new(Position, after_groups)
-                        best = results.get(after)
-                        if best is None or best[1]:
+                            key = (colour, place2, place, *_pair(target, target2))
+                        if key not in results:
                             second = _new(
                                 Step, (colour2, FORWARD, place2, target2, path2, None, (), -1)
                             )
-                            results[after] = ((first, second), False)
-    return [(Move(steps, position, after), hit) for after, (steps, hit) in results.items()]
+                            results[key] = ((first, second), False)
+    return [
+        (Move(steps, position, after if type(after) is Position else None), hit)
+        for after, (steps, hit) in results.items()
+    ]
+
+
+def _pair(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)
 
 
 def _seven_after_first(
