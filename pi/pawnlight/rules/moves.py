@@ -478,11 +478,13 @@ def _two_part_sevens(
                 first = _new(Step, (colour, FORWARD, place, target, path, None, (), -1))
                 middle_own = list(own)
                 middle_own[middle_own.index(place)] = target
-                middle_occupancy = occupancy.copy()
+                # The board after the first part: the call's own occupancy list, changed here
+                # and put back after the second parts (a copy per first part cost more).
+                middle_occupancy = occupancy
                 if place < TRACK_SQUARES:
-                    middle_occupancy[place] = -1
+                    occupancy[place] = -1
                 if target < TRACK_SQUARES:
-                    middle_occupancy[target] = colour
+                    occupancy[target] = colour
                 middle: Position | None = None
                 rest = 7 - count
                 for colour2 in movers:
@@ -490,9 +492,9 @@ def _two_part_sevens(
                     own2 = middle_own if same else position[colour2]
                     lock2 = locks[colour2]
                     paths2 = FORWARD_PATHS[colour2]
-                    for place2 in _in_play(own2):  # type: ignore[arg-type]
-                        if (same and place2 == target) or place2 == lock2:
-                            continue  # the same pawn again, or a locked one
+                    for place2 in own2:  # type: ignore[union-attr]
+                        if place2 >= HOME or (same and place2 == target) or place2 == lock2:
+                            continue  # not in play, the same pawn again, or a locked one
                         path2 = paths2[place2][rest]
                         if path2 is None:
                             continue
@@ -542,6 +544,10 @@ def _two_part_sevens(
                                 Step, (colour2, FORWARD, place2, target2, path2, None, (), -1)
                             )
                             results[key] = ((first, second), False)
+                if target < TRACK_SQUARES:
+                    occupancy[target] = -1
+                if place < TRACK_SQUARES:
+                    occupancy[place] = colour
     return [
         (Move(steps, position, after if type(after) is Position else None), hit)
         for after, (steps, hit) in results.items()
