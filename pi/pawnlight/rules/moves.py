@@ -346,21 +346,34 @@ def legal_options(
                     if built is not None:
                         found.append(built)
     elif card == "11":
-        opponents = [c for c in range(4) if position[c] is not None and c not in movers]
-        targets = [sq for sq in range(TRACK_SQUARES) if occupancy[sq] in opponents]
+        targets = _opponents_on_track(position, movers)
         for colour in movers:
-            for place in _in_play(position[colour]):  # type: ignore[arg-type]
+            for place in position[colour]:  # type: ignore[union-attr]
                 if place < TRACK_SQUARES:  # "only for pawns in play on the open track"
                     for target in targets:
-                        if strict:
-                            slide = SLIDE_AT[target]
-                            if (
-                                slide is not None
-                                and slide.colour != colour
-                                and occupancy[slide.end] == colour
-                                and slide.end != place
-                            ):
-                                continue  # strict-own-landing: the switch would slide onto one
+                        slide = SLIDE_AT[target]
+                        if slide is None:  # the usual exchange, built here without a call
+                            step = _new(
+                                Step,
+                                (
+                                    colour,
+                                    SWITCH,
+                                    place,
+                                    target,
+                                    _ALONE[target],
+                                    None,
+                                    (),
+                                    occupancy[target],
+                                ),
+                            )
+                            found.append((step, False))
+                            continue
+                        if strict and (
+                            slide.colour != colour
+                            and occupancy[slide.end] == colour
+                            and slide.end != place
+                        ):
+                            continue  # strict-own-landing: the switch would slide onto one
                         found.append((make_switch(occupancy, colour, place, target), False))
 
     moves = [Move((step,), position) for step, hit in found if not hit]
@@ -386,13 +399,29 @@ def legal_options(
     return _new(Options, (moves, not moves or declinable, card == "2"))
 
 
+#: ``(square,)`` for every place: the path of a switch or a Sorry!, shared rather than rebuilt.
+_ALONE = tuple((place,) for place in range(START + 1))
+
+
+def _opponents_on_track(position: Position, movers: tuple[int, ...]) -> list[int]:
+    """The track squares holding a pawn of a colour other than the movers', in square order."""
+    squares = [
+        place
+        for colour in range(4)
+        if colour not in movers
+        for place in position[colour] or ()
+        if place < TRACK_SQUARES
+    ]
+    squares.sort()
+    return squares
+
+
 def _sorry(position, occupancy, movers, player, edition, team_play, strict=False) -> list:
     """Sorry!: a pawn from START takes the place of an opponent's pawn on the track."""
     starters = [c for c in movers if START in position[c]]
     if not starters:
         return []
-    opponents = [c for c in range(4) if position[c] is not None and c not in movers]
-    targets = [sq for sq in range(TRACK_SQUARES) if occupancy[sq] in opponents]
+    targets = _opponents_on_track(position, movers)
     allow_own = False
     if not targets and team_play:
         # "A SORRY card must be used at all times, even though it may mean the removal of a
