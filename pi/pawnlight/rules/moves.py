@@ -423,7 +423,8 @@ def _sorry(position, occupancy, movers, player, edition, team_play, strict=False
         return []
     targets = _opponents_on_track(position, movers)
     allow_own = False
-    if not targets and team_play:
+    fallback = not targets and team_play
+    if fallback:
         # "A SORRY card must be used at all times, even though it may mean the removal of a
         # partner's man" (classic); Hasbro: "you might send your own or your partner's pawn back".
         if edition.team_sorry_fallback == "team":
@@ -440,9 +441,26 @@ def _sorry(position, occupancy, movers, player, edition, team_play, strict=False
                 continue
             # Onto one's own start circle a Sorry! is the same move as starting a pawn out.
             kind = START_OUT if square == circle else SORRY
-            path = (square,)
+            if not fallback:
+                slide = SLIDE_AT[square]
+                if slide is None or slide.colour == colour:
+                    # An opponent off any other colour's triangle, the usual Sorry!: bumped.
+                    bumped = ((occupancy[square], square),)
+                    step = _new(
+                        Step, (colour, kind, START, square, _ALONE[square], None, bumped, -1)
+                    )
+                    found.append((step, False))
+                    continue
             built = make_step(
-                position, occupancy, colour, kind, START, path, team_play, allow_own, strict
+                position,
+                occupancy,
+                colour,
+                kind,
+                START,
+                _ALONE[square],
+                team_play,
+                allow_own,
+                strict,
             )
             if built is not None:
                 found.append(built)
