@@ -292,16 +292,7 @@ def legal_options(
     if card == "sorry":
         found.extend(_sorry(position, occupancy, movers, player, edition, team_play, strict))
     elif card == "4":
-        for colour in movers:
-            paths = BACKWARD_PATHS[colour]
-            for place in _in_play(position[colour]):  # type: ignore[arg-type]
-                path = paths[place][4]
-                if path is not None:
-                    built = make_step(
-                        position, occupancy, colour, BACKWARD, place, path, team_play, False, strict
-                    )
-                    if built is not None:
-                        found.append(built)
+        _backward(found, position, occupancy, movers, 4, team_play, strict)
     else:
         count = _FORWARD_CARDS[card]
         for colour in movers:
@@ -335,16 +326,7 @@ def legal_options(
                     found.append(built)
     forward_moves = len(found)
     if card == "10":
-        for colour in movers:
-            paths = BACKWARD_PATHS[colour]
-            for place in _in_play(position[colour]):  # type: ignore[arg-type]
-                path = paths[place][1]
-                if path is not None:
-                    built = make_step(
-                        position, occupancy, colour, BACKWARD, place, path, team_play, False, strict
-                    )
-                    if built is not None:
-                        found.append(built)
+        _backward(found, position, occupancy, movers, 1, team_play, strict)
     elif card == "11":
         targets = _opponents_on_track(position, movers)
         for colour in movers:
@@ -397,6 +379,39 @@ def legal_options(
         moves = [Move((step,), position) for step, _ in found]
     declinable = card == "11" and forward_moves == 0
     return _new(Options, (moves, not moves or declinable, card == "2"))
+
+
+def _backward(
+    found: list[tuple[Step, bool]],
+    position: Position,
+    occupancy: list[int],
+    movers: tuple[int, ...],
+    count: int,
+    team_play: bool,
+    strict: bool,
+) -> None:
+    """Every pawn in play moved ``count`` squares backward (the 4, the 10's one back)."""
+    for colour in movers:
+        paths = BACKWARD_PATHS[colour]
+        for place in position[colour]:  # type: ignore[union-attr]
+            if place >= HOME:
+                continue
+            path = paths[place][count]
+            if path is None:
+                continue
+            target = path[-1]
+            if target < TRACK_SQUARES and occupancy[target] < 0:
+                slide = SLIDE_AT[target]
+                if slide is None or slide.colour == colour:
+                    # An empty square off any other colour's triangle, decided without a call.
+                    step = _new(Step, (colour, BACKWARD, place, target, path, None, (), -1))
+                    found.append((step, False))
+                    continue
+            built = make_step(
+                position, occupancy, colour, BACKWARD, place, path, team_play, False, strict
+            )
+            if built is not None:
+                found.append(built)
 
 
 #: ``(square,)`` for every place: the path of a switch or a Sorry!, shared rather than rebuilt.
