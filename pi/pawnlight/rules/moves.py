@@ -597,10 +597,13 @@ def _two_part_sevens(
                             )
                         elif target2 == place:  # onto the first pawn's square: one pawn moved
                             key = (colour, place2, target)
-                        elif place < place2:
-                            key = (colour, place, place2, *_pair(target, target2))
                         else:
-                            key = (colour, place2, place, *_pair(target, target2))
+                            low, high = (place, place2) if place < place2 else (place2, place)
+                            key = (
+                                (colour, low, high, target, target2)
+                                if target < target2
+                                else (colour, low, high, target2, target)
+                            )
                         if key not in results:
                             second = _new(
                                 Step, (colour2, FORWARD, place2, target2, path2, None, (), -1)
@@ -614,10 +617,6 @@ def _two_part_sevens(
         (Move(steps, position, after if type(after) is Position else None), hit)
         for after, (steps, hit) in results.items()
     ]
-
-
-def _pair(a: int, b: int) -> tuple[int, int]:
-    return (a, b) if a < b else (b, a)
 
 
 def _seven_after_first(
@@ -648,6 +647,28 @@ def _seven_after_first(
                 continue  # the same pawn again, or a locked one
             path2 = FORWARD_PATHS[colour2][place2][rest]
             if path2 is None:
+                continue
+            target2 = path2[-1]
+            if target2 < TRACK_SQUARES:
+                slide2 = SLIDE_AT[target2]
+                plain = middle_occupancy[target2] < 0 and (
+                    slide2 is None or slide2.colour == colour2
+                )
+            else:
+                plain = target2 == HOME or target2 not in middle[colour2]  # type: ignore[operator]
+                if not plain:
+                    continue  # one pawn per safety square
+            if plain:  # an empty square: the position after built here, not by apply_step
+                moved = list(middle[colour2])  # type: ignore[arg-type]
+                moved[moved.index(place2)] = target2
+                moved.sort()
+                groups = list(middle)
+                groups[colour2] = tuple(moved)
+                after = _new(Position, groups)
+                best = results.get(after)
+                if best is None or (best[1] and not first_hit):
+                    second = _new(Step, (colour2, FORWARD, place2, target2, path2, None, (), -1))
+                    results[after] = ((first, second), first_hit)
                 continue
             built2 = make_step(
                 middle, middle_occupancy, colour2, FORWARD, place2, path2, teams, False, strict
