@@ -231,7 +231,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.phase == _OVER
+        return self._state.phase == _OVER
 
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -413,9 +413,9 @@ class Game:
         # place (places are sorted) is not HOME has a pawn out: that settles nearly every turn.
         result = None
         if move is not None:
-            moved = {s.colour for s in move.steps}
-            if self.patience or any(after[c][0] == HOME for c in moved):  # type: ignore[index]
-                result = self._result(after, moved)
+            steps = move.steps
+            if self.patience or any(after[s[0]][0] == HOME for s in steps):  # type: ignore[index]
+                result = self._result(after, {s.colour for s in steps})
         if result is not None:
             phase, turn = _OVER, state.turn
         else:

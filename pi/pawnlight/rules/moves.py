@@ -147,12 +147,13 @@ class Rules(NamedTuple):
 
 def apply_step(position: Position, step: Step) -> Position:
     """The position after one step: the pawn moved, a switched pawn exchanged, bumps to START."""
+    colour, _, origin, target, _, slide, bumped, swapped = step
     groups = list(position)
-    mine = list(groups[step.colour])  # type: ignore[arg-type]
-    mine[mine.index(step.origin)] = step.final
-    if step.swapped < 0 and not step.bumped:  # the common case, kept short
+    mine = list(groups[colour])  # type: ignore[arg-type]
+    mine[mine.index(origin)] = target if slide is None else slide.end
+    if swapped < 0 and not bumped:  # the common case, kept short
         mine.sort()
-        groups[step.colour] = tuple(mine)
+        groups[colour] = tuple(mine)
         return tuple.__new__(Position, groups)
     lists: list[list[int] | None] = [None if g is None else list(g) for g in groups]
     lists[step.colour] = mine
