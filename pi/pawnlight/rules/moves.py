@@ -284,7 +284,14 @@ def legal_options(
     if card == "1" or card == "2":
         for colour in movers:
             if START in position[colour]:  # type: ignore[operator]
-                path = (start_circle(colour),)
+                circle = start_circle(colour)
+                if occupancy[circle] < 0 and SLIDE_AT[circle] is None:  # a free start circle
+                    step = _new(
+                        Step, (colour, START_OUT, START, circle, _ALONE[circle], None, (), -1)
+                    )
+                    found.append((step, False))
+                    continue
+                path = _ALONE[circle]
                 built = make_step(
                     position, occupancy, colour, START_OUT, START, path, team_play, False, strict
                 )
