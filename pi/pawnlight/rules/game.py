@@ -273,7 +273,12 @@ class Game:
             self._require(_MOVE, "move")
         assert state.options is not None
         # One of the generated moves itself (the usual case) needs no search and no check.
-        chosen = move if _is_one_of(move, state.options.moves) else self._find_legal(move)
+        for candidate in state.options.moves:
+            if candidate is move:
+                chosen = move
+                break
+        else:
+            chosen = self._find_legal(move)
         notation = move_text(chosen)  # type: ignore[arg-type]
         event = _new(Event, ("move", state.turn, state.card, notation))
         self._undo.append((state, event))
@@ -414,7 +419,11 @@ class Game:
         result = None
         if move is not None:
             steps = move.steps
-            if self.patience or any(after[s[0]][0] == HOME for s in steps):  # type: ignore[index]
+            if len(steps) == 1:  # no generator expression for the usual one-pawn move
+                maybe_won = after[steps[0][0]][0] == HOME  # type: ignore[index]
+            else:
+                maybe_won = any(after[s[0]][0] == HOME for s in steps)  # type: ignore[index]
+            if maybe_won or self.patience:
                 result = self._result(after, {s.colour for s in steps})
         if result is not None:
             phase, turn = _OVER, state.turn
@@ -497,14 +506,6 @@ class Game:
 
 
 _new = tuple.__new__
-
-
-def _is_one_of(move: object, moves: list[Move]) -> bool:
-    """Whether ``move`` is one of ``moves`` itself (not merely equal to one)."""
-    for candidate in moves:  # noqa: SIM110 (a loop: any() with a generator costs twice as much)
-        if candidate is move:
-            return True
-    return False
 
 
 def _patience_result(position: Position, colours: Sequence[int]) -> Result | None:
