@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from .board import COLOURS, HOME, PARTNER, S1, S5, parse_colour
-from .cards import parse_card
+from .cards import DRAW_RANK, parse_card
 from .editions import VARIANTS, Edition, get_edition
 from .house_rules import parse_house_rules, with_house_rules
 from .moves import Move, Options, Rules, StepKind, legal_options
@@ -173,6 +173,8 @@ class Game:
         self._history: tuple[Turn, ...] = ()
         self._undo: list[tuple[_State, Event]] = []
         self.events: list[Event] = []
+        # Who plays after whom while nobody has dropped out (every game but a doubled one).
+        self._after = {c: self.order[(i + 1) % len(self.order)] for i, c in enumerate(self.order)}
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -229,7 +231,7 @@ class Game:
 
     @property
     def over(self) -> bool:
-        return self.phase == _OVER
+        return self._state.phase == _OVER
 
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -242,12 +244,16 @@ class Game:
         A card with no legal move is forfeited at once ("If it is impossible to do either, the
         move must be forfeited"); in point play it is the dead hand's discard.
         """
-        card = parse_card(card)
-        self._require(_DRAW, "draw a card")
+        if card not in DRAW_RANK:
+            card = parse_card(card)
         state = self._state
+        if state.phase != _DRAW:
+            self._require(_DRAW, "draw a card")
         rules = self.rules
         options = legal_options(state.position, state.turn, card, rules.edition, rules.teams)
-        self._push(Event("draw", state.turn, card))
+        event = _new(Event, ("draw", state.turn, card, None))
+        self._undo.append((state, event))
+        self.events.append(event)
         self._state = tuple.__new__(
             _State, (state.position, state.turn, _MOVE, card, options, *state[5:])
         )
@@ -262,14 +268,23 @@ class Game:
 
     def play(self, move: Move | str) -> Move:
         """Play one of the legal moves for the card drawn (a Move or its notation)."""
-        self._require(_MOVE, "move")
         state = self._state
-        chosen = self._find_legal(move)
-        notation = move_text(chosen)
-        self._push(Event("move", state.turn, state.card, notation))
+        if state.phase != _MOVE:
+            self._require(_MOVE, "move")
         assert state.options is not None
-        self._finish_turn(notation, chosen, state.options.again)
-        return chosen
+        # One of the generated moves itself (the usual case) needs no search and no check.
+        for candidate in state.options.moves:
+            if candidate is move:
+                chosen = move
+                break
+        else:
+            chosen = self._find_legal(move)
+        notation = move_text(chosen)  # type: ignore[arg-type]
+        event = _new(Event, ("move", state.turn, state.card, notation))
+        self._undo.append((state, event))
+        self.events.append(event)
+        self._finish_turn(notation, chosen, state.options.again)  # type: ignore[arg-type]
+        return chosen  # type: ignore[return-value]
 
     def forfeit(self) -> None:
         """End the turn without moving, where the rules let the player decline (an 11)."""
@@ -398,14 +413,28 @@ class Game:
         turns = self._turns
         if len(turns) > state.turns:
             del turns[state.turns :]  # turns undone since
-        turns.append(Turn(state.turn, state.card, label, state.position, after))
-        # Only a move can end the game, and only for the colours it moved.
-        result = None if move is None else self._result(after, {s.colour for s in move.steps})
+        turns.append(_new(Turn, (state.turn, state.card, label, state.position, after)))
+        # Only a move can end the game, and only for the colours it moved; a colour whose lowest
+        # place (places are sorted) is not HOME has a pawn out: that settles nearly every turn.
+        result = None
+        if move is not None:
+            steps = move.steps
+            if len(steps) == 1:  # no generator expression for the usual one-pawn move
+                maybe_won = after[steps[0][0]][0] == HOME  # type: ignore[index]
+            else:
+                maybe_won = any(after[s[0]][0] == HOME for s in steps)  # type: ignore[index]
+            if maybe_won or self.patience:
+                result = self._result(after, {s.colour for s in steps})
         if result is not None:
             phase, turn = _OVER, state.turn
         else:
             phase = _DRAW
-            turn = state.turn if again else self._next_player(state.turn, state.dropped)
+            if again:
+                turn = state.turn
+            elif state.dropped:
+                turn = self._next_player(state.turn, state.dropped)
+            else:
+                turn = self._after[state.turn]
         # Built directly rather than by _replace, which costs more than the rest of a turn.
         self._state = tuple.__new__(
             _State,
@@ -474,6 +503,9 @@ class Game:
                         scores[quitter] = 0
                 return Result((colour,), scores=scores, reason="all pawns home")
         return None
+
+
+_new = tuple.__new__
 
 
 def _patience_result(position: Position, colours: Sequence[int]) -> Result | None:

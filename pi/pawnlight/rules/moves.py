@@ -147,12 +147,13 @@ class Rules(NamedTuple):
 
 def apply_step(position: Position, step: Step) -> Position:
     """The position after one step: the pawn moved, a switched pawn exchanged, bumps to START."""
+    colour, _, origin, target, _, slide, bumped, swapped = step
     groups = list(position)
-    mine = list(groups[step.colour])  # type: ignore[arg-type]
-    mine[mine.index(step.origin)] = step.final
-    if step.swapped < 0 and not step.bumped:  # the common case, kept short
+    mine = list(groups[colour])  # type: ignore[arg-type]
+    mine[mine.index(origin)] = target if slide is None else slide.end
+    if swapped < 0 and not bumped:  # the common case, kept short
         mine.sort()
-        groups[step.colour] = tuple(mine)
+        groups[colour] = tuple(mine)
         return tuple.__new__(Position, groups)
     lists: list[list[int] | None] = [None if g is None else list(g) for g in groups]
     lists[step.colour] = mine
@@ -283,7 +284,14 @@ def legal_options(
     if card == "1" or card == "2":
         for colour in movers:
             if START in position[colour]:  # type: ignore[operator]
-                path = (start_circle(colour),)
+                circle = start_circle(colour)
+                if occupancy[circle] < 0 and SLIDE_AT[circle] is None:  # a free start circle
+                    step = _new(
+                        Step, (colour, START_OUT, START, circle, _ALONE[circle], None, (), -1)
+                    )
+                    found.append((step, False))
+                    continue
+                path = _ALONE[circle]
                 built = make_step(
                     position, occupancy, colour, START_OUT, START, path, team_play, False, strict
                 )
@@ -292,16 +300,7 @@ def legal_options(
     if card == "sorry":
         found.extend(_sorry(position, occupancy, movers, player, edition, team_play, strict))
     elif card == "4":
-        for colour in movers:
-            paths = BACKWARD_PATHS[colour]
-            for place in _in_play(position[colour]):  # type: ignore[arg-type]
-                path = paths[place][4]
-                if path is not None:
-                    built = make_step(
-                        position, occupancy, colour, BACKWARD, place, path, team_play, False, strict
-                    )
-                    if built is not None:
-                        found.append(built)
+        _backward(found, position, occupancy, movers, 4, team_play, strict)
     else:
         count = _FORWARD_CARDS[card]
         for colour in movers:
@@ -335,32 +334,36 @@ def legal_options(
                     found.append(built)
     forward_moves = len(found)
     if card == "10":
-        for colour in movers:
-            paths = BACKWARD_PATHS[colour]
-            for place in _in_play(position[colour]):  # type: ignore[arg-type]
-                path = paths[place][1]
-                if path is not None:
-                    built = make_step(
-                        position, occupancy, colour, BACKWARD, place, path, team_play, False, strict
-                    )
-                    if built is not None:
-                        found.append(built)
+        _backward(found, position, occupancy, movers, 1, team_play, strict)
     elif card == "11":
-        opponents = [c for c in range(4) if position[c] is not None and c not in movers]
-        targets = [sq for sq in range(TRACK_SQUARES) if occupancy[sq] in opponents]
+        targets = _opponents_on_track(position, movers)
         for colour in movers:
-            for place in _in_play(position[colour]):  # type: ignore[arg-type]
+            for place in position[colour]:  # type: ignore[union-attr]
                 if place < TRACK_SQUARES:  # "only for pawns in play on the open track"
                     for target in targets:
-                        if strict:
-                            slide = SLIDE_AT[target]
-                            if (
-                                slide is not None
-                                and slide.colour != colour
-                                and occupancy[slide.end] == colour
-                                and slide.end != place
-                            ):
-                                continue  # strict-own-landing: the switch would slide onto one
+                        slide = SLIDE_AT[target]
+                        if slide is None:  # the usual exchange, built here without a call
+                            step = _new(
+                                Step,
+                                (
+                                    colour,
+                                    SWITCH,
+                                    place,
+                                    target,
+                                    _ALONE[target],
+                                    None,
+                                    (),
+                                    occupancy[target],
+                                ),
+                            )
+                            found.append((step, False))
+                            continue
+                        if strict and (
+                            slide.colour != colour
+                            and occupancy[slide.end] == colour
+                            and slide.end != place
+                        ):
+                            continue  # strict-own-landing: the switch would slide onto one
                         found.append((make_switch(occupancy, colour, place, target), False))
 
     moves = [Move((step,), position) for step, hit in found if not hit]
@@ -386,15 +389,65 @@ def legal_options(
     return _new(Options, (moves, not moves or declinable, card == "2"))
 
 
+def _backward(
+    found: list[tuple[Step, bool]],
+    position: Position,
+    occupancy: list[int],
+    movers: tuple[int, ...],
+    count: int,
+    team_play: bool,
+    strict: bool,
+) -> None:
+    """Every pawn in play moved ``count`` squares backward (the 4, the 10's one back)."""
+    for colour in movers:
+        paths = BACKWARD_PATHS[colour]
+        for place in position[colour]:  # type: ignore[union-attr]
+            if place >= HOME:
+                continue
+            path = paths[place][count]
+            if path is None:
+                continue
+            target = path[-1]
+            if target < TRACK_SQUARES and occupancy[target] < 0:
+                slide = SLIDE_AT[target]
+                if slide is None or slide.colour == colour:
+                    # An empty square off any other colour's triangle, decided without a call.
+                    step = _new(Step, (colour, BACKWARD, place, target, path, None, (), -1))
+                    found.append((step, False))
+                    continue
+            built = make_step(
+                position, occupancy, colour, BACKWARD, place, path, team_play, False, strict
+            )
+            if built is not None:
+                found.append(built)
+
+
+#: ``(square,)`` for every place: the path of a switch or a Sorry!, shared rather than rebuilt.
+_ALONE = tuple((place,) for place in range(START + 1))
+
+
+def _opponents_on_track(position: Position, movers: tuple[int, ...]) -> list[int]:
+    """The track squares holding a pawn of a colour other than the movers', in square order."""
+    squares = [
+        place
+        for colour in range(4)
+        if colour not in movers
+        for place in position[colour] or ()
+        if place < TRACK_SQUARES
+    ]
+    squares.sort()
+    return squares
+
+
 def _sorry(position, occupancy, movers, player, edition, team_play, strict=False) -> list:
     """Sorry!: a pawn from START takes the place of an opponent's pawn on the track."""
     starters = [c for c in movers if START in position[c]]
     if not starters:
         return []
-    opponents = [c for c in range(4) if position[c] is not None and c not in movers]
-    targets = [sq for sq in range(TRACK_SQUARES) if occupancy[sq] in opponents]
+    targets = _opponents_on_track(position, movers)
     allow_own = False
-    if not targets and team_play:
+    fallback = not targets and team_play
+    if fallback:
         # "A SORRY card must be used at all times, even though it may mean the removal of a
         # partner's man" (classic); Hasbro: "you might send your own or your partner's pawn back".
         if edition.team_sorry_fallback == "team":
@@ -411,9 +464,26 @@ def _sorry(position, occupancy, movers, player, edition, team_play, strict=False
                 continue
             # Onto one's own start circle a Sorry! is the same move as starting a pawn out.
             kind = START_OUT if square == circle else SORRY
-            path = (square,)
+            if not fallback:
+                slide = SLIDE_AT[square]
+                if slide is None or slide.colour == colour:
+                    # An opponent off any other colour's triangle, the usual Sorry!: bumped.
+                    bumped = ((occupancy[square], square),)
+                    step = _new(
+                        Step, (colour, kind, START, square, _ALONE[square], None, bumped, -1)
+                    )
+                    found.append((step, False))
+                    continue
             built = make_step(
-                position, occupancy, colour, kind, START, path, team_play, allow_own, strict
+                position,
+                occupancy,
+                colour,
+                kind,
+                START,
+                _ALONE[square],
+                team_play,
+                allow_own,
+                strict,
             )
             if built is not None:
                 found.append(built)
@@ -447,8 +517,8 @@ def _two_part_sevens(
     empty square off any other colour's triangle (nearly all of them) are worked out here on bare
     lists; the rest go through :func:`make_step` and :func:`apply_step`.
     """
-    results: dict[Position, tuple[tuple[Step, Step], bool]] = {}
-    groups = list(position)
+    # Keyed by the position after, or for two plain parts by the places that changed.
+    results: dict[tuple, tuple[tuple[Step, Step], bool]] = {}
     for colour in movers:
         own = position[colour]
         assert own is not None
@@ -478,11 +548,13 @@ def _two_part_sevens(
                 first = _new(Step, (colour, FORWARD, place, target, path, None, (), -1))
                 middle_own = list(own)
                 middle_own[middle_own.index(place)] = target
-                middle_occupancy = occupancy.copy()
+                # The board after the first part: the call's own occupancy list, changed here
+                # and put back after the second parts (a copy per first part cost more).
+                middle_occupancy = occupancy
                 if place < TRACK_SQUARES:
-                    middle_occupancy[place] = -1
+                    occupancy[place] = -1
                 if target < TRACK_SQUARES:
-                    middle_occupancy[target] = colour
+                    occupancy[target] = colour
                 middle: Position | None = None
                 rest = 7 - count
                 for colour2 in movers:
@@ -490,9 +562,9 @@ def _two_part_sevens(
                     own2 = middle_own if same else position[colour2]
                     lock2 = locks[colour2]
                     paths2 = FORWARD_PATHS[colour2]
-                    for place2 in _in_play(own2):  # type: ignore[arg-type]
-                        if (same and place2 == target) or place2 == lock2:
-                            continue  # the same pawn again, or a locked one
+                    for place2 in own2:  # type: ignore[union-attr]
+                        if place2 >= HOME or (same and place2 == target) or place2 == lock2:
+                            continue  # not in play, the same pawn again, or a locked one
                         path2 = paths2[place2][rest]
                         if path2 is None:
                             continue
@@ -521,27 +593,38 @@ def _two_part_sevens(
                                 continue
                         elif target2 != HOME and target2 in own2:  # type: ignore[operator]
                             continue
-                        # Both parts plain: the position after, straight from the lists.
-                        after_groups = groups.copy()
-                        if same:
-                            moved = middle_own.copy()
-                            moved[moved.index(place2)] = target2
-                            moved.sort()
-                            after_groups[colour] = tuple(moved)
+                        # Both parts plain: the result is known by the pawns that changed place,
+                        # a cheaper key than the position after (worked out when asked for).  No
+                        # part bumps or slides, so no general result (which sends a pawn to
+                        # START or moves one three squares more) can be the same position.
+                        if not same:
+                            key: tuple = (
+                                (colour, place, target, colour2, place2, target2)
+                                if colour < colour2
+                                else (colour2, place2, target2, colour, place, target)
+                            )
+                        elif target2 == place:  # onto the first pawn's square: one pawn moved
+                            key = (colour, place2, target)
                         else:
-                            after_groups[colour] = tuple(sorted(middle_own))
-                            moved = list(own2)  # type: ignore[arg-type]
-                            moved[moved.index(place2)] = target2
-                            moved.sort()
-                            after_groups[colour2] = tuple(moved)
-                        after = _new(Position, after_groups)
-                        best = results.get(after)
-                        if best is None or best[1]:
+                            low, high = (place, place2) if place < place2 else (place2, place)
+                            key = (
+                                (colour, low, high, target, target2)
+                                if target < target2
+                                else (colour, low, high, target2, target)
+                            )
+                        if key not in results:
                             second = _new(
                                 Step, (colour2, FORWARD, place2, target2, path2, None, (), -1)
                             )
-                            results[after] = ((first, second), False)
-    return [(Move(steps, position, after), hit) for after, (steps, hit) in results.items()]
+                            results[key] = ((first, second), False)
+                if target < TRACK_SQUARES:
+                    occupancy[target] = -1
+                if place < TRACK_SQUARES:
+                    occupancy[place] = colour
+    return [
+        (Move(steps, position, after if type(after) is Position else None), hit)
+        for after, (steps, hit) in results.items()
+    ]
 
 
 def _seven_after_first(
@@ -572,6 +655,28 @@ def _seven_after_first(
                 continue  # the same pawn again, or a locked one
             path2 = FORWARD_PATHS[colour2][place2][rest]
             if path2 is None:
+                continue
+            target2 = path2[-1]
+            if target2 < TRACK_SQUARES:
+                slide2 = SLIDE_AT[target2]
+                plain = middle_occupancy[target2] < 0 and (
+                    slide2 is None or slide2.colour == colour2
+                )
+            else:
+                plain = target2 == HOME or target2 not in middle[colour2]  # type: ignore[operator]
+                if not plain:
+                    continue  # one pawn per safety square
+            if plain:  # an empty square: the position after built here, not by apply_step
+                moved = list(middle[colour2])  # type: ignore[arg-type]
+                moved[moved.index(place2)] = target2
+                moved.sort()
+                groups = list(middle)
+                groups[colour2] = tuple(moved)
+                after = _new(Position, groups)
+                best = results.get(after)
+                if best is None or (best[1] and not first_hit):
+                    second = _new(Step, (colour2, FORWARD, place2, target2, path2, None, (), -1))
+                    results[after] = ((first, second), first_hit)
                 continue
             built2 = make_step(
                 middle, middle_occupancy, colour2, FORWARD, place2, path2, teams, False, strict
