@@ -244,7 +244,7 @@ class Game:
         A card with no legal move is forfeited at once ("If it is impossible to do either, the
         move must be forfeited"); in point play it is the dead hand's discard.
         """
-        if card not in DRAW_RANK:
+        if type(card) is not str or card not in DRAW_RANK:  # a card name already: kept quick
             card = parse_card(card)
         state = self._state
         if state.phase != _DRAW:
