@@ -120,8 +120,24 @@
     var loading = false;
     var wanted = null;
     function section() { return document.getElementById("history"); }
+    /* While the journal cannot be written, the turns after the last durable one are marked
+       "not saved yet": nothing is shown as done that a power cut could lose. */
+    function markUnsaved() {
+      var have = section();
+      if (!have || !wanted) return;
+      var storage = wanted.storage || {};
+      var saved = storage.ok === false ? Number(storage.saved_turns) : Infinity;
+      if (isNaN(saved)) saved = Infinity;
+      have.querySelectorAll(".history-line").forEach(function (line) {
+        var unsaved = Number(line.dataset.turn) > saved;
+        line.classList.toggle("unsaved", unsaved);
+        if (unsaved) line.setAttribute("aria-description", "not saved yet");
+        else line.removeAttribute("aria-description");
+      });
+    }
     function update(state) {
       if (state) wanted = state;
+      markUnsaved();
       var have = section();
       if (loading || !wanted || !have || have.hasAttribute("data-keep")) return;
       var length = Number(wanted.history_length);
@@ -147,6 +163,7 @@
           } else {
             Pawnlight.swap(html);
           }
+          markUnsaved();
           if (after) after();
         })
         .catch(function () { wanted = null; /* the next state tries again */ })

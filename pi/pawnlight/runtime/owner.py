@@ -155,6 +155,8 @@ class Owner:
         # Storage fault: the writes not yet durable (in order), what went wrong, and what the
         # companion asked for meanwhile that would have confirmed them (held until they are).
         self._unsaved: list[Callable[[Journal], object]] = []
+        # Turns of the game that are durable: the page marks the later ones "not saved yet".
+        self._saved_turns = 0
         self.storage_fault: str | None = None
         self._held_leds: ShowLeds | None = None
         self._held_status: str | None = None
@@ -297,6 +299,7 @@ class Owner:
         meta = self._journal.load(game_id).meta
         computer = meta.get("computer")
         self.game_id = game_id
+        self._saved_turns = len(game.history)
         earlier = self._match_games(meta.get("match"))
         log.info("resuming game %s at turn %s", game_id, len(game.history))
         self._execute(
@@ -432,6 +435,7 @@ class Owner:
             meta["match"] = {"games": match}
         self.game_id = journal.new_game(effect.config, seed=effect.seed, meta=meta)
         self.match_ids = match
+        self._saved_turns = 0
 
     def _append(self, journal: Journal, effect: RecordEvent) -> None:
         """Write down what the companion decided (no second run of the rules); an event that
@@ -440,6 +444,8 @@ class Owner:
         if effect.seq:
             decided = Decided(effect.seq, effect.turns, effect.result)
         journal.append(self._current_game(), effect.event, decided)
+        if effect.seq:
+            self._saved_turns = effect.turns
 
     def _current_game(self) -> int:
         if self.game_id is None:
@@ -580,6 +586,7 @@ class Owner:
             len(self.errors),
             self.storage_fault,
             len(self._unsaved),
+            self._saved_turns,
         )
 
     def _publish(self) -> None:
@@ -595,6 +602,7 @@ class Owner:
             "ok": self.storage_fault is None,
             "problem": self.storage_fault,
             "unsaved": len(self._unsaved),
+            "saved_turns": self._saved_turns,
         }
         self._state = state
         with self._subscribers_lock:
