@@ -16,7 +16,7 @@ def page(client, path="/") -> str:
 def test_with_no_game_the_page_says_so(client):
     html = page(client)
     assert 'id="phase" data-phase="idle">No game<' in html
-    assert "Start a game from the status page." in html
+    assert "the owner starts one on the status page" in html
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="board"' in html
     assert "No turns yet." in html
 

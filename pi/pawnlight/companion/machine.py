@@ -75,6 +75,8 @@ from .signals import (
 TAKEBACK_HOLD = 1.5
 #: Frames a second at most for LED animations (blinking, breathing, the celebration).
 ANIMATION_RATE = 25
+#: What the page says before any game (the status page's Owner section starts one).
+NO_GAME = "No game yet: the owner starts one on the status page (Owner, with the PIN)."
 #: Seconds within which the board's New game button must be pressed a second time.
 NEW_GAME_CONFIRM = 3.0
 #: The phases in which the board is recognised against the game (its position or the card's
@@ -126,7 +128,7 @@ class Companion:
         self.link_up = False
         self.link_detail = "not connected"
         self.firmware: str | None = None
-        self.message = "Start a game from the status page."
+        self.message = NO_GAME
         self.warning: str | None = None
         self.enrolment: Enrolment | None = None
         self.leader: LeaderDraw | None = None
@@ -600,7 +602,7 @@ class Companion:
     def _phase_message(self) -> str:
         game = self.game
         if game is None:
-            return "Start a game from the status page."
+            return NO_GAME
         phase = self._game_phase()
         if phase == CompanionPhase.MOVE:
             card = a_card(game.card or "")
