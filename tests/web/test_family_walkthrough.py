@@ -111,6 +111,18 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         # The simulator draws its board after its first poll, and again with every fragment.
         square = box_of(sim, '#simboard [data-place="T4"]')
         assert min(square["width"], square["height"]) >= 44, square
+        # The whole board fits the phone on request, and back to finger-wide squares.
+        sim.locator("#sim-zoom").click()
+        expect(sim.locator("#sim-zoom")).to_have_attribute("aria-pressed", "true")
+        sim.wait_for_function(
+            "w => document.querySelector('#simboard svg').getBoundingClientRect().width <= w",
+            arg=PHONE["width"],
+        )
+        shot(sim, "walk-01-simulator-whole-board")
+        sim.locator("#sim-zoom").click()
+        expect(sim.locator("#sim-zoom")).to_have_text("Show the whole board")
+        square = box_of(sim, '#simboard [data-place="T4"]')
+        assert min(square["width"], square["height"]) >= 44, square
         shot(sim, "walk-01-simulator-set-up")
         sim.locator("#sim-setup").click()
         expect(page.locator("#phase")).to_have_text("Draw a card")

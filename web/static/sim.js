@@ -33,6 +33,25 @@
     return hand && Number(hand.dataset.count) > 0 ? selected : null;
   }
 
+  /* On a phone the board pans with squares a finger wide; this button fits it to the screen
+     (every light in view) and back. The choice is kept for the next visit. */
+  var zoom = document.getElementById("sim-zoom");
+  function showWhole(whole) {
+    wrap.classList.toggle("whole", whole);
+    zoom.setAttribute("aria-pressed", whole ? "true" : "false");
+    zoom.textContent = whole ? "Squares a finger wide" : "Show the whole board";
+  }
+  if (zoom) {
+    var kept = null;
+    try { kept = window.localStorage.getItem("pawnlight.sim.whole"); } catch (error) { /* private mode */ }
+    showWhole(kept === "1");
+    zoom.addEventListener("click", function () {
+      var whole = !wrap.classList.contains("whole");
+      showWhole(whole);
+      try { window.localStorage.setItem("pawnlight.sim.whole", whole ? "1" : "0"); } catch (error) { /* private mode */ }
+    });
+  }
+
   var load = P.fragments("/partial/sim", [], function () { applySelection(); });
   P.refresh = load;
 
