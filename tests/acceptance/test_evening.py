@@ -33,7 +33,7 @@ from hypothesis.stateful import (
 )
 
 from pawnlight.rules.board import COLOURS
-from pawnlight.rules.cards import CARDS
+from pawnlight.rules.cards import CARDS, Deck
 from pawnlight.rules.editions import EDITIONS
 from pawnlight.rules.game import GameConfig, GameError
 from pawnlight.rules.notation import parse_move
@@ -181,6 +181,21 @@ class EveningMachine(RuleBasedStateMachine):
         for _ in range(turns):
             if self.state["phase"] == "draw":
                 self.scan(cards.choice(sorted(CARDS)))
+            if self.state["phase"] == "move":
+                self.make_the_lit_move(cards.randrange(1000))
+            if not self.playing():
+                return
+
+    @precondition(lambda self: self.playing())
+    @rule(turns=st.integers(10, 30), cards=st.randoms(use_true_random=False))
+    def play_a_long_stretch(self, turns: int, cards: random.Random) -> None:
+        """Most of an evening is plain play: a shuffled pack drawn in order, each card played as
+        lit, so the games get past their opening into slides, bumps, safety zones and HOME."""
+        self.count("long stretches")
+        pack = Deck(cards, extra_one=bool(self.state.get("extra_one")))
+        for _ in range(turns):
+            if self.state["phase"] == "draw":
+                self.scan(pack.draw())
             if self.state["phase"] == "move":
                 self.make_the_lit_move(cards.randrange(1000))
             if not self.playing():
