@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import random
+import re
 import resource
 import time
 import urllib.error
@@ -23,6 +24,8 @@ from tests.daemon.process import PIN, DaemonProcess
 
 #: Words that must never reach the page or the log: a bug, not a situation.
 BUG_WORDS = ("internal error", "Traceback")
+#: A square code (T12, S3): people read board words; codes belong in the `text` fields only.
+SQUARE_CODE = re.compile(r"\b[TS]\d{1,2}\b")
 
 
 class Refused(Exception):
@@ -189,6 +192,8 @@ class Evening:
         for field in ("warning", "message"):
             text = state.get(field) or ""
             assert not any(word in text for word in BUG_WORDS), f"{field}: {text}"
+        for text in words_people_read(state):
+            assert not SQUARE_CODE.search(text), f"a square code where people read: {text!r}"
         self.check_log()
         if journal is not None:
             history, pawns, turn, over = journal
@@ -243,6 +248,17 @@ class Evening:
         for summary in summaries.values():
             if summary.id != game_id:
                 assert summary.finished, f"game {summary.id} left unfinished behind the live one"
+
+
+def words_people_read(state: dict[str, Any]) -> list[str]:
+    """Every text of the state that the page shows as words (issue #18: no square codes)."""
+    texts = [state.get("message") or "", *(state.get("corrections") or [])]
+    news = state.get("news")
+    texts.extend(news if isinstance(news, list) else [news or ""])
+    for key in ("legal", "choices"):
+        texts.extend(str(m.get("words", "")) for m in state.get(key) or [])
+    texts.extend(str(g.get("text", "")) for g in state.get("guidance") or [])
+    return texts
 
 
 def place_square(colour: str, place: str) -> str:
