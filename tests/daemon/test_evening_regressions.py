@@ -166,3 +166,21 @@ def test_a_new_game_with_other_colours_can_be_set_up_on_a_presence_board(daemon)
     daemon.owner.command("new_game", {"players": ["red", "yellow", "green"]})
     state = follow_guidance(daemon)
     assert state["phase"] == "draw"
+
+
+def test_a_new_game_whose_record_cannot_be_written_has_no_saved_turns(daemon, tmp_path):
+    # The page marks turns past `saved_turns` "not saved yet": a new game started while writes
+    # fail must not inherit the old game's count, or its unwritten turns would look saved.
+    owner = daemon.owner
+    start(daemon, {"players": ["red", "blue"]})
+    state = play_turns(daemon, 3, seed=5)
+    assert state["storage"]["saved_turns"] == len(state["history"]) >= 3
+    failing = FailingWrites(owner._journal)
+    owner._journal = failing
+    failing.failing = True
+    owner.command("new_game", {"players": ["red", "blue"]})
+    state = wait_for(owner, lambda s: not s["storage"]["ok"])
+    assert state["history"] == [] and state["storage"]["saved_turns"] == 0
+    failing.failing = False
+    state = wait_for(owner, lambda s: s["storage"]["ok"])
+    assert state["storage"]["saved_turns"] == 0 and state["storage"]["unsaved"] == 0

@@ -405,6 +405,9 @@ class Owner:
             if isinstance(effect, RecordEvent):
                 self._record(lambda j, e=effect: self._append(j, e))
             elif isinstance(effect, StartRecord):
+                # The companion plays the new game already: none of its turns is durable until
+                # its record is (a held start must not leave the old game's count standing).
+                self._saved_turns = 0
                 self._record(lambda j, e=effect: self._new_record(j, e))
             elif isinstance(effect, FinishRecord):
                 self._record(lambda j, e=effect: self._finish_record(j, e))
