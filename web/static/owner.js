@@ -29,6 +29,7 @@
   function ask(anchor, question, yes, no) {
     var old = document.querySelector(".confirm-box");
     if (old) old.remove();
+    say(""); // what the last action did is not the answer to this question
     return new Promise(function (resolve) {
       var box = document.createElement("div");
       box.className = "confirm-box";
