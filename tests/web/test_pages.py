@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 
+from markupsafe import escape
+
+from pawnlight.rules.house_rules import HOUSE_RULES
+
 from .helpers import login
 
 
@@ -152,6 +156,15 @@ def test_the_owner_sees_the_buttons_for_this_moment(client, service):
     html = page(client, "/partial/live")
     assert "data-body='{&#34;move&#34;: &#34;T4-T11&#34;}'" in html
     assert "No move was made" in html
+
+
+def test_the_new_game_form_names_each_house_rule_and_what_it_changes(client):
+    login(client)
+    html = page(client)
+    for name, summary in HOUSE_RULES.items():
+        title = name.replace("-", " ").capitalize()
+        assert f'value="{name}"> <span><strong>{title}</strong>' in html
+        assert escape(summary[:1].upper() + summary[1:]) in html  # "Sorry!" keeps its capital
 
 
 def test_doubling_buttons_only_in_classic_point_play(client, service):
