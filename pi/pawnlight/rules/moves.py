@@ -278,19 +278,23 @@ def legal_options(
     house = edition.house_rules
     strict = bool(house) and edition.strict_own_landing
     locks = _DIAMONDS if house and edition.diamond_lock else _NO_LOCKS
-    occupancy = position.track_occupancy()
+    # Which colour stands on each track square: the 7, the 11 and Sorry! read it all over; the
+    # other cards ask only whether a landing square is taken (a look at the pawns, cheaper than
+    # building the list), and build it only for a landing the rules must decide.
+    r, b, y, g = position
+    taken = (r or ()) + (b or ()) + (y or ()) + (g or ())
+    occupancy = position.track_occupancy() if card in _READ_THE_TRACK else None
     found: list[tuple[Step, bool]] = []
 
     if card == "1" or card == "2":
         for colour in movers:
             if START in position[colour]:  # type: ignore[operator]
                 circle = start_circle(colour)
-                if occupancy[circle] < 0 and SLIDE_AT[circle] is None:  # a free start circle
-                    step = _new(
-                        Step, (colour, START_OUT, START, circle, _ALONE[circle], None, (), -1)
-                    )
-                    found.append((step, False))
+                if circle not in taken and SLIDE_AT[circle] is None:  # a free start circle
+                    found.append((_START_OUT[colour], False))
                     continue
+                if occupancy is None:
+                    occupancy = position.track_occupancy()
                 path = _ALONE[circle]
                 built = make_step(
                     position, occupancy, colour, START_OUT, START, path, team_play, False, strict
@@ -300,42 +304,44 @@ def legal_options(
     if card == "sorry":
         found.extend(_sorry(position, occupancy, movers, player, edition, team_play, strict))
     elif card == "4":
-        _backward(found, position, occupancy, movers, 4, team_play, strict)
+        occupancy = _backward(found, position, taken, occupancy, movers, 4, team_play, strict)
     else:
         count = _FORWARD_CARDS[card]
         for colour in movers:
-            paths = FORWARD_PATHS[colour]
+            plain = _PLAIN_FORWARD[colour]
             lock = locks[colour]
             own = position[colour]
             for place in own:  # type: ignore[union-attr]
                 if place >= HOME:
                     continue
-                path = paths[place][count]
-                if path is None or place == lock:
+                step = plain[place][count]
+                if step is None or place == lock:
                     continue
                 # The common landings, decided here without a call: an empty square off any
                 # other colour's triangle, or a free safety square or home.
-                target = path[-1]
+                target = step[3]
                 if target < TRACK_SQUARES:
                     slide = SLIDE_AT[target]
-                    simple = occupancy[target] < 0 and (slide is None or slide.colour == colour)
+                    simple = target not in taken and (slide is None or slide.colour == colour)
                 else:
                     if target != HOME and target in own:  # type: ignore[operator]
                         continue  # one pawn per safety square
                     simple = True
                 if simple:
-                    step = _new(Step, (colour, FORWARD, place, target, path, None, (), -1))
                     found.append((step, False))
                     continue
+                if occupancy is None:
+                    occupancy = position.track_occupancy()
                 built = make_step(
-                    position, occupancy, colour, FORWARD, place, path, team_play, False, strict
+                    position, occupancy, colour, FORWARD, place, step[4], team_play, False, strict
                 )
                 if built is not None:
                     found.append(built)
     forward_moves = len(found)
     if card == "10":
-        _backward(found, position, occupancy, movers, 1, team_play, strict)
+        occupancy = _backward(found, position, taken, occupancy, movers, 1, team_play, strict)
     elif card == "11":
+        assert occupancy is not None
         targets = _opponents_on_track(position, movers)
         for colour in movers:
             for place in position[colour]:  # type: ignore[union-attr]
@@ -369,6 +375,7 @@ def legal_options(
     moves = [Move((step,), position) for step, hit in found if not hit]
     hits = len(moves) < len(found)
     if card == "7":
+        assert occupancy is not None
         parts = edition.team_seven_parts if team_play else 2
         if parts == 2:
             sevens = _two_part_sevens(position, occupancy, movers, team_play, strict, locks)
@@ -392,38 +399,67 @@ def legal_options(
 def _backward(
     found: list[tuple[Step, bool]],
     position: Position,
-    occupancy: list[int],
+    taken: tuple[int, ...],
+    occupancy: list[int] | None,
     movers: tuple[int, ...],
     count: int,
     team_play: bool,
     strict: bool,
-) -> None:
-    """Every pawn in play moved ``count`` squares backward (the 4, the 10's one back)."""
+) -> list[int] | None:
+    """Every pawn in play moved ``count`` squares backward (the 4, the 10's one back); returns
+    the occupancy list if it had to be built."""
     for colour in movers:
-        paths = BACKWARD_PATHS[colour]
+        plain = _PLAIN_BACKWARD[colour]
         for place in position[colour]:  # type: ignore[union-attr]
             if place >= HOME:
                 continue
-            path = paths[place][count]
-            if path is None:
+            step = plain[place][count]
+            if step is None:
                 continue
-            target = path[-1]
-            if target < TRACK_SQUARES and occupancy[target] < 0:
+            target = step[3]
+            if target < TRACK_SQUARES and target not in taken:
                 slide = SLIDE_AT[target]
                 if slide is None or slide.colour == colour:
                     # An empty square off any other colour's triangle, decided without a call.
-                    step = _new(Step, (colour, BACKWARD, place, target, path, None, (), -1))
                     found.append((step, False))
                     continue
+            if occupancy is None:
+                occupancy = position.track_occupancy()
             built = make_step(
-                position, occupancy, colour, BACKWARD, place, path, team_play, False, strict
+                position, occupancy, colour, BACKWARD, place, step[4], team_play, False, strict
             )
             if built is not None:
                 found.append(built)
+    return occupancy
 
 
 #: ``(square,)`` for every place: the path of a switch or a Sorry!, shared rather than rebuilt.
 _ALONE = tuple((place,) for place in range(START + 1))
+#: The cards whose moves read the whole track (every opponent, every split).
+_READ_THE_TRACK = frozenset({"7", "11", "sorry"})
+
+
+def _plain_steps(kind: StepKind, paths: tuple) -> tuple:
+    """Per colour, place and count: the step onto an empty square with no slide (None where the
+    count leads nowhere); a value, so every call shares the same one."""
+    return tuple(
+        tuple(
+            tuple(
+                None if not path else Step(colour, kind, place, path[-1], path, None, ())
+                for path in paths[colour][place]
+            )
+            for place in range(len(paths[colour]))
+        )
+        for colour in range(4)
+    )
+
+
+_PLAIN_FORWARD = _plain_steps(FORWARD, FORWARD_PATHS)
+_PLAIN_BACKWARD = _plain_steps(BACKWARD, BACKWARD_PATHS)
+#: Each colour's pawn out of START onto its free start circle.
+_START_OUT = tuple(
+    Step(c, START_OUT, START, start_circle(c), (start_circle(c),), None, ()) for c in range(4)
+)
 
 
 def _opponents_on_track(position: Position, movers: tuple[int, ...]) -> list[int]:
