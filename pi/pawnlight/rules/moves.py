@@ -304,42 +304,21 @@ def legal_options(
     if card == "sorry":
         found.extend(_sorry(position, occupancy, movers, player, edition, team_play, strict))
     elif card == "4":
-        occupancy = _backward(found, position, taken, occupancy, movers, 4, team_play, strict)
+        occupancy = _straight(
+            found, position, taken, occupancy, movers, _PLAIN_BACKWARD, BACKWARD, 4, _NO_LOCKS,
+            team_play, strict,
+        )  # fmt: skip
     else:
-        count = _FORWARD_CARDS[card]
-        for colour in movers:
-            plain = _PLAIN_FORWARD[colour]
-            lock = locks[colour]
-            own = position[colour]
-            for place in own:  # type: ignore[union-attr]
-                if place >= HOME:
-                    continue
-                step = plain[place][count]
-                if step is None or place == lock:
-                    continue
-                # The common landings, decided here without a call: an empty square off any
-                # other colour's triangle, or a free safety square or home.
-                target = step[3]
-                if target < TRACK_SQUARES:
-                    slide = SLIDE_AT[target]
-                    simple = target not in taken and (slide is None or slide.colour == colour)
-                else:
-                    if target != HOME and target in own:  # type: ignore[operator]
-                        continue  # one pawn per safety square
-                    simple = True
-                if simple:
-                    found.append((step, False))
-                    continue
-                if occupancy is None:
-                    occupancy = position.track_occupancy()
-                built = make_step(
-                    position, occupancy, colour, FORWARD, place, step[4], team_play, False, strict
-                )
-                if built is not None:
-                    found.append(built)
+        occupancy = _straight(
+            found, position, taken, occupancy, movers, _PLAIN_FORWARD, FORWARD,
+            _FORWARD_CARDS[card], locks, team_play, strict,
+        )  # fmt: skip
     forward_moves = len(found)
     if card == "10":
-        occupancy = _backward(found, position, taken, occupancy, movers, 1, team_play, strict)
+        occupancy = _straight(
+            found, position, taken, occupancy, movers, _PLAIN_BACKWARD, BACKWARD, 1, _NO_LOCKS,
+            team_play, strict,
+        )  # fmt: skip
     elif card == "11":
         assert occupancy is not None
         targets = _opponents_on_track(position, movers)
@@ -396,37 +375,48 @@ def legal_options(
     return _new(Options, (moves, not moves or declinable, card == "2"))
 
 
-def _backward(
+def _straight(
     found: list[tuple[Step, bool]],
     position: Position,
     taken: tuple[int, ...],
     occupancy: list[int] | None,
     movers: tuple[int, ...],
+    plain_steps: tuple,
+    kind: StepKind,
     count: int,
+    locks: tuple[int, ...],
     team_play: bool,
     strict: bool,
 ) -> list[int] | None:
-    """Every pawn in play moved ``count`` squares backward (the 4, the 10's one back); returns
-    the occupancy list if it had to be built."""
+    """Every pawn in play moved ``count`` squares one way (forward, or backward for the 4 and the
+    10's one back); returns the occupancy list if a landing needed it built."""
     for colour in movers:
-        plain = _PLAIN_BACKWARD[colour]
-        for place in position[colour]:  # type: ignore[union-attr]
+        plain = plain_steps[colour]
+        lock = locks[colour]
+        own = position[colour]
+        for place in own:  # type: ignore[union-attr]
             if place >= HOME:
                 continue
             step = plain[place][count]
-            if step is None:
+            if step is None or place == lock:
                 continue
+            # The common landings, decided here without a call: an empty square off any other
+            # colour's triangle, or a free safety square or home.
             target = step[3]
-            if target < TRACK_SQUARES and target not in taken:
+            if target < TRACK_SQUARES:
                 slide = SLIDE_AT[target]
-                if slide is None or slide.colour == colour:
-                    # An empty square off any other colour's triangle, decided without a call.
+                if target not in taken and (slide is None or slide.colour == colour):
                     found.append((step, False))
                     continue
+            elif target != HOME and target in own:  # type: ignore[operator]
+                continue  # one pawn per safety square
+            else:
+                found.append((step, False))
+                continue
             if occupancy is None:
                 occupancy = position.track_occupancy()
             built = make_step(
-                position, occupancy, colour, BACKWARD, place, step[4], team_play, False, strict
+                position, occupancy, colour, kind, place, step[4], team_play, False, strict
             )
             if built is not None:
                 found.append(built)
@@ -581,7 +571,7 @@ def _two_part_sevens(
                         colour, place, path, count,
                     )  # fmt: skip
                     continue
-                first = _new(Step, (colour, FORWARD, place, target, path, None, (), -1))
+                first = _PLAIN_FORWARD[colour][place][count]
                 middle_own = list(own)
                 middle_own[middle_own.index(place)] = target
                 # The board after the first part: the call's own occupancy list, changed here
@@ -649,9 +639,7 @@ def _two_part_sevens(
                                 else (colour, low, high, target2, target)
                             )
                         if key not in results:
-                            second = _new(
-                                Step, (colour2, FORWARD, place2, target2, path2, None, (), -1)
-                            )
+                            second = _PLAIN_FORWARD[colour2][place2][rest]
                             results[key] = ((first, second), False)
                 if target < TRACK_SQUARES:
                     occupancy[target] = -1
@@ -711,7 +699,7 @@ def _seven_after_first(
                 after = _new(Position, groups)
                 best = results.get(after)
                 if best is None or (best[1] and not first_hit):
-                    second = _new(Step, (colour2, FORWARD, place2, target2, path2, None, (), -1))
+                    second = _PLAIN_FORWARD[colour2][place2][rest]
                     results[after] = ((first, second), first_hit)
                 continue
             built2 = make_step(
