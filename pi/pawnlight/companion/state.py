@@ -181,7 +181,8 @@ def snapshot(companion: Companion) -> dict[str, Any]:
 
 # Each companion's turns as JSON, kept between snapshots: a snapshot follows every input, and a
 # turn never changes once played (an undo or a new game replaces turns, which identity sees), so
-# a 400-turn game is not written out again for each sensor change (2.5 ms, now ~0.05 ms).
+# a 400-turn game is not written out again for each sensor change (its whole snapshot took
+# 2.5 ms of CPU, now 0.22 ms).
 _turn_json: WeakKeyDictionary[Companion, list[tuple[Turn, dict[str, Any]]]] = WeakKeyDictionary()
 
 

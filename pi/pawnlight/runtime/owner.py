@@ -438,7 +438,6 @@ class Owner:
             meta["match"] = {"games": match}
         self.game_id = journal.new_game(effect.config, seed=effect.seed, meta=meta)
         self.match_ids = match
-        self._saved_turns = 0
 
     def _append(self, journal: Journal, effect: RecordEvent) -> None:
         """Write down what the companion decided (no second run of the rules); an event that
