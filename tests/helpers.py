@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -20,6 +21,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
+#: A square code (T12, S3): people read board words; codes belong in the `text` fields only.
+SQUARE_CODE = re.compile(r"\b[TS]\d{1,2}\b")
 #: The owner's PIN in every test: the web app's and the daemons the tests start.
 PIN = "2468"
 

@@ -7,7 +7,6 @@ import contextlib
 import io
 import json
 import random
-import re
 import resource
 import time
 import urllib.error
@@ -21,11 +20,10 @@ from pawnlight.rules.board import COLOURS, Place, parse_place
 from pawnlight.store.journal import Journal
 from tests.daemon.hands import HAND, square_name
 from tests.daemon.process import PIN, DaemonProcess
+from tests.helpers import SQUARE_CODE
 
 #: Words that must never reach the page or the log: a bug, not a situation.
 BUG_WORDS = ("internal error", "Traceback")
-#: A square code (T12, S3): people read board words; codes belong in the `text` fields only.
-SQUARE_CODE = re.compile(r"\b[TS]\d{1,2}\b")
 
 
 class Refused(Exception):

@@ -12,17 +12,15 @@ tests/web/test_family_walkthrough.py``.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 
 import pytest
 
 from ..daemon.process import PIN, DaemonProcess
-from ..helpers import PHONE, ROOT, screenshot
+from ..helpers import PHONE, ROOT, SQUARE_CODE, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CODE = re.compile(r"\b[TS]\d{1,2}\b")
 DOCS = ROOT / "docs" / "img"
 
 
@@ -66,12 +64,12 @@ def no_codes(page, daemon) -> None:
     """No square code in what the page says, nor in the state's message, corrections, choices."""
     for selector in ("#phase-text", "#corrections", "#choices .choice-button", "#warning"):
         for text in page.locator(selector).all_inner_texts():
-            assert not CODE.search(text), f"{selector}: {text!r}"
+            assert not SQUARE_CODE.search(text), f"{selector}: {text!r}"
     state = daemon.state()
     for text in [state["message"], *state["corrections"]]:
-        assert not CODE.search(text), text
+        assert not SQUARE_CODE.search(text), text
     for choice in state["choices"]:
-        assert not CODE.search(choice["words"]), choice
+        assert not SQUARE_CODE.search(choice["words"]), choice
 
 
 def test_a_family_plays_a_game_on_their_phones(browser, daemon):
