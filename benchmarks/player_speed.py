@@ -18,7 +18,7 @@ import time
 
 from pawnlight.players import HeuristicPlayer, make_player, play_game
 from pawnlight.players.base import distinct_moves
-from pawnlight.rules import GameConfig
+from pawnlight.rules import GameConfig, compiled
 
 
 class Recorder(HeuristicPlayer):
@@ -52,6 +52,7 @@ def main() -> None:
     args = parser.parse_args()
     points = decisions(args.games, args.edition)
     print(f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}")
+    print(compiled.describe())
     print(f"{len(points)} decisions with a choice, from {args.games} 4-player {args.edition} games")
     print(f"{'player':<24}{'median ms':>10}{'p90 ms':>10}{'max ms':>10}{'decisions/s':>13}")
     for spec in args.players.split(","):

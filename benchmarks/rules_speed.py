@@ -17,7 +17,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from pawnlight.rules import EDITIONS, Deck, Game, GameConfig, legal_options
+from pawnlight.rules import EDITIONS, Deck, Game, GameConfig, compiled, legal_options
 
 
 def rate(run: Callable[[], int]) -> float:
@@ -122,6 +122,7 @@ def main() -> None:
     print(
         f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}"
     )
+    print(compiled.describe())
 
     # Positions from random play.
     ours: list = []

@@ -4,6 +4,8 @@ Pure code with no I/O, no clock and no threads.  Start with :class:`Game` for a 
 :func:`legal_options` for the legal moves of one card in one position.
 """
 
+# First: decides whether the compiled modules or their sources run (compiled.py).
+from . import compiled as _compiled  # noqa: F401
 from .board import COLOURS, HOME, START, parse_colour, parse_place, place_name
 from .cards import CARDS, Deck, leader_draw, pack, parse_card
 from .editions import EDITIONS, VARIANTS, Edition, get_edition

@@ -14,21 +14,22 @@ docs/coordinates.md.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green")
 RED, BLUE, YELLOW, GREEN = range(4)
 COLOUR_INDEX: dict[str, int] = {name: i for i, name in enumerate(COLOURS)}
 INITIALS: tuple[str, ...] = ("R", "B", "Y", "G")
 
-TRACK_SQUARES = 60
-SIDE = 15
-SAFETY_SQUARES = 5
-S1 = 60
-S5 = 64
-HOME = 65
-START = 66
-PLACE_COUNT = 67
+# Final: constants the compiled rules core (setup.py) builds in as numbers.
+TRACK_SQUARES: Final = 60
+SIDE: Final = 15
+SAFETY_SQUARES: Final = 5
+S1: Final = 60
+S5: Final = 64
+HOME: Final = 65
+START: Final = 66
+PLACE_COUNT: Final = 67
 
 #: Red and yellow are partners, blue and green are partners: they sit opposite each other.
 PARTNER: tuple[int, ...] = (YELLOW, GREEN, RED, BLUE)
@@ -309,7 +310,11 @@ MAX_FORWARD = 12
 MAX_BACKWARD = 4
 
 
-def _paths(table: tuple[tuple[int, ...], ...], longest: int) -> tuple:
+#: A path table: per colour, place and count, the squares passed (None: no such move).
+Paths = tuple[tuple[tuple[tuple[int, ...] | None, ...], ...], ...]
+
+
+def _paths(table: tuple[tuple[int, ...], ...], longest: int) -> Paths:
     """PATHS[colour][place][n]: the squares passed by an n-step move, or None when impossible."""
     result = []
     for colour in range(4):
@@ -332,5 +337,5 @@ def _paths(table: tuple[tuple[int, ...], ...], longest: int) -> tuple:
     return tuple(result)
 
 
-FORWARD_PATHS = _paths(NEXT, MAX_FORWARD)
-BACKWARD_PATHS = _paths(PREVIOUS, MAX_BACKWARD)
+FORWARD_PATHS: Final = _paths(NEXT, MAX_FORWARD)
+BACKWARD_PATHS: Final = _paths(PREVIOUS, MAX_BACKWARD)

@@ -7,9 +7,16 @@ quotes the books for every switch.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 VARIANTS: tuple[str, ...] = ("standard", "quick", "points", "patience")
+
+
+def by_fields(value: object) -> tuple:
+    """How the rules' frozen dataclasses pickle (process pools send them): the class and its
+    fields, given again to the constructor.  Compiled (setup.py), a class's default way sets the
+    fields one by one, which a frozen class refuses."""
+    return (type(value), tuple(getattr(value, field.name) for field in fields(value)))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -26,6 +33,9 @@ class PointScoring:
     bonuses: tuple[tuple[int, int], ...]
     #: Points to the caller of a double that every other player drops; None: no doubling.
     drop_out_win: int | None
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,9 @@ class Edition:
     extra_one: bool
     #: House rules played on top of the book (names from :mod:`.house_rules`); none in the books.
     house_rules: frozenset[str] = frozenset()
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     @property
     def diamond_lock(self) -> bool:

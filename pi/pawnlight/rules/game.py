@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from .board import COLOURS, HOME, PARTNER, S1, S5, parse_colour
 from .cards import DRAW_RANK, parse_card
-from .editions import VARIANTS, Edition, get_edition
+from .editions import VARIANTS, Edition, by_fields, get_edition
 from .house_rules import parse_house_rules, with_house_rules
 from .moves import Move, Options, Rules, StepKind, legal_options
 from .notation import NotationError, move_text, parse_move
@@ -59,6 +59,9 @@ class GameConfig:
     extra_one: bool = False
     #: House rules played on top of the book, by name (docs/rules.md, "House rules").
     house_rules: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple:
+        return by_fields(self)
 
     def check(self) -> None:
         edition = get_edition(self.edition)

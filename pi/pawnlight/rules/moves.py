@@ -8,7 +8,7 @@ the pawn it switches with, and the position that results.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .board import (
     BACKWARD_PATHS,
@@ -18,6 +18,7 @@ from .board import (
     SLIDE_AT,
     START,
     TRACK_SQUARES,
+    Paths,
     Slide,
     diamond_square,
     start_circle,
@@ -25,6 +26,13 @@ from .board import (
 from .cards import parse_card
 from .editions import Edition
 from .position import Position
+
+# Compiled (setup.py), the generator reads its own final names as C statics but a name imported
+# from another module through a dictionary: the board's tables read on every move are bound here.
+_SLIDE_AT: Final = SLIDE_AT
+_FORWARD_PATHS: Final = FORWARD_PATHS
+_PARTNER: Final = PARTNER
+_CIRCLE: Final = tuple(start_circle(colour) for colour in range(4))
 
 
 class StepKind(IntEnum):
@@ -47,7 +55,9 @@ _STEP_WORDS = ("forward", "backward", "start", "sorry", "switch")
 # The generator's loops read the kinds as module globals: cheaper than an enum attribute.
 FORWARD, BACKWARD, START_OUT, SORRY, SWITCH = StepKind
 
-_FORWARD_CARDS = {"1": 1, "2": 2, "3": 3, "5": 5, "7": 7, "8": 8, "10": 10, "11": 11, "12": 12}
+_FORWARD_CARDS: Final[dict[str, int]] = {
+    card: int(card) for card in ("1", "2", "3", "5", "7", "8", "10", "11", "12")
+}
 
 
 class Step(NamedTuple):
@@ -70,6 +80,10 @@ class Step(NamedTuple):
     def final(self) -> int:
         """Where the pawn ends up: the slide's end when it slides."""
         return self.slide.end if self.slide is not None else self.target
+
+
+#: Per colour, place and count, the plain step (onto an empty square, no slide); None: no move.
+PlainSteps = tuple[tuple[tuple["Step | None", ...], ...], ...]
 
 
 class Move:
@@ -196,7 +210,7 @@ def make_step(
     """
     target = path[-1]
     if target < TRACK_SQUARES:
-        landing_slide = SLIDE_AT[target]
+        landing_slide = _SLIDE_AT[target]
         if landing_slide is not None and landing_slide.colour != colour:
             if strict and _strict_forbids(occupancy, colour, origin, target, landing_slide.end):
                 return None
@@ -211,7 +225,7 @@ def make_step(
             return Step(colour, kind, origin, target, path, None, ()), False
         if occupant == colour and (strict or not allow_own):
             return None  # rule C: never onto one's own pawn
-        partner_hit = teams and occupant == PARTNER[colour]
+        partner_hit = teams and occupant == _PARTNER[colour]
         return Step(colour, kind, origin, target, path, None, ((occupant, target),)), partner_hit
     if target != HOME and target in position[colour]:  # type: ignore[operator]
         return None  # one pawn per safety square
@@ -233,7 +247,7 @@ def make_switch(occupancy: list[int], colour: int, origin: int, target: int) -> 
     the opponent's pawn, which made no move of its own, stays where it is put.
     """
     swapped = occupancy[target]
-    slide = SLIDE_AT[target]
+    slide = _SLIDE_AT[target]
     if slide is not None and slide.colour != colour:
         after_swap = occupancy.copy()
         after_swap[origin] = swapped
@@ -258,11 +272,11 @@ def _in_play(pawns: tuple[int, ...]) -> list[int]:
     return [place for place in pawns if place < HOME]
 
 
-_CARDS = frozenset(_FORWARD_CARDS) | {"4", "sorry"}
+_CARDS: Final = frozenset(_FORWARD_CARDS) | {"4", "sorry"}
 #: Where a pawn of each colour is held by the diamond-lock house rule (-1: nowhere).
-_NO_LOCKS = (-1, -1, -1, -1)
-_DIAMONDS = tuple(diamond_square(colour) for colour in range(4))
-_new = tuple.__new__
+_NO_LOCKS: Final[tuple[int, ...]] = (-1, -1, -1, -1)
+_DIAMONDS: Final[tuple[int, ...]] = tuple(diamond_square(colour) for colour in range(4))
+_new: Final = tuple.__new__
 
 
 def legal_options(
@@ -272,7 +286,7 @@ def legal_options(
     and the edition's house rules)."""
     if card not in _CARDS:
         card = parse_card(card)
-    partner = PARTNER[player]
+    partner = _PARTNER[player]
     team_play = teams and position[partner] is not None
     movers = (player, partner) if team_play else (player,)
     house = edition.house_rules
@@ -289,8 +303,8 @@ def legal_options(
     if card == "1" or card == "2":
         for colour in movers:
             if START in position[colour]:  # type: ignore[operator]
-                circle = start_circle(colour)
-                if circle not in taken and SLIDE_AT[circle] is None:  # a free start circle
+                circle = _CIRCLE[colour]
+                if circle not in taken and _SLIDE_AT[circle] is None:  # a free start circle
                     found.append((_START_OUT[colour], False))
                     continue
                 if occupancy is None:
@@ -326,7 +340,7 @@ def legal_options(
             for place in position[colour]:  # type: ignore[union-attr]
                 if place < TRACK_SQUARES:  # "only for pawns in play on the open track"
                     for target in targets:
-                        slide = SLIDE_AT[target]
+                        slide = _SLIDE_AT[target]
                         if slide is None:  # the usual exchange, built here without a call
                             step = _new(
                                 Step,
@@ -381,7 +395,7 @@ def _straight(
     taken: tuple[int, ...],
     occupancy: list[int] | None,
     movers: tuple[int, ...],
-    plain_steps: tuple,
+    plain_steps: PlainSteps,
     kind: StepKind,
     count: int,
     locks: tuple[int, ...],
@@ -404,7 +418,7 @@ def _straight(
             # colour's triangle, or a free safety square or home.
             target = step[3]
             if target < TRACK_SQUARES:
-                slide = SLIDE_AT[target]
+                slide = _SLIDE_AT[target]
                 if target not in taken and (slide is None or slide.colour == colour):
                     found.append((step, False))
                     continue
@@ -424,12 +438,12 @@ def _straight(
 
 
 #: ``(square,)`` for every place: the path of a switch or a Sorry!, shared rather than rebuilt.
-_ALONE = tuple((place,) for place in range(START + 1))
+_ALONE: Final[tuple[tuple[int], ...]] = tuple((place,) for place in range(START + 1))
 #: The cards whose moves read the whole track (every opponent, every split).
-_READ_THE_TRACK = frozenset({"7", "11", "sorry"})
+_READ_THE_TRACK: Final = frozenset({"7", "11", "sorry"})
 
 
-def _plain_steps(kind: StepKind, paths: tuple) -> tuple:
+def _plain_steps(kind: StepKind, paths: Paths) -> PlainSteps:
     """Per colour, place and count: the step onto an empty square with no slide (None where the
     count leads nowhere); a value, so every call shares the same one."""
     return tuple(
@@ -444,10 +458,10 @@ def _plain_steps(kind: StepKind, paths: tuple) -> tuple:
     )
 
 
-_PLAIN_FORWARD = _plain_steps(FORWARD, FORWARD_PATHS)
-_PLAIN_BACKWARD = _plain_steps(BACKWARD, BACKWARD_PATHS)
+_PLAIN_FORWARD: Final = _plain_steps(FORWARD, FORWARD_PATHS)
+_PLAIN_BACKWARD: Final = _plain_steps(BACKWARD, BACKWARD_PATHS)
 #: Each colour's pawn out of START onto its free start circle.
-_START_OUT = tuple(
+_START_OUT: Final[tuple[Step, ...]] = tuple(
     Step(c, START_OUT, START, start_circle(c), (start_circle(c),), None, ()) for c in range(4)
 )
 
@@ -480,18 +494,18 @@ def _sorry(position, occupancy, movers, player, edition, team_play, strict=False
             victims = set(movers)
             allow_own = True
         else:
-            victims = {PARTNER[player]}
+            victims = {_PARTNER[player]}
         targets = [sq for sq in range(TRACK_SQUARES) if occupancy[sq] in victims]
     found = []
     for colour in starters:
-        circle = start_circle(colour)
+        circle = _CIRCLE[colour]
         for square in targets:
             if occupancy[square] == colour and not allow_own:
                 continue
             # Onto one's own start circle a Sorry! is the same move as starting a pawn out.
             kind = START_OUT if square == circle else SORRY
             if not fallback:
-                slide = SLIDE_AT[square]
+                slide = _SLIDE_AT[square]
                 if slide is None or slide.colour == colour:
                     # An opponent off any other colour's triangle, the usual Sorry!: bumped.
                     bumped = ((occupancy[square], square),)
@@ -549,7 +563,7 @@ def _two_part_sevens(
         own = position[colour]
         assert own is not None
         lock = locks[colour]
-        paths_here = FORWARD_PATHS[colour]
+        paths_here = _FORWARD_PATHS[colour]
         for place in _in_play(own):
             if place == lock:
                 continue
@@ -559,7 +573,7 @@ def _two_part_sevens(
                     break  # past home: longer moves are impossible too
                 target = path[-1]
                 if target < TRACK_SQUARES:
-                    slide = SLIDE_AT[target]
+                    slide = _SLIDE_AT[target]
                     plain = occupancy[target] < 0 and (slide is None or slide.colour == colour)
                 else:
                     if target != HOME and target in own:
@@ -572,6 +586,7 @@ def _two_part_sevens(
                     )  # fmt: skip
                     continue
                 first = _PLAIN_FORWARD[colour][place][count]
+                assert first is not None  # a path exists, so its plain step does
                 middle_own = list(own)
                 middle_own[middle_own.index(place)] = target
                 # The board after the first part: the call's own occupancy list, changed here
@@ -587,7 +602,7 @@ def _two_part_sevens(
                     same = colour2 == colour
                     own2 = middle_own if same else position[colour2]
                     lock2 = locks[colour2]
-                    paths2 = FORWARD_PATHS[colour2]
+                    paths2 = _FORWARD_PATHS[colour2]
                     for place2 in own2:  # type: ignore[union-attr]
                         if place2 >= HOME or (same and place2 == target) or place2 == lock2:
                             continue  # not in play, the same pawn again, or a locked one
@@ -596,7 +611,7 @@ def _two_part_sevens(
                             continue
                         target2 = path2[-1]
                         if target2 < TRACK_SQUARES:
-                            slide2 = SLIDE_AT[target2]
+                            slide2 = _SLIDE_AT[target2]
                             standing = middle_occupancy[target2]
                             if (slide2 is not None and slide2.colour != colour2) or standing >= 0:
                                 if standing == colour2 and (
@@ -639,8 +654,9 @@ def _two_part_sevens(
                                 else (colour, low, high, target2, target)
                             )
                         if key not in results:
-                            second = _PLAIN_FORWARD[colour2][place2][rest]
-                            results[key] = ((first, second), False)
+                            plain2 = _PLAIN_FORWARD[colour2][place2][rest]
+                            assert plain2 is not None  # a path exists, so its plain step does
+                            results[key] = ((first, plain2), False)
                 if target < TRACK_SQUARES:
                     occupancy[target] = -1
                 if place < TRACK_SQUARES:
@@ -677,12 +693,12 @@ def _seven_after_first(
         for place2 in _in_play(middle[colour2]):  # type: ignore[arg-type]
             if (colour2 == colour and place2 == first.final) or place2 == lock2:
                 continue  # the same pawn again, or a locked one
-            path2 = FORWARD_PATHS[colour2][place2][rest]
+            path2 = _FORWARD_PATHS[colour2][place2][rest]
             if path2 is None:
                 continue
             target2 = path2[-1]
             if target2 < TRACK_SQUARES:
-                slide2 = SLIDE_AT[target2]
+                slide2 = _SLIDE_AT[target2]
                 plain = middle_occupancy[target2] < 0 and (
                     slide2 is None or slide2.colour == colour2
                 )
@@ -700,6 +716,7 @@ def _seven_after_first(
                 best = results.get(after)
                 if best is None or (best[1] and not first_hit):
                     second = _PLAIN_FORWARD[colour2][place2][rest]
+                    assert second is not None  # a path exists, so its plain step does
                     results[after] = ((first, second), first_hit)
                 continue
             built2 = make_step(
@@ -754,7 +771,7 @@ def _split_sevens(
                 low = remaining if last_part else 1
                 high = remaining - 1 if not steps else remaining
                 for count in range(low, high + 1):
-                    path = FORWARD_PATHS[colour][place][count]
+                    path = _FORWARD_PATHS[colour][place][count]
                     if path is None:
                         continue
                     built = make_step(

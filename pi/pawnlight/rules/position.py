@@ -87,12 +87,12 @@ class Position(NamedTuple):
                         board[place] = colour
         return board
 
-    def count(self, colour: int, place: int) -> int:
+    def count(self, colour: int, place: int) -> int:  # type: ignore[override]
         return (self[colour] or ()).count(place)
 
     def all_home(self, colour: int) -> bool:
         pawns = self[colour]
-        return bool(pawns) and pawns.count(HOME) == len(pawns)  # type: ignore[union-attr]
+        return bool(pawns) and pawns.count(HOME) == len(pawns)  # type: ignore[union-attr,arg-type]
 
     def to_json(self) -> dict[str, list[str]]:
         return {
