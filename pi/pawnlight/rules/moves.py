@@ -25,7 +25,7 @@ from .board import (
 )
 from .cards import parse_card
 from .editions import Edition
-from .position import Position
+from .position import Position, track_occupancy
 
 # Compiled (setup.py), the generator reads its own final names as C statics but a name imported
 # from another module through a dictionary: the board's tables read on every move are bound here.
@@ -53,7 +53,11 @@ class StepKind(IntEnum):
 _STEP_WORDS = ("forward", "backward", "start", "sorry", "switch")
 
 # The generator's loops read the kinds as module globals: cheaper than an enum attribute.
-FORWARD, BACKWARD, START_OUT, SORRY, SWITCH = StepKind
+FORWARD: Final = StepKind.FORWARD
+BACKWARD: Final = StepKind.BACKWARD
+START_OUT: Final = StepKind.START_OUT
+SORRY: Final = StepKind.SORRY
+SWITCH: Final = StepKind.SWITCH
 
 _FORWARD_CARDS: Final[dict[str, int]] = {
     card: int(card) for card in ("1", "2", "3", "5", "7", "8", "10", "11", "12")
@@ -293,22 +297,21 @@ def legal_options(
     strict = bool(house) and edition.strict_own_landing
     locks = _DIAMONDS if house and edition.diamond_lock else _NO_LOCKS
     # Which colour stands on each track square: the 7, the 11 and Sorry! read it all over; the
-    # other cards ask only whether a landing square is taken (a look at the pawns, cheaper than
-    # building the list), and build it only for a landing the rules must decide.
-    r, b, y, g = position
-    taken = (r or ()) + (b or ()) + (y or ()) + (g or ())
-    occupancy = position.track_occupancy() if card in _READ_THE_TRACK else None
+    # other cards ask only whether a landing square is taken (a bit per track square, cheaper
+    # than building the list), and build it only for a landing the rules must decide.
+    taken = _taken_squares(position)
+    occupancy = track_occupancy(position) if card in _READ_THE_TRACK else None
     found: list[tuple[Step, bool]] = []
 
     if card == "1" or card == "2":
         for colour in movers:
             if START in position[colour]:  # type: ignore[operator]
                 circle = _CIRCLE[colour]
-                if circle not in taken and _SLIDE_AT[circle] is None:  # a free start circle
+                if not taken >> circle & 1 and _SLIDE_AT[circle] is None:  # a free start circle
                     found.append((_START_OUT[colour], False))
                     continue
                 if occupancy is None:
-                    occupancy = position.track_occupancy()
+                    occupancy = track_occupancy(position)
                 path = _ALONE[circle]
                 built = make_step(
                     position, occupancy, colour, START_OUT, START, path, team_play, False, strict
@@ -337,7 +340,9 @@ def legal_options(
         assert occupancy is not None
         targets = _opponents_on_track(position, movers)
         for colour in movers:
-            for place in position[colour]:  # type: ignore[union-attr]
+            own = position[colour]
+            assert own is not None  # a mover plays
+            for place in own:
                 if place < TRACK_SQUARES:  # "only for pawns in play on the open track"
                     for target in targets:
                         slide = _SLIDE_AT[target]
@@ -392,7 +397,7 @@ def legal_options(
 def _straight(
     found: list[tuple[Step, bool]],
     position: Position,
-    taken: tuple[int, ...],
+    taken: int,
     occupancy: list[int] | None,
     movers: tuple[int, ...],
     plain_steps: PlainSteps,
@@ -408,7 +413,8 @@ def _straight(
         plain = plain_steps[colour]
         lock = locks[colour]
         own = position[colour]
-        for place in own:  # type: ignore[union-attr]
+        assert own is not None  # a mover plays
+        for place in own:
             if place >= HOME:
                 continue
             step = plain[place][count]
@@ -419,7 +425,7 @@ def _straight(
             target = step[3]
             if target < TRACK_SQUARES:
                 slide = _SLIDE_AT[target]
-                if target not in taken and (slide is None or slide.colour == colour):
+                if not taken >> target & 1 and (slide is None or slide.colour == colour):
                     found.append((step, False))
                     continue
             elif target != HOME and target in own:  # type: ignore[operator]
@@ -428,13 +434,24 @@ def _straight(
                 found.append((step, False))
                 continue
             if occupancy is None:
-                occupancy = position.track_occupancy()
+                occupancy = track_occupancy(position)
             built = make_step(
                 position, occupancy, colour, kind, place, step[4], team_play, False, strict
             )
             if built is not None:
                 found.append(built)
     return occupancy
+
+
+def _taken_squares(position: Position) -> int:
+    """The track squares with a pawn on them, as the bits of an int (bit n: square n)."""
+    taken = 0
+    for pawns in position:
+        if pawns is not None:
+            for place in pawns:
+                if place < TRACK_SQUARES:
+                    taken |= 1 << place
+    return taken
 
 
 #: ``(square,)`` for every place: the path of a switch or a Sorry!, shared rather than rebuilt.
@@ -558,7 +575,7 @@ def _two_part_sevens(
     lists; the rest go through :func:`make_step` and :func:`apply_step`.
     """
     # Keyed by the position after, or for two plain parts by the places that changed.
-    results: dict[tuple, tuple[tuple[Step, Step], bool]] = {}
+    results: dict[Position | int, tuple[tuple[Step, Step], bool]] = {}
     for colour in movers:
         own = position[colour]
         assert own is not None
@@ -635,24 +652,25 @@ def _two_part_sevens(
                         elif target2 != HOME and target2 in own2:  # type: ignore[operator]
                             continue
                         # Both parts plain: the result is known by the pawns that changed place,
-                        # a cheaper key than the position after (worked out when asked for).  No
-                        # part bumps or slides, so no general result (which sends a pawn to
-                        # START or moves one three squares more) can be the same position.
+                        # a cheaper key than the position after (worked out when asked for): an
+                        # int packing each pawn's colour, origin and end (7 bits a place), with a
+                        # tag per case above bit 40.  No part bumps or slides, so no general
+                        # result (which sends a pawn to START or moves one three squares more)
+                        # can be the same position.
                         if not same:
-                            key: tuple = (
-                                (colour, place, target, colour2, place2, target2)
-                                if colour < colour2
-                                else (colour2, place2, target2, colour, place, target)
-                            )
+                            one = (colour << 14) | (place << 7) | target
+                            two = (colour2 << 14) | (place2 << 7) | target2
+                            key = (one << 16) | two if one < two else (two << 16) | one
                         elif target2 == place:  # onto the first pawn's square: one pawn moved
-                            key = (colour, place2, target)
+                            key = (1 << 40) | (colour << 14) | (place2 << 7) | target
                         else:
                             low, high = (place, place2) if place < place2 else (place2, place)
-                            key = (
-                                (colour, low, high, target, target2)
+                            ends = (
+                                (target << 7) | target2
                                 if target < target2
-                                else (colour, low, high, target2, target)
+                                else (target2 << 7) | target
                             )
+                            key = (2 << 40) | (colour << 28) | (low << 21) | (high << 14) | ends
                         if key not in results:
                             plain2 = _PLAIN_FORWARD[colour2][place2][rest]
                             assert plain2 is not None  # a path exists, so its plain step does
@@ -762,7 +780,7 @@ def _split_sevens(
             if key in visited:
                 return
             visited.add(key)
-        occupancy = here.track_occupancy()
+        occupancy = track_occupancy(here)
         last_part = len(steps) + 1 == max_parts
         for colour in movers:
             for place in _in_play(here[colour]):  # type: ignore[arg-type]

@@ -79,13 +79,7 @@ class Position(NamedTuple):
 
     def track_occupancy(self) -> list[int]:
         """For each track square, the colour standing there or -1."""
-        board = [-1] * TRACK_SQUARES
-        for colour, pawns in enumerate(self):
-            if pawns:
-                for place in pawns:
-                    if place < TRACK_SQUARES:
-                        board[place] = colour
-        return board
+        return track_occupancy(self)
 
     def count(self, colour: int, place: int) -> int:  # type: ignore[override]
         return (self[colour] or ()).count(place)
@@ -133,3 +127,15 @@ class Position(NamedTuple):
             for c, pawns in enumerate(self)
             if pawns is not None
         )
+
+
+def track_occupancy(position: Position) -> list[int]:
+    """For each track square, the colour standing there or -1.  A function as well as the
+    method: the compiled move generator calls it directly (setup.py)."""
+    board = [-1] * TRACK_SQUARES
+    for colour, pawns in enumerate(position):
+        if pawns:
+            for place in pawns:
+                if place < TRACK_SQUARES:
+                    board[place] = colour
+    return board
