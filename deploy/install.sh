@@ -15,7 +15,7 @@ if [ "${1:-}" = "--remove" ]; then
 fi
 
 apt-get update -qq
-apt-get install -y -qq python3-venv python3-dev swig liblgpio-dev >/dev/null
+apt-get install -y -qq python3-venv python3-dev gcc swig liblgpio-dev >/dev/null
 id pawnlight >/dev/null 2>&1 || useradd --system --home /var/lib/pawnlight --shell /usr/sbin/nologin pawnlight
 for group in dialout gpio spi input; do
     getent group "$group" >/dev/null && usermod -aG "$group" pawnlight
