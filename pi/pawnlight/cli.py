@@ -76,11 +76,33 @@ def _run(args: argparse.Namespace) -> int:
     return run(config)
 
 
+class _Version(argparse.Action):
+    """``--version``: the version and how the rules core runs (docs/rules-core.md), worked out
+    only when asked (it imports the rules core)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from .rules import compiled, moves  # noqa: F401 - loaded, so it can say how
+
+        print(f"pawnlight {__version__}\n{compiled.describe()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pawnlight", description="A smart companion for a physical Sorry! board."
     )
-    parser.add_argument("--version", action="version", version=f"pawnlight {__version__}")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        nargs=0,
+        help="show the version and whether the rules core runs compiled",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     rules = commands.add_parser("rules", help="ask the rules core (JSON on stdin, JSON on stdout)")

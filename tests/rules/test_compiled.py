@@ -151,3 +151,14 @@ def test_a_changed_source_runs_as_python_with_a_warning(tmp_path):
         [sys.executable, "-W", "ignore", "-m", "pawnlight.rules.compiled"], env=env, timeout=60
     )
     assert asked.returncode == 1
+
+
+def test_version_says_how_the_rules_core_runs(capsys):
+    from pawnlight import __version__
+    from pawnlight.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.splitlines() == [f"pawnlight {__version__}", compiled.describe()]
+    assert compiled.describe().startswith("rules core: ")
