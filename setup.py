@@ -61,7 +61,7 @@ class OptionalBuildExt(build_ext):
 
 
 def _skip(why: str) -> None:
-    print(f"pawnlight: {why}; the rules core runs as pure Python", file=sys.stderr)
+    print(f"pawnlight build: {why}; the rules core runs as pure Python", file=sys.stderr)
 
 
 def _extensions() -> list:

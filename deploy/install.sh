@@ -23,7 +23,13 @@ done
 
 python3 -m venv /opt/pawnlight/venv
 /opt/pawnlight/venv/bin/pip install --quiet --upgrade pip
-/opt/pawnlight/venv/bin/pip install --quiet "$here[pi]"
+# The build's tools first: setuptools, and mypyc to compile the rules core (docs/rules-core.md);
+# without mypyc pawnlight is built as pure Python, slower but the same.
+/opt/pawnlight/venv/bin/pip install --quiet "$(grep '^setuptools' "$here/scripts/build-requirements.txt")"
+/opt/pawnlight/venv/bin/pip install --quiet -r "$here/scripts/build-requirements.txt" ||
+    echo "no mypyc for this machine: the rules core will run as Python" >&2
+/opt/pawnlight/venv/bin/pip install --quiet --no-build-isolation "$here[pi]"
+/opt/pawnlight/venv/bin/pawnlight --version
 
 install -d -m 0755 /etc/pawnlight
 if [ ! -f /etc/pawnlight/pawnlight.toml ]; then

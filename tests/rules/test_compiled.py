@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib.machinery
+import importlib.util
 import json
 import os
 import shutil
@@ -40,6 +41,10 @@ def test_setup_compiles_exactly_the_modules_the_fallback_knows():
 
 @pytest.mark.skipif(bool(os.environ.get("PAWNLIGHT_PURE_PYTHON")), reason="pure Python asked for")
 @pytest.mark.skipif(not can_compile, reason="no C compiler or Python headers: pure Python build")
+@pytest.mark.skipif(
+    importlib.util.find_spec("mypyc") is None,
+    reason="mypyc is not installed (scripts/build-requirements.txt): pure Python build",
+)
 def test_the_rules_core_runs_compiled_where_a_compiler_is():
     # The speed figures of docs/rules-core.md are the compiled core's; a build that silently
     # stayed pure Python (mypyc refusing a type, say) or went stale must not pass unnoticed.
