@@ -284,6 +284,14 @@ def test_computer_seats_must_be_players_and_known_players():
         bench.command("new_game", players=["red", "blue"], computer={"blue": "genius"})
 
 
+@pytest.mark.parametrize("settings", [{"edition": 5}, {"variant": None}, {"edition": ["quick"]}])
+def test_a_new_game_names_its_edition_and_variant_in_words(settings):
+    # Words, not the compiled GameConfig's own TypeError (docs/rules-core.md).
+    bench = Bench()
+    with pytest.raises(CommandError, match="edition and variant must be names"):
+        bench.command("new_game", players=["red", "blue"], **settings)
+
+
 def test_the_hint_button_lights_the_suggested_move():
     bench = started()
     bench.effects += bench.companion.handle(Pressed("hint", bench.now))

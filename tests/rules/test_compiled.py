@@ -107,13 +107,13 @@ json.dump(out, sys.stdout)
 """
 
 
-def _games(pure: bool) -> dict:
+def _games(pure: bool, script: str = _GAMES) -> dict:
     env = {**os.environ, "PYTHONWARNINGS": "error"}
     env.pop("PAWNLIGHT_PURE_PYTHON", None)
     if pure:
         env["PAWNLIGHT_PURE_PYTHON"] = "1"
     done = subprocess.run(
-        [sys.executable, "-c", _GAMES], capture_output=True, text=True, env=env, timeout=300
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -126,6 +126,35 @@ def test_the_compiled_core_plays_the_same_games_as_its_source():
     assert source["build"].startswith("rules core: pure Python (PAWNLIGHT_PURE_PYTHON")
     assert sum(len(game) for game in built["games"]) > 2000
     assert built["games"] == source["games"]
+
+
+# Cards as people and JSON give them, good and bad: compiled functions check their arguments'
+# types themselves, which must not turn a clear ValueError into a TypeError.
+_CARDS_GIVEN = """
+import json, sys
+from pawnlight.rules import EDITIONS, Game, GameConfig, Position, compiled, legal_options
+answers = []
+start, edition = Position.initial(range(4)), EDITIONS["parker-1950"]
+for card in ("7", 7, " Sorry! ", "seven", None, ["5"], 7.0, True):
+    for ask in (
+        lambda: len(Game(GameConfig()).draw(card).moves),
+        lambda: len(legal_options(start, 0, card, edition).moves),
+    ):
+        try:
+            answers.append(ask())
+        except Exception as error:
+            answers.append(f"{type(error).__name__}: {error}")
+json.dump({"build": compiled.describe(), "answers": answers}, sys.stdout)
+"""
+
+
+@pytest.mark.skipif(not is_built, reason="the rules core is not compiled here")
+def test_cards_given_any_way_get_the_same_answers_compiled_and_as_python():
+    built, source = _games(pure=False, script=_CARDS_GIVEN), _games(pure=True, script=_CARDS_GIVEN)
+    assert built["build"] != source["build"]
+    assert built["answers"] == source["answers"]
+    assert built["answers"][:6] == [0, 0, 0, 0, 0, 0]  # "7", 7 and " Sorry! " are cards
+    assert all(answer.startswith("ValueError: unknown card") for answer in built["answers"][6:])
 
 
 @pytest.mark.skipif(not is_built, reason="the rules core is not compiled here")

@@ -981,11 +981,16 @@ def _config_from(args: Mapping[str, Any]) -> GameConfig:
         house_rules = tuple(sorted(parse_house_rules(args.get("house_rules"))))
     except ValueError as error:
         raise CommandError(str(error), 400) from None
+    edition, variant = args.get("edition", "hasbro-2002"), args.get("variant", "standard")
+    if not isinstance(edition, str) or not isinstance(variant, str):
+        # Checked here: the compiled GameConfig (docs/rules-core.md) refuses other types itself,
+        # with a TypeError instead of words.
+        raise CommandError("edition and variant must be names", 400)
     config = GameConfig(
-        edition=args.get("edition", "hasbro-2002"),
+        edition=edition,
         players=tuple(players),
         teams=teams,
-        variant=args.get("variant", "standard"),
+        variant=variant,
         extra_one=bool(args.get("extra_one", False)),
         house_rules=house_rules,
     )

@@ -241,14 +241,15 @@ class Game:
 
     # -- events -------------------------------------------------------------------------------
 
-    def draw(self, card: str) -> Options:
-        """The player whose turn it is draws ``card`` (point play: plays it from the hand).
+    def draw(self, card: object) -> Options:
+        """The player whose turn it is draws ``card`` (point play: plays it from the hand);
+        ``card`` as :func:`~.cards.parse_card` reads it, anything else a ValueError.
 
         A card with no legal move is forfeited at once ("If it is impossible to do either, the
         move must be forfeited"); in point play it is the dead hand's discard.
         """
-        if type(card) is not str or card not in DRAW_RANK:  # a card name already: kept quick
-            card = parse_card(card)
+        # A card name already (nearly always) is kept quick.
+        card = card if type(card) is str and card in DRAW_RANK else parse_card(card)
         state = self._state
         if state.phase != _DRAW:
             self._require(_DRAW, "draw a card")

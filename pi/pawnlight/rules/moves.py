@@ -153,10 +153,10 @@ class Rules(NamedTuple):
     edition: Edition
     teams: bool = False
 
-    def options(self, position: Position, player: int, card: str) -> Options:
+    def options(self, position: Position, player: int, card: object) -> Options:
         return legal_options(position, player, card, self.edition, self.teams)
 
-    def moves(self, position: Position, player: int, card: str) -> list[Move]:
+    def moves(self, position: Position, player: int, card: object) -> list[Move]:
         return self.options(position, player, card).moves
 
 
@@ -284,12 +284,14 @@ _new: Final = tuple.__new__
 
 
 def legal_options(
-    position: Position, player: int, card: str, edition: Edition, teams: bool = False
+    position: Position, player: int, card: object, edition: Edition, teams: bool = False
 ) -> Options:
     """Every legal way for ``player`` to play ``card`` (rules A-I, the slides, every card rule,
-    and the edition's house rules)."""
-    if card not in _CARDS:
-        card = parse_card(card)
+    and the edition's house rules).  ``card`` as :func:`~.cards.parse_card` reads it (``"7"``,
+    ``7``, ``"Sorry!"``); anything else is a ValueError."""
+    # A name already (nearly always) is kept quick; typed apart, so the compiled comparisons
+    # below stay string comparisons.
+    name = card if type(card) is str and card in _CARDS else parse_card(card)
     partner = _PARTNER[player]
     team_play = teams and position[partner] is not None
     movers = (player, partner) if team_play else (player,)
@@ -300,10 +302,10 @@ def legal_options(
     # other cards ask only whether a landing square is taken (a bit per track square, cheaper
     # than building the list), and build it only for a landing the rules must decide.
     taken = _taken_squares(position)
-    occupancy = track_occupancy(position) if card in _READ_THE_TRACK else None
+    occupancy = track_occupancy(position) if name in _READ_THE_TRACK else None
     found: list[tuple[Step, bool]] = []
 
-    if card == "1" or card == "2":
+    if name == "1" or name == "2":
         for colour in movers:
             if START in position[colour]:  # type: ignore[operator]
                 circle = _CIRCLE[colour]
@@ -318,9 +320,9 @@ def legal_options(
                 )
                 if built is not None:
                     found.append(built)
-    if card == "sorry":
+    if name == "sorry":
         found.extend(_sorry(position, occupancy, movers, player, edition, team_play, strict))
-    elif card == "4":
+    elif name == "4":
         occupancy = _straight(
             found, position, taken, occupancy, movers, _PLAIN_BACKWARD, BACKWARD, 4, _NO_LOCKS,
             team_play, strict,
@@ -328,15 +330,15 @@ def legal_options(
     else:
         occupancy = _straight(
             found, position, taken, occupancy, movers, _PLAIN_FORWARD, FORWARD,
-            _FORWARD_CARDS[card], locks, team_play, strict,
+            _FORWARD_CARDS[name], locks, team_play, strict,
         )  # fmt: skip
     forward_moves = len(found)
-    if card == "10":
+    if name == "10":
         occupancy = _straight(
             found, position, taken, occupancy, movers, _PLAIN_BACKWARD, BACKWARD, 1, _NO_LOCKS,
             team_play, strict,
         )  # fmt: skip
-    elif card == "11":
+    elif name == "11":
         assert occupancy is not None
         targets = _opponents_on_track(position, movers)
         for colour in movers:
@@ -372,7 +374,7 @@ def legal_options(
 
     moves = [Move((step,), position) for step, hit in found if not hit]
     hits = len(moves) < len(found)
-    if card == "7":
+    if name == "7":
         assert occupancy is not None
         parts = edition.team_seven_parts if team_play else 2
         if parts == 2:
@@ -390,8 +392,8 @@ def legal_options(
     elif hits and (edition.partner_landing == "bump" or not moves):
         # Classic special rule 2: landing on the partner only when nothing else is possible.
         moves = [Move((step,), position) for step, _ in found]
-    declinable = card == "11" and forward_moves == 0
-    return _new(Options, (moves, not moves or declinable, card == "2"))
+    declinable = name == "11" and forward_moves == 0
+    return _new(Options, (moves, not moves or declinable, name == "2"))
 
 
 def _straight(
