@@ -20,7 +20,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 #: The modules compiled: the move generator and what it calls on every move.  Kept in step with
-#: pawnlight/rules/native.py, which falls back to their source when a build is stale.
+#: pawnlight/rules/compiled.py, which falls back to their source when a build is stale.
 COMPILED = [
     "pi/pawnlight/rules/cards.py",
     "pi/pawnlight/rules/editions.py",

@@ -87,7 +87,7 @@ class _Version(argparse.Action):
         values: object,
         option_string: str | None = None,
     ) -> None:
-        from .rules import compiled, moves  # noqa: F401 - loaded, so it can say how
+        from .rules import compiled  # with the whole rules core, so it can say how it runs
 
         print(f"pawnlight {__version__}\n{compiled.describe()}")
         parser.exit()

@@ -24,6 +24,7 @@ from ..rules.board import (
     PLACE_COUNT,
     SLIDE_AT,
     START,
+    START_CIRCLES,
     TRACK_SQUARES,
     start_circle,
 )
@@ -228,7 +229,7 @@ class Evaluator:
                     for enemy in enemies:
                         for attacker in track[enemy]:
                             risk += self._threats(enemy, attacker).get(place, 0.0)
-                        if in_start[enemy] and place == _CIRCLES[enemy]:
+                        if in_start[enemy] and place == START_CIRCLES[enemy]:
                             risk += self._start_chance
                     if risk > 1.0:
                         risk = 1.0
@@ -239,7 +240,7 @@ class Evaluator:
                 if sorry:
                     # A Sorry! takes one pawn, most likely the most advanced one on the track.
                     value -= risk_weight * min(1.0, sorry) * loss[lead_track]
-            if in_start[colour] and _CIRCLES[colour] in pawns:
+            if in_start[colour] and START_CIRCLES[colour] in pawns:
                 value -= self.w.blocked_circle
             values[colour] = value
         return values
@@ -259,9 +260,6 @@ class Evaluator:
         mean = sum(rivals) / len(rivals)
         leader = max(rivals)
         return mine - len(team) * (self.w.leader * leader + (1 - self.w.leader) * mean)
-
-
-_CIRCLES = tuple(start_circle(colour) for colour in range(4))
 
 
 @cache

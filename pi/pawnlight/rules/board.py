@@ -49,6 +49,10 @@ def start_circle(colour: int) -> int:
     return SIDE * colour + 4
 
 
+#: Each colour's start circle, for the loops that ask on every move.
+START_CIRCLES: tuple[int, ...] = tuple(start_circle(colour) for colour in range(4))
+
+
 def diamond_square(colour: int) -> int:
     """The diamond square of the classic boards, one square past the entry."""
     return SIDE * colour + 3

@@ -17,11 +17,11 @@ from .board import (
     PARTNER,
     SLIDE_AT,
     START,
+    START_CIRCLES,
     TRACK_SQUARES,
     Paths,
     Slide,
     diamond_square,
-    start_circle,
 )
 from .cards import parse_card
 from .editions import Edition
@@ -32,7 +32,7 @@ from .position import Position, track_occupancy
 _SLIDE_AT: Final = SLIDE_AT
 _FORWARD_PATHS: Final = FORWARD_PATHS
 _PARTNER: Final = PARTNER
-_CIRCLE: Final = tuple(start_circle(colour) for colour in range(4))
+_CIRCLE: Final = START_CIRCLES
 
 
 class StepKind(IntEnum):
@@ -481,7 +481,7 @@ _PLAIN_FORWARD: Final = _plain_steps(FORWARD, FORWARD_PATHS)
 _PLAIN_BACKWARD: Final = _plain_steps(BACKWARD, BACKWARD_PATHS)
 #: Each colour's pawn out of START onto its free start circle.
 _START_OUT: Final[tuple[Step, ...]] = tuple(
-    Step(c, START_OUT, START, start_circle(c), (start_circle(c),), None, ()) for c in range(4)
+    Step(c, START_OUT, START, circle, (circle,), None, ()) for c, circle in enumerate(START_CIRCLES)
 )
 
 
@@ -577,7 +577,7 @@ def _two_part_sevens(
     lists; the rest go through :func:`make_step` and :func:`apply_step`.
     """
     # Keyed by the position after, or for two plain parts by the places that changed.
-    results: dict[Position | int, tuple[tuple[Step, Step], bool]] = {}
+    results: dict[tuple, tuple[tuple[Step, Step], bool]] = {}
     for colour in movers:
         own = position[colour]
         assert own is not None
@@ -654,25 +654,24 @@ def _two_part_sevens(
                         elif target2 != HOME and target2 in own2:  # type: ignore[operator]
                             continue
                         # Both parts plain: the result is known by the pawns that changed place,
-                        # a cheaper key than the position after (worked out when asked for): an
-                        # int packing each pawn's colour, origin and end (7 bits a place), with a
-                        # tag per case above bit 40.  No part bumps or slides, so no general
-                        # result (which sends a pawn to START or moves one three squares more)
-                        # can be the same position.
+                        # a cheaper key than the position after (worked out when asked for).  No
+                        # part bumps or slides, so no general result (which sends a pawn to
+                        # START or moves one three squares more) can be the same position.
                         if not same:
-                            one = (colour << 14) | (place << 7) | target
-                            two = (colour2 << 14) | (place2 << 7) | target2
-                            key = (one << 16) | two if one < two else (two << 16) | one
+                            key: tuple = (
+                                (colour, place, target, colour2, place2, target2)
+                                if colour < colour2
+                                else (colour2, place2, target2, colour, place, target)
+                            )
                         elif target2 == place:  # onto the first pawn's square: one pawn moved
-                            key = (1 << 40) | (colour << 14) | (place2 << 7) | target
+                            key = (colour, place2, target)
                         else:
                             low, high = (place, place2) if place < place2 else (place2, place)
-                            ends = (
-                                (target << 7) | target2
+                            key = (
+                                (colour, low, high, target, target2)
                                 if target < target2
-                                else (target2 << 7) | target
+                                else (colour, low, high, target2, target)
                             )
-                            key = (2 << 40) | (colour << 28) | (low << 21) | (high << 14) | ends
                         if key not in results:
                             plain2 = _PLAIN_FORWARD[colour2][place2][rest]
                             assert plain2 is not None  # a path exists, so its plain step does
