@@ -48,7 +48,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--edition", default="hasbro-2002")
-    parser.add_argument("--players", default="heuristic,strong:budget=400,strong")
+    parser.add_argument(
+        "--players", default="heuristic,strong:budget=400,strong,strong:leaf=chance"
+    )
     args = parser.parse_args()
     points = decisions(args.games, args.edition)
     print(f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}")

@@ -173,6 +173,11 @@ class Evaluator:
         self._static, self._loss = _value_tables(self.w)
         self._enemy_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
 
+    @property
+    def tables(self) -> tuple[tuple[tuple[float, ...], ...], ...]:
+        """(static, loss): per colour and place, a pawn's worth and what a bump costs it."""
+        return self._static, self._loss
+
     # -- pieces ----------------------------------------------------------------------------
 
     def _threats(self, colour: int, place: int) -> dict[int, float]:

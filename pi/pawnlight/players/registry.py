@@ -1,7 +1,8 @@
 """Players by name, as the command line and the companion's settings write them.
 
 A spec is a name with optional settings: ``random``, ``heuristic``, ``strong``,
-``strong:budget=400``, ``strong:budget=3000,width=5``, ``strong:margin=0.5``.
+``strong:budget=400``, ``strong:budget=3000,width=5``, ``strong:margin=0.5``,
+``strong:leaf=score``.
 """
 
 from __future__ import annotations
@@ -9,30 +10,36 @@ from __future__ import annotations
 from .base import Player
 from .heuristic import HeuristicPlayer
 from .random_player import RandomPlayer
-from .strong import StrongPlayer
+from .strong import LEAVES, StrongPlayer
 
 PLAYER_NAMES = ("random", "heuristic", "strong")
-_STRONG_SETTINGS = ("budget", "width", "depth", "margin")
+_STRONG_SETTINGS = ("budget", "width", "depth", "margin", "leaf")
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
+def parse_spec(spec: str) -> tuple[str, dict[str, float | str]]:
     """``"strong:budget=400"`` -> ``("strong", {"budget": 400})``; ValueError naming the problem."""
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     if name not in PLAYER_NAMES:
         raise ValueError(f"unknown player {name!r} (expected {', '.join(PLAYER_NAMES)})")
-    settings: dict[str, float] = {}
+    settings: dict[str, float | str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, equals, value = item.partition("=")
         if name != "strong" or key not in _STRONG_SETTINGS or not equals:
             raise ValueError(f"unknown setting {item!r} for the {name} player")
+        if key == "leaf":
+            if value not in LEAVES:
+                raise ValueError(f"setting leaf is one of {', '.join(LEAVES)}, not {value!r}")
+            settings[key] = value
+            continue
         try:
-            settings[key] = float(value) if key == "margin" else int(value)
+            number = float(value) if key == "margin" else int(value)
         except ValueError:
             kind = "a number" if key == "margin" else "a whole number"
             raise ValueError(f"setting {key} needs {kind}, not {value!r}") from None
-        if settings[key] < (0 if key == "margin" else 1):
+        if number < (0 if key == "margin" else 1):
             raise ValueError(f"setting {key} must be at least {0 if key == 'margin' else 1}")
+        settings[key] = number
     return name, settings
 
 

@@ -18,6 +18,7 @@ from .base import distinct_moves
 from .evaluation import WIN, Evaluator, PatienceEvaluator, Weights
 from .heuristic import evaluator_for, hand_bonus
 from .view import HAND_SIZE, GameView
+from .win_chance import WinChance, WinModel
 
 #: What a game won (or lost) inside a rollout is worth: more than any position short of the end
 #: scores, but on the same scale, so that averaging over rollouts stays meaningful.
@@ -44,7 +45,13 @@ def card_stream(
 class Rollouts:
     """Greedy play from a position, for the side of ``view.colour``; ends in a score."""
 
-    def __init__(self, view: GameView, weights: Weights | None = None) -> None:
+    def __init__(
+        self,
+        view: GameView,
+        weights: Weights | None = None,
+        win_model: WinModel | None = None,
+        chance_leaf: bool = False,
+    ) -> None:
         self.view = view
         self.edition = view.edition
         self.teams = view.teams
@@ -53,6 +60,13 @@ class Rollouts:
         self.patience = view.variant == "patience"
         self.points = view.variant == "points"
         self.root = evaluator_for(view, weights)
+        # Where a future stops, what the position is worth: the heuristic's score or, when asked,
+        # the chance to win from there (win_chance.py) on the scale of a game won or lost.
+        self.win_chance = (
+            WinChance(self.root, view.team, view.order, win_model)
+            if chance_leaf and isinstance(self.root, Evaluator)
+            else None
+        )
         # Each seat plays for its own side; in patience one evaluator plays both colours.
         self.policy: dict[int, Evaluator | PatienceEvaluator] = {
             colour: self.root if self.patience else evaluator_for(view.with_colour(colour), weights)
@@ -151,7 +165,13 @@ class Rollouts:
                 if ended is not None:
                     return ended
             colour = self.next_colour(colour, again)
-        return self.root.score(position)
+        return self.leaf(position, colour)
+
+    def leaf(self, position: Position, to_move: int) -> float:
+        """What a future that stops at ``position`` is worth, ``to_move`` to play next."""
+        if self.win_chance is None:
+            return self.root.score(position)
+        return TERMINAL * (2.0 * self.win_chance.value(position, to_move) - 1.0)
 
     def deal(self, cards: Iterator[str], own: Sequence[str]) -> dict[int, list[str]]:
         """Point play: hands for a rollout — the deciding colour's own, the others' sampled."""

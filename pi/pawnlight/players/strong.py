@@ -32,6 +32,10 @@ DEFAULT_WIDTH = 4
 #: How clearly (in standard errors) a move must beat the heuristic's choice in the sampled
 #: futures before the strong player plays it instead.
 DEFAULT_MARGIN = 1.0
+#: What a future is worth where it stops: the heuristic's score, or the chance to win from there
+#: (win_chance.py).  The score is the default: the chance measured no stronger and costs twice
+#: the time (docs/players.md).
+LEAVES = ("score", "chance")
 #: Sampled futures per decision however small the budget: one alone would be a coin toss.
 MIN_FUTURES = 2
 
@@ -57,13 +61,17 @@ class StrongPlayer(Player):
         depth: int | None = None,
         weights: Weights | None = None,
         margin: float = DEFAULT_MARGIN,
+        leaf: str = "score",
     ) -> None:
+        if leaf not in LEAVES:
+            raise ValueError(f"unknown leaf {leaf!r} (expected {', '.join(LEAVES)})")
         self.seed = seed
         self.budget = budget
         self.width = width
         self.depth = depth
         self.weights = weights
         self.margin = margin
+        self.leaf = leaf
         # choose_card decides card and move together; choose then returns the move it found.
         self._planned: tuple[tuple, Move | None] | None = None
 
@@ -80,7 +88,7 @@ class StrongPlayer(Player):
             return None
         if len(moves) == 1 and not options.forfeit:
             return moves[0]
-        rollouts = Rollouts(view, self.weights)
+        rollouts = self._rollouts(view)
         candidates = [
             _Candidate(card, move, move.after, score)
             for score, move in rank_moves(rollouts.root, moves)
@@ -93,7 +101,7 @@ class StrongPlayer(Player):
         return best.move
 
     def choose_card(self, view: GameView) -> str:
-        rollouts = Rollouts(view, self.weights)
+        rollouts = self._rollouts(view)
         candidates = []
         again = {}
         for card in dict.fromkeys(view.hand):
@@ -115,6 +123,9 @@ class StrongPlayer(Player):
         return lead(view, self.weights) > -DROP_LAG
 
     # -- deciding ----------------------------------------------------------------------------
+
+    def _rollouts(self, view: GameView) -> Rollouts:
+        return Rollouts(view, self.weights, chance_leaf=self.leaf == "chance")
 
     def _decide(
         self,
