@@ -1,10 +1,14 @@
-"""Shared helpers: positions by place names, and players that check every answer they give."""
+"""Shared helpers: positions by place names, decisions from a seeded game, and players that
+check every answer they give."""
 
 from __future__ import annotations
 
-from pawnlight.players.base import Player, card_options
-from pawnlight.players.view import GameView
-from pawnlight.rules import EDITIONS, Position
+import random
+
+from pawnlight.players.base import Player, card_options, distinct_moves
+from pawnlight.players.view import GameView, view_of
+from pawnlight.rules import EDITIONS, Deck, Game, GameConfig, Position
+from pawnlight.rules.game import Phase
 from pawnlight.rules.moves import Move, Options
 
 #: Every edition, variant and partnership setting the rules core allows.
@@ -53,3 +57,19 @@ class Checked(Player):
 
     def accepts_double(self, view: GameView) -> bool:
         return self.inner.accepts_double(view)
+
+
+def moments(count: int, seed: int = 4, **config):
+    """(view, card, options) at decisions with a real choice, from a seeded random game."""
+    rng = random.Random(seed)
+    game = Game(GameConfig(**config))
+    deck = Deck(rng)
+    found = []
+    while not game.over and len(found) < count:
+        card = deck.draw()
+        options = game.draw(card)
+        if game.phase == Phase.MOVE:
+            if len(distinct_moves(options.moves)) >= 3:
+                found.append((view_of(game), card, options))
+            game.play(rng.choice(options.moves))
+    return found

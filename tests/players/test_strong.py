@@ -3,27 +3,13 @@
 import random
 
 from pawnlight.players import StrongPlayer, view_of
-from pawnlight.players.base import card_options, distinct_moves
+from pawnlight.players.base import card_options
 from pawnlight.players.rollout import Rollouts, card_stream
 from pawnlight.players.strong import _significant_best
 from pawnlight.rules import Deck, Game, GameConfig, move_text
 from pawnlight.rules.game import Phase
 
-
-def moments(count: int, seed: int = 4, **config):
-    """(view, card, options) at decisions with a real choice, from a seeded random game."""
-    rng = random.Random(seed)
-    game = Game(GameConfig(**config))
-    deck = Deck(rng)
-    found = []
-    while not game.over and len(found) < count:
-        card = deck.draw()
-        options = game.draw(card)
-        if game.phase == Phase.MOVE:
-            if len(distinct_moves(options.moves)) >= 3:
-                found.append((view_of(game), card, options))
-            game.play(rng.choice(options.moves))
-    return found
+from .helpers import moments
 
 
 def test_the_same_seed_gives_the_same_move_whatever_was_asked_before():

@@ -13,8 +13,7 @@ from pawnlight.players.view import card_probabilities
 from pawnlight.players.win_chance import FEATURES, WinChance, WinModel, default_model
 from pawnlight.rules import COLOURS, Game, GameConfig
 
-from .helpers import pos
-from .test_strong import moments
+from .helpers import moments, pos
 
 RED, BLUE, YELLOW, GREEN = (COLOURS.index(c) for c in ("red", "blue", "yellow", "green"))
 ORDER = (RED, BLUE, YELLOW, GREEN)

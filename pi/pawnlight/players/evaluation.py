@@ -174,9 +174,9 @@ class Evaluator:
         self._enemy_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
 
     @property
-    def tables(self) -> tuple[tuple[tuple[float, ...], ...], ...]:
-        """(static, loss): per colour and place, a pawn's worth and what a bump costs it."""
-        return self._static, self._loss
+    def static(self) -> tuple[tuple[float, ...], ...]:
+        """Per colour and place, a pawn's worth before risks (the 4's promise included)."""
+        return self._static
 
     # -- pieces ----------------------------------------------------------------------------
 

@@ -4,7 +4,8 @@
 
 Every moment of every game (after each turn) gives each colour's figures and, at the end, who
 won.  The weights maximise the likelihood of the winners under the softmax (a conditional logit,
-solved by Newton's method with a touch of ridge so that buckets no pawn visited stay at 0).  One
+solved by Newton's method with a touch of ridge so that figures that overlap, such as the steps
+to go and the values, keep finite weights).  One
 game in five is held out: the printed log-likelihoods show the fit predicts games it never saw.
 The result is written as JSON with how it was made; the one shipped is ``win_chance.json``.
 

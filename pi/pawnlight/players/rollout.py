@@ -18,7 +18,7 @@ from .base import distinct_moves
 from .evaluation import WIN, Evaluator, PatienceEvaluator, Weights
 from .heuristic import evaluator_for, hand_bonus
 from .view import HAND_SIZE, GameView
-from .win_chance import WinChance, WinModel
+from .win_chance import WinChance
 
 #: What a game won (or lost) inside a rollout is worth: more than any position short of the end
 #: scores, but on the same scale, so that averaging over rollouts stays meaningful.
@@ -49,7 +49,6 @@ class Rollouts:
         self,
         view: GameView,
         weights: Weights | None = None,
-        win_model: WinModel | None = None,
         chance_leaf: bool = False,
     ) -> None:
         self.view = view
@@ -63,7 +62,7 @@ class Rollouts:
         # Where a future stops, what the position is worth: the heuristic's score or, when asked,
         # the chance to win from there (win_chance.py) on the scale of a game won or lost.
         self.win_chance = (
-            WinChance(self.root, view.team, view.order, win_model)
+            WinChance(self.root, view.team, view.order)
             if chance_leaf and isinstance(self.root, Evaluator)
             else None
         )

@@ -33,8 +33,8 @@ DEFAULT_WIDTH = 4
 #: futures before the strong player plays it instead.
 DEFAULT_MARGIN = 1.0
 #: What a future is worth where it stops: the heuristic's score, or the chance to win from there
-#: (win_chance.py).  The score is the default: the chance measured no stronger and costs twice
-#: the time (docs/players.md).
+#: (win_chance.py).  The score is the default: the chance measured no stronger and costs about
+#: a quarter more time (docs/players.md).
 LEAVES = ("score", "chance")
 #: Sampled futures per decision however small the budget: one alone would be a coin toss.
 MIN_FUTURES = 2

@@ -90,7 +90,7 @@ class WinChance:
         self.team = tuple(team)
         self.order = tuple(order)
         self.model = model or default_model()
-        self._static = evaluator.tables[0]
+        self._static = evaluator.static
 
     def features(self, position: Position, to_move: int) -> dict[int, list[float]]:
         """Each playing colour's figures, in the order of :data:`FEATURES`."""
