@@ -15,11 +15,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pawnlight.board.cells import CELLS, EMPTY, cells_of
-from pawnlight.board.layout import Layout
-from pawnlight.board.snapshot import Occupancy, canonical, read_occupancy, sense
 from pawnlight.cli import main as pawnlight_main
-from pawnlight.rules.board import COLOURS, Place, parse_colour, parse_place
+from pawnlight.rules.board import COLOURS, Place, parse_place
 from pawnlight.store.journal import Journal
 from tests.daemon.hands import HAND, square_name
 from tests.daemon.process import PIN, DaemonProcess
@@ -43,7 +40,6 @@ class Evening:
     def __init__(self, data: Path) -> None:
         self.data = data
         self.daemon = DaemonProcess(data, layout="presence", settle=0.1)
-        self.layout = Layout.named(self.daemon.layout)
         self.figures: Counter[str] = Counter()
         self.log_checked = 0
 
@@ -128,31 +124,19 @@ class Evening:
         return self.call("GET", "/api/sim/board")["pawns"]
 
     def lift(self, square: str) -> None:
-        self.call("POST", "/api/sim/lift", {"square": square})
-        self.touched()
+        self.touch("/api/sim/lift", {"square": square})
 
     def place(self, square: str, colour: str) -> None:
-        self.call("POST", "/api/sim/place", {"square": square, "color": colour})
-        self.touched()
+        self.touch("/api/sim/place", {"square": square, "color": colour})
 
-    def touched(self) -> None:
-        """A hand's pace after a touch, counted from when the daemon has read it.  On a loaded
-        machine the firmware's scans can fall behind; two touches read as one are rightly taken
-        for sensor flicker, and an 11's switch on a presence board is then never seen."""
+    def touch(self, path: str, body: dict[str, str]) -> None:
+        """One touch, then a hand's pace counted from when the daemon has read it (see
+        DaemonProcess.touch: on a loaded machine two touches read as one are flicker)."""
+        before = self.daemon.sensed()
+        self.call("POST", path, body)
         self.figures["touches"] += 1
-        self.read_by()
+        self.daemon.read_after(before)
         time.sleep(HAND)
-
-    def read_by(self, timeout: float = 15.0) -> None:
-        """Return once the daemon's latest sensor reading shows the simulated board's pawns."""
-        wanted = sense(occupancy_of(self.physical()), self.layout.sensing)
-        deadline = time.monotonic() + timeout
-        while True:
-            sensors = self.call("GET", "/api/diagnostics", pin=True)["sensors"]
-            if read_occupancy(self.layout, sensors) == wanted:
-                return
-            assert time.monotonic() < deadline, "the daemon never read the board's last change"
-            time.sleep(0.01)
 
     def follow_guidance(self, rng: random.Random) -> dict[str, Any]:
         """Do what the page and the LEDs ask (`guidance`, in their order), one pawn at a time,
@@ -267,16 +251,6 @@ class Evening:
         for summary in summaries.values():
             if summary.id != game_id:
                 assert summary.finished, f"game {summary.id} left unfinished behind the live one"
-
-
-def occupancy_of(pawns: dict[str, list[str]]) -> Occupancy:
-    """The occupancy of the simulator's board (``GET /api/sim/board``'s pawns)."""
-    cells = [EMPTY] * CELLS
-    for colour, squares in pawns.items():
-        for name in squares:
-            spots = cells_of(Place(parse_place(name), parse_colour(colour)))
-            cells[next(cell for cell in spots if cells[cell] == EMPTY)] = parse_colour(colour)
-    return canonical(cells)
 
 
 def words_people_read(state: dict[str, Any]) -> list[str]:

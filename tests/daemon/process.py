@@ -14,7 +14,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from pawnlight.board.layout import Layout
+from pawnlight.board.snapshot import Occupancy, pawn_count, read_occupancy
+
 from ..helpers import PIN
+from .hands import HAND
 
 
 def free_port() -> int:
@@ -99,6 +103,38 @@ class DaemonProcess:
 
     def state(self) -> dict[str, Any]:
         return self.request("GET", "/api/state")
+
+    # -- hands --------------------------------------------------------------------------------
+
+    def touch(self, action: str, square: str, colour: str | None = None) -> Any:
+        """Lift or place one pawn (``action`` "lift" or "place"), then a hand's pace counted from
+        when the daemon has read the touch.  On a loaded machine the firmware's scans fall
+        behind; two touches read as one are rightly taken for sensor flicker, and a presence
+        board then never sees an 11's switch (two pawns changing places)."""
+        before = self.sensed()
+        body = {"square": square} if colour is None else {"square": square, "colour": colour}
+        reply = self.request("POST", f"/api/sim/{action}", body)
+        self.read_after(before)
+        time.sleep(HAND)
+        return reply
+
+    def sensed(self) -> Occupancy:
+        """The board as the daemon's latest sensor reading shows it."""
+        sensors = self.request("GET", "/api/diagnostics", pin=True)["sensors"]
+        return read_occupancy(Layout.named(self.layout), sensors)
+
+    def read_after(self, before: Occupancy, timeout: float = 15.0) -> None:
+        """Return once the daemon has read the board changed from ``before`` (every touch changes
+        it) and holding as many pawns as the simulator has: it has read the last touch."""
+        pawns = self.request("GET", "/api/sim/board")["pawns"]
+        count = sum(len(places) for places in pawns.values())
+        deadline = time.monotonic() + timeout
+        while True:
+            now = self.sensed()
+            if now != before and pawn_count(now) == count:
+                return
+            assert time.monotonic() < deadline, "the daemon never read the board's last change"
+            time.sleep(0.01)
 
     def wait_for(self, condition, timeout: float = 10.0) -> None:
         """Poll until ``condition()`` is true."""

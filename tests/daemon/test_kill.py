@@ -1,7 +1,6 @@
 """SIGKILL the daemon mid-game, start it again: the game resumes exactly where it was."""
 
 import random
-import time
 
 import pytest
 
@@ -9,7 +8,7 @@ from pawnlight.rules import Deck, Position
 from pawnlight.rules.notation import parse_move
 from pawnlight.store.journal import check_file
 
-from .hands import HAND, actions_for
+from .hands import actions_for
 from .process import DaemonProcess
 
 
@@ -27,11 +26,7 @@ def play_turn(daemon: DaemonProcess, deck: Deck, rng: random.Random, stop_after_
     for touches, (action, square, colour) in enumerate(actions_for(move, rng)):
         if stop_after_touches is not None and touches == stop_after_touches:
             return None
-        if action == "lift":
-            daemon.request("POST", "/api/sim/lift", {"square": square})
-        else:
-            daemon.request("POST", "/api/sim/place", {"square": square, "color": colour})
-        time.sleep(HAND)  # a hand's pace, longer than sensor flicker
+        daemon.touch(action, square, colour)  # read by the daemon, then a hand's pace
     state = daemon.wait(lambda s: len(s["turns"]) > turns or s["phase"] == "choose")
     if state["phase"] == "choose":
         daemon.request("POST", "/api/resolve", {"move": choice["text"]}, pin=True)

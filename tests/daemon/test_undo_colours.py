@@ -3,14 +3,11 @@ the right colour on each square, on a presence board as on a colour board."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from pawnlight.board.guidance import Correction, Fix
 from pawnlight.rules.board import START, Place, parse_colour
 
-from .hands import HAND
 from .process import DaemonProcess
 
 RED, BLUE = parse_colour("red"), parse_colour("blue")
@@ -21,10 +18,7 @@ RED_OUT_OF_BLUE_START = Correction(Fix.LIFT, Place(START, BLUE), None, RED).text
 def touch(daemon: DaemonProcess, action: str, square: str, colour: str | None = None) -> dict:
     """Lift or place one pawn, then a hand's pace: a presence board sees pawns change places
     only through the touches it senses one by one (longer than sensor flicker)."""
-    body = {"square": square} if colour is None else {"square": square, "colour": colour}
-    reply = daemon.request("POST", f"/api/sim/{action}", body)
-    time.sleep(HAND)
-    return reply
+    return daemon.touch(action, square, colour)
 
 
 def pawns(board: dict) -> dict:
