@@ -34,6 +34,24 @@ def daemon(tmp_path):
     daemon.stop()
 
 
+def test_a_command_answers_once_the_state_shows_it(daemon, monkeypatch):
+    """The page reads the state when its POST is answered: the answer must not come before the
+    state it changed is published.  A slow publish widens the window a loaded Pi would leave."""
+    owner = daemon.owner
+    wait_for(owner, lambda s: s["link"]["up"])
+    assert owner.state()["game_id"] is None
+    publish = owner._publish
+
+    def slow_publish() -> None:
+        time.sleep(0.2)
+        publish()
+
+    monkeypatch.setattr(owner, "_publish", slow_publish)
+    owner.command("new_game", {"players": ["red", "blue"]})
+    state = owner.state()
+    assert state["game_id"] is not None and state["pawns"]["red"] == ["start"] * 4
+
+
 def test_a_game_starts_and_a_move_is_recorded_through_the_simulated_hardware(daemon, tmp_path):
     owner = daemon.owner
     wait_for(owner, lambda s: s["link"]["up"])

@@ -354,6 +354,9 @@ class Owner:
                 # Answer at once (never leave the page waiting for a timeout), then report it.
                 item.reply.set_exception(CommandRefused(f"internal error: {error}", 500))
                 raise
+            # Published before the answer: whoever reads the state on the answer (the page after
+            # its POST, a test) sees what the command did, never the state from before it.
+            self._publish()
             item.reply.set_result(reply)
             return
         translated = self._translate(item)
