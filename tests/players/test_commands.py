@@ -36,6 +36,13 @@ def test_tournament_json(capsys):
     assert 0 <= low <= answer["players"][0]["rate"] <= high <= 1
 
 
+def test_tournament_takes_a_player_with_several_settings(capsys):
+    players = "strong:budget=60,width=2,heuristic"
+    assert main(["tournament", "--players", players, "--games", "2", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert [p["player"] for p in answer["players"]] == ["strong:budget=60,width=2", "heuristic"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

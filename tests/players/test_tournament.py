@@ -3,7 +3,7 @@
 import pytest
 
 from pawnlight.players.confidence import wilson_interval
-from pawnlight.players.registry import make_player, parse_spec
+from pawnlight.players.registry import make_player, parse_spec, split_specs
 from pawnlight.players.tournament import (
     TournamentSettings,
     format_result,
@@ -104,6 +104,22 @@ def test_player_specs():
     assert parse_spec(" Strong:budget=400, width=3") == ("strong", {"budget": 400, "width": 3})
     assert make_player("strong:budget=7").budget == 7
     assert make_player("strong:margin=0.5").margin == 0.5
+
+
+def test_a_list_of_players_keeps_each_players_settings_together():
+    assert split_specs("strong:budget=3000,width=5, heuristic,heuristic") == (
+        "strong:budget=3000,width=5",
+        "heuristic",
+        "heuristic",
+    )
+    assert split_specs("heuristic,strong:leaf=chance,depth=3") == (
+        "heuristic",
+        "strong:leaf=chance,depth=3",
+    )
+    # A setting after a player that takes none stays with it, and is refused by its name.
+    (spec,) = split_specs("heuristic,budget=3")
+    with pytest.raises(ValueError, match="budget=3"):
+        parse_spec(spec)
 
 
 def test_patience_has_no_tournament():

@@ -29,7 +29,7 @@ def register(subparsers: Any) -> None:
         "--players",
         default="heuristic,random,random,random",
         help="one player per seat, comma-separated: random, heuristic, strong, "
-        "strong:budget=N (default: %(default)s)",
+        "strong:budget=N,width=N (default: %(default)s)",
     )
     tournament.add_argument("--games", type=int, default=200)
     _common(tournament)
@@ -103,10 +103,11 @@ def _progress(total: int) -> Callable[[int], None] | None:
 
 def _tournament(args: argparse.Namespace) -> int:
     from ..rules.game import GameError
+    from .registry import split_specs
     from .tournament import TournamentSettings, format_result, run_tournament
 
     settings = TournamentSettings(
-        entrants=tuple(p.strip() for p in args.players.split(",")),
+        entrants=split_specs(args.players),
         games=args.games,
         seed=args.seed,
         edition=args.edition,
@@ -180,9 +181,10 @@ def _as_json(result: Any, yardstick: Any) -> dict[str, Any]:
 
 def _simulate(args: argparse.Namespace) -> int:
     from ..rules.game import GameError
+    from .registry import split_specs
     from .simulate import SimulationSettings, run_simulation, summarise, write_rows, write_summary
 
-    specs = tuple(p.strip() for p in args.players.split(","))
+    specs = split_specs(args.players)
     if args.variant == "patience":
         seats = specs[:1] if len(specs) == 1 else specs
     elif len(specs) == 1:

@@ -43,6 +43,20 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float | str]]:
     return name, settings
 
 
+def split_specs(text: str) -> tuple[str, ...]:
+    """One spec per seat from a comma-separated list, where a spec's own settings are
+    comma-separated too: ``"strong:budget=3000,width=5,heuristic"`` ->
+    ``("strong:budget=3000,width=5", "heuristic")``.  A part that is a setting (``key=value``)
+    belongs to the player before it."""
+    specs: list[str] = []
+    for part in (piece.strip() for piece in text.split(",")):
+        if specs and "=" in part and ":" not in part:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return tuple(specs)
+
+
 def make_player(spec: str, seed: int | str = 0) -> Player:
     """A fresh player from its spec; ``seed`` feeds the players that use randomness."""
     name, settings = parse_spec(spec)
