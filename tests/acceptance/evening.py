@@ -77,7 +77,9 @@ class Evening:
             headers["X-Pawnlight-Pin"] = PIN
         request = urllib.request.Request(self.daemon.url + path, data, headers, method=method)
         self.figures["requests"] += 1
-        started = time.monotonic()
+        # No clock here: a command that blocks (a new game waiting on the board, say) is answered
+        # 503 by the owner's timeout, which fails below; the time a loaded machine takes is not a
+        # failure (CI runs four workers on two cores).
         try:
             with urllib.request.urlopen(request, timeout=15) as response:
                 answer = json.loads(response.read())
@@ -85,8 +87,6 @@ class Evening:
             text = error.read().decode(errors="replace")
             assert error.code < 500, f"{method} {path}: HTTP {error.code} {text}"
             raise Refused(error.code, text) from None
-        if path == "/api/game":
-            assert time.monotonic() - started < 1.0, "a new game must answer within a second"
         return answer
 
     def state(self) -> dict[str, Any]:

@@ -84,9 +84,9 @@ def test_a_new_game_in_the_middle_of_one_abandons_it_and_records_the_new_one(dae
     owner = daemon.owner
     old = start(daemon, {"players": ["red", "blue"]})
     played = play_turns(daemon, 4, seed=3)
-    began = time.monotonic()
+    # The old 503 is owner.command's CommandRefused after its 5 s: no clock needed here (a bound
+    # of a second failed on a loaded machine).
     reply = owner.command("new_game", {"edition": "parker-1950", "players": ["blue", "red"]})
-    assert time.monotonic() - began < 1.0
     assert reply["ok"]
     state = owner.state()
     assert state["game_id"] != old["game_id"]
