@@ -18,7 +18,7 @@ from typing import Any
 from pawnlight.cli import main as pawnlight_main
 from pawnlight.rules.board import COLOURS, Place, parse_place
 from pawnlight.store.journal import Journal
-from tests.daemon.hands import HAND, square_name
+from tests.daemon.hands import square_name
 from tests.daemon.process import PIN, DaemonProcess
 from tests.helpers import SQUARE_CODE
 
@@ -130,13 +130,10 @@ class Evening:
         self.touch("/api/sim/place", {"square": square, "color": colour})
 
     def touch(self, path: str, body: dict[str, str]) -> None:
-        """One touch, then a hand's pace counted from when the daemon has read it (see
-        DaemonProcess.touch: on a loaded machine two touches read as one are flicker)."""
-        before = self.daemon.sensed()
-        self.call("POST", path, body)
+        """One touch through :meth:`call` (a refusal raises Refused), by hand: the daemon reads
+        it before the hand's pace (DaemonProcess.by_hand)."""
+        self.daemon.by_hand(lambda: self.call("POST", path, body))
         self.figures["touches"] += 1
-        self.daemon.read_after(before)
-        time.sleep(HAND)
 
     def follow_guidance(self, rng: random.Random) -> dict[str, Any]:
         """Do what the page and the LEDs ask (`guidance`, in their order), one pawn at a time,

@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ class DaemonProcess:
         self.data = data
         self.sim_pico = sim_pico  # the firmware on the emulated RP2040 instead of the unix port
         self.layout = layout
+        self._layout = Layout.named(layout)  # read once: sensed() is polled every 10 ms
         self.settle = settle
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -107,13 +109,17 @@ class DaemonProcess:
     # -- hands --------------------------------------------------------------------------------
 
     def touch(self, action: str, square: str, colour: str | None = None) -> Any:
-        """Lift or place one pawn (``action`` "lift" or "place"), then a hand's pace counted from
-        when the daemon has read the touch.  On a loaded machine the firmware's scans fall
-        behind; two touches read as one are rightly taken for sensor flicker, and a presence
-        board then never sees an 11's switch (two pawns changing places)."""
-        before = self.sensed()
+        """Lift or place one pawn (``action`` "lift" or "place"), by hand (see :meth:`by_hand`)."""
         body = {"square": square} if colour is None else {"square": square, "colour": colour}
-        reply = self.request("POST", f"/api/sim/{action}", body)
+        return self.by_hand(lambda: self.request("POST", f"/api/sim/{action}", body))
+
+    def by_hand(self, touch: Callable[[], Any]) -> Any:
+        """Make one touch (``touch()`` posts it), then a hand's pace counted from when the daemon
+        has read it.  On a loaded machine the firmware's scans fall behind; two touches read as
+        one are rightly taken for sensor flicker, and a presence board then never sees an 11's
+        switch (two pawns changing places)."""
+        before = self.sensed()
+        reply = touch()
         self.read_after(before)
         time.sleep(HAND)
         return reply
@@ -121,7 +127,7 @@ class DaemonProcess:
     def sensed(self) -> Occupancy:
         """The board as the daemon's latest sensor reading shows it."""
         sensors = self.request("GET", "/api/diagnostics", pin=True)["sensors"]
-        return read_occupancy(Layout.named(self.layout), sensors)
+        return read_occupancy(self._layout, sensors)
 
     def read_after(self, before: Occupancy, timeout: float = 15.0) -> None:
         """Return once the daemon has read the board changed from ``before`` (every touch changes

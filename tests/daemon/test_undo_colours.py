@@ -15,12 +15,6 @@ BLUE_BACK = Correction(Fix.MOVE, Place(4), Place(START, BLUE), BLUE).text
 RED_OUT_OF_BLUE_START = Correction(Fix.LIFT, Place(START, BLUE), None, RED).text
 
 
-def touch(daemon: DaemonProcess, action: str, square: str, colour: str | None = None) -> dict:
-    """Lift or place one pawn, then a hand's pace: a presence board sees pawns change places
-    only through the touches it senses one by one (longer than sensor flicker)."""
-    return daemon.touch(action, square, colour)
-
-
 def pawns(board: dict) -> dict:
     return {colour: sorted(places) for colour, places in board.items()}
 
@@ -37,15 +31,15 @@ def test_undo_after_a_bump_puts_each_colour_back(tmp_path, layout, restart):
         daemon.wait(lambda s: s["phase"] == "draw")
         daemon.request("POST", "/api/sim/scan", {"card": "1"})
         daemon.wait(lambda s: s["phase"] == "move")
-        touch(daemon, "lift", "start:red")
-        touch(daemon, "place", "T4", "red")
+        daemon.touch("lift", "start:red")
+        daemon.touch("place", "T4", "red")
         daemon.wait(lambda s: s["history"] == ["R:start-T4"])
         daemon.request("POST", "/api/sim/scan", {"card": "sorry"})
         daemon.wait(lambda s: s["phase"] == "move")
-        touch(daemon, "lift", "T4")
-        touch(daemon, "place", "start:red", "red")
-        touch(daemon, "lift", "start:blue")
-        touch(daemon, "place", "T4", "blue")
+        daemon.touch("lift", "T4")
+        daemon.touch("place", "start:red", "red")
+        daemon.touch("lift", "start:blue")
+        daemon.touch("place", "T4", "blue")
         daemon.wait(lambda s: len(s["history"]) == 2)
 
         daemon.request("POST", "/api/undo", {}, pin=True)
@@ -57,14 +51,14 @@ def test_undo_after_a_bump_puts_each_colour_back(tmp_path, layout, restart):
         assert state["corrections"][0] == BLUE_BACK
         # The old, misleading way: a red pawn from red START into blue START. Presence alone
         # reads the board as right; the daemon knows better and asks for a swap.
-        touch(daemon, "lift", "start:red")
-        touch(daemon, "place", "start:blue", "red")
+        daemon.touch("lift", "start:red")
+        daemon.touch("place", "start:blue", "red")
         state = daemon.wait(lambda s: s["corrections"][:1] == [RED_OUT_OF_BLUE_START])
         assert state["phase"] == "setup"
-        assert touch(daemon, "lift", "start:blue")["lifted"] == "red"
-        assert touch(daemon, "lift", "T4")["lifted"] == "blue"
-        touch(daemon, "place", "start:blue", "blue")
-        touch(daemon, "place", "T4", "red")
+        assert daemon.touch("lift", "start:blue")["lifted"] == "red"
+        assert daemon.touch("lift", "T4")["lifted"] == "blue"
+        daemon.touch("place", "start:blue", "blue")
+        daemon.touch("place", "T4", "red")
         state = daemon.wait(lambda s: s["phase"] == "move")
         assert state["card"] == "sorry" and state["corrections"] == []
         board = daemon.request("GET", "/api/sim/board")["pawns"]
