@@ -65,6 +65,7 @@ def follow_guidance(daemon) -> dict:
                 assert step["colour"] or owner_colour >= 0, f"whose pawn goes to {step['to']}?"
                 colour = step["colour"] or COLOURS[owner_colour]
                 board.place(step["to"], colour)
+            read_by(daemon)  # each step its own reading, on a loaded machine too
             time.sleep(HAND)
     raise AssertionError(f"the guidance never ends: {owner.state()['guidance']}")
 

@@ -21,7 +21,9 @@ from .helpers import PIN, SECRET
 from .sse import EventReader
 
 CLIENTS = 20
-WAIT = 10.0
+#: A guard against a hang, not a speed goal: how fast twenty phones are served is measured in
+#: benchmarks/web_load.py, where a busy CI machine cannot fail it.
+WAIT = 30.0
 
 
 class ScriptedSubscription:
@@ -161,27 +163,29 @@ def test_twenty_phones_each_get_the_state_and_the_next_update(roomy, service):
         finally:
             reader.close()
 
-    began = time.monotonic()
     with ThreadPoolExecutor(CLIENTS) as pool:
         results = [pool.submit(phone, n) for n in range(CLIENTS)]
         connected.wait()  # every phone has its first state: now the game changes
         service.command("new_game", {"players": ["red", "blue"]})
         pairs = [future.result(timeout=WAIT) for future in results]
-    assert time.monotonic() - began < WAIT
     for first, second in pairs:
         assert first["version"] == start_version and first["phase"] == "idle"
         assert second["version"] > start_version and second["phase"] == "setup"
 
 
 def test_stopping_the_server_ends_open_streams_promptly(app, service):
-    server = WebServer(app, "127.0.0.1", 0)
+    # uvicorn would wait a minute for streams still open (its graceful shutdown), longer than
+    # stop() waits for the serving thread (10 s): had the streams not ended at once, the thread
+    # would still be serving when stop() returns.  No clock is read, so a slow machine passes.
+    server = WebServer(app, "127.0.0.1", 0, shutdown_timeout=60.0)
     server.start()
     readers = [EventReader(server.port) for _ in range(3)]
     for reader in readers:
         reader.next_state()
-    began = time.monotonic()
+    serving = server._thread
+    assert serving is not None and serving.is_alive()
     server.stop()
-    assert time.monotonic() - began < 3.0
+    assert not serving.is_alive(), "the open streams held the server's shutdown up"
     for reader in readers:
         try:
             while True:
