@@ -18,6 +18,7 @@ import time
 
 from pawnlight.players import HeuristicPlayer, make_player, play_game
 from pawnlight.players.base import distinct_moves
+from pawnlight.players.registry import split_specs
 from pawnlight.rules import GameConfig, compiled
 
 
@@ -57,7 +58,7 @@ def main() -> None:
     print(compiled.describe())
     print(f"{len(points)} decisions with a choice, from {args.games} 4-player {args.edition} games")
     print(f"{'player':<24}{'median ms':>10}{'p90 ms':>10}{'max ms':>10}{'decisions/s':>13}")
-    for spec in args.players.split(","):
+    for spec in split_specs(args.players):
         player = make_player(spec, seed=1)
         times = []
         for view, card, options in points:
