@@ -28,13 +28,12 @@ from pawnlight.board.health.counters import COUNTER_HINTS, counter_name, uptime_
 from pawnlight.board.health.sensing import Sensing
 from pawnlight.board.health.stuck import StuckSensorDetector
 from pawnlight.board.layout import SHIPPED, Layout
+from pawnlight.board.leds import OFF, RGB
 from pawnlight.terminal_text import WIDTH, wrap
 
 from . import terminal_board
 from .connect import BoardSession
 
-Colour = tuple[int, int, int]
-DARK: Colour = (0, 0, 0)
 PATTERNS = ("chase", "all", "off")
 #: In the doctor's live view a sensor is suspect sooner than during a game.
 LIVE_QUIET = 60.0
@@ -245,8 +244,8 @@ def report_sections(report: dict[str, Any], layout: Layout) -> dict[str, list[st
 
 
 #: The report's order; the live view's puts what changes while you watch first.
-REPORT_ORDER = ("title", "link", "findings", "firmware", "layout", "card", "pi", "board")
-REPORT_ORDER += ("errors", "sensors")
+REPORT_ORDER: tuple[str, ...] = ("title", "link", "findings", "firmware", "layout", "card", "pi")
+REPORT_ORDER += ("board", "errors", "sensors")
 LIVE_ORDER = ("link", "findings", "sensors", "card", "board", "pi", "errors", "firmware")
 
 
@@ -285,10 +284,10 @@ def _cut(line: str, width: int = WIDTH) -> str:
 # -- LED patterns ---------------------------------------------------------------------------------
 
 
-def pattern_frame(pattern: str, step: int) -> list[Colour]:
+def pattern_frame(pattern: str, step: int) -> list[RGB]:
     """Frame ``step`` of a test pattern: chase (one LED runs along the chain with a short
     tail), all (every LED: red, green, blue, white in turn, each for 8 steps), off."""
-    frame = [DARK] * LEDS
+    frame = [OFF] * LEDS
     if pattern == "chase":
         for tail, level in enumerate((255, 60, 15)):
             frame[(step - tail) % LEDS] = (level, level, level)
@@ -351,7 +350,7 @@ def run_live(
     layout: Layout,
     out: TextIO,
     interval: float = 0.5,
-    show_leds: Callable[[Sequence[Colour]], None] | None = None,
+    show_leds: Callable[[Sequence[RGB]], None] | None = None,
     leds: str | None = None,
     colour: bool = True,
 ) -> int:

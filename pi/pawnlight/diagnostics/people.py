@@ -17,14 +17,13 @@ from typing import TextIO
 
 from pawnlight.board.cells import CELL_NAMES, LEDS, parse_cell_name
 from pawnlight.board.layout import Layout
+from pawnlight.board.leds import OFF, RGB
 from pawnlight.rules.board import COLOURS
 from pawnlight.terminal_text import wrap
 
 from .board_view import BoardView
 
-Colour = tuple[int, int, int]
-DARK: Colour = (0, 0, 0)
-HINT: Colour = (90, 90, 90)  # the place to put a pawn on, lit softly
+HINT: RGB = (90, 90, 90)  # the place to put a pawn on, lit softly
 SETTLE = 0.4  # seconds the board must be still after a change
 PATIENCE = 120.0  # seconds to wait for a person before asking again
 
@@ -96,7 +95,7 @@ class PersonHand:
         console: Console,
         view: BoardView,
         layout: Layout,
-        show: Callable[[Sequence[Colour]], None] | None = None,
+        show: Callable[[Sequence[RGB]], None] | None = None,
     ) -> None:
         self.console = console
         self.view = view
@@ -106,7 +105,7 @@ class PersonHand:
     def _light(self, cells: Sequence[int]) -> None:
         if self._show is None:
             return
-        frame = [DARK] * LEDS
+        frame = [OFF] * LEDS
         for cell in cells:
             frame[self.layout.led_of[cell]] = HINT
         self._show(frame)
@@ -176,7 +175,7 @@ class PersonEye:
         self.console = console
         self.places = places
 
-    def look(self, led: int, frame: Sequence[Colour]) -> frozenset[str]:
+    def look(self, led: int, frame: Sequence[RGB]) -> frozenset[str]:
         expected = self.places[led]
         while True:
             answer = self.console.ask(

@@ -15,13 +15,11 @@ from pawnlight.board.health import calibration, led_test, sensor_test
 from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.health.sensing import Sensing
 from pawnlight.board.layout import Layout
+from pawnlight.board.leds import OFF, RGB, WHITE
 
 from .board_view import BoardView
 
-Colour = tuple[int, int, int]
 Progress = Callable[[str], None]
-WHITE: Colour = (255, 255, 255)
-DARK: Colour = (0, 0, 0)
 
 
 class Hand(Protocol):
@@ -39,7 +37,7 @@ class Hand(Protocol):
 class Eye(Protocol):
     """Says where light shows while ``frame`` (with LED ``led`` lit) is on the board."""
 
-    def look(self, led: int, frame: Sequence[Colour]) -> frozenset[str]: ...
+    def look(self, led: int, frame: Sequence[RGB]) -> frozenset[str]: ...
 
 
 def _values(view: BoardView) -> tuple[int, ...]:
@@ -77,11 +75,11 @@ def run_sensor_test(
 
 
 def run_led_test(
-    show: Callable[[Sequence[Colour]], None],
+    show: Callable[[Sequence[RGB]], None],
     eye: Eye,
     layout: Layout,
     leds: Iterable[int] = range(LEDS),
-    colour: Colour = WHITE,
+    colour: RGB = WHITE,
     progress: Progress = _quiet,
 ) -> led_test.LedReport:
     """Light each LED alone in turn, ask the eye where it shows, then analyse."""
@@ -90,11 +88,11 @@ def run_led_test(
     leds = list(leds)
     for number, led in enumerate(leds, start=1):
         progress(f"[{number}/{len(leds)}] LED {led} ({places[led]})")
-        frame = [DARK] * LEDS
+        frame = [OFF] * LEDS
         frame[led] = colour
         show(frame)
         looks.append(led_test.LedLook(led, eye.look(led, frame)))
-    show([DARK] * LEDS)
+    show([OFF] * LEDS)
     return led_test.analyse(layout, looks)
 
 

@@ -21,13 +21,11 @@ from dataclasses import dataclass
 
 from pawnlight.board.cells import LEDS, PAWN
 from pawnlight.board.layout import Layout
+from pawnlight.board.leds import OFF, RGB
 from pawnlight.devices.sim_board import NoisyBoard, SensorFaults
 from pawnlight.hardware.wiring import led_place_names
 
 from .board_view import BoardView
-
-Colour = tuple[int, int, int]
-DARK: Colour = (0, 0, 0)
 
 
 @dataclass(frozen=True)
@@ -89,7 +87,7 @@ class ScriptedEye:
     def __init__(
         self,
         layout: Layout,
-        readback: Callable[[Sequence[Colour]], Sequence[Colour]],
+        readback: Callable[[Sequence[RGB]], Sequence[RGB]],
         faults: LedFaults = LedFaults(),
     ) -> None:
         """``readback(frame)`` returns the strip once it shows ``frame`` (the simulated
@@ -101,13 +99,13 @@ class ScriptedEye:
             places[a], places[b] = places[b], places[a]
         self.places = tuple(places)  # where each strip LED physically sits
 
-    def look(self, led: int, frame: Sequence[Colour]) -> frozenset[str]:
+    def look(self, led: int, frame: Sequence[RGB]) -> frozenset[str]:
         strip = self._readback(frame)
         cut = self.faults.chain_break if self.faults.chain_break is not None else LEDS
         return frozenset(
             self.places[index]
             for index, colour in enumerate(strip[:cut])
-            if colour != DARK and index not in self.faults.dead
+            if colour != OFF and index not in self.faults.dead
         )
 
 
