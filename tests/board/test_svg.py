@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from pawnlight.board.geometry import square_centre
+from pawnlight.board.leds import Role
 from pawnlight.board.marks import marks_for, parse_moves, turn_marks
 from pawnlight.board.places import describe
-from pawnlight.board.svg import SCALE, Centre, render_board
+from pawnlight.board.render_svg import example_panels, render_panels
+from pawnlight.board.svg import DARK, LIT_POINTS, SCALE, Centre, render_board
 from pawnlight.rules import EDITIONS, Position, legal_options
 from pawnlight.rules.board import Place
+
+from .helpers import PRESENCE
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 COLOURS = ("red", "blue", "yellow", "green")
@@ -200,3 +205,60 @@ def test_the_picture_describes_the_position_in_words():
 )
 def test_place_keys(colour, place, key):
     assert Place(place, colour).key == key
+
+
+# Every attribute that paints: each must hold a colour, never a Python value's text.
+PAINT_ATTRIBUTES = ("fill", "stroke", "stop-color", "flood-color", "lighting-color", "color")
+NAMED_COLOURS = {"none", "currentColor", "transparent", "white", "black"}
+A_COLOUR = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|url\(#[\w-]+\)")
+
+
+def painted(svg: str) -> list[tuple[str, str]]:
+    """(attribute, value) of every paint attribute in ``svg``, ``style`` declarations included."""
+    found = []
+    for element in parse(svg).iter():
+        for name, value in element.attrib.items():
+            if name in PAINT_ATTRIBUTES:
+                found.append((name, value))
+        for declaration in element.attrib.get("style", "").split(";"):
+            name, _, value = declaration.partition(":")
+            if name.strip() in PAINT_ATTRIBUTES:
+                found.append((name.strip(), value.strip()))
+    return found
+
+
+def every_kind_of_picture() -> dict[str, str]:
+    options = legal_options(EXAMPLE, 0, "5", EDITIONS["hasbro-2002"])
+    lit = {place: role.value for place, role in zip(LIT_POINTS, Role, strict=False)}
+    guidance = [
+        {"from": "T19", "to": "T20", "colour": "red"},
+        {"from": "T26", "to": None, "colour": "blue"},
+        {"from": None, "to": "start:green", "colour": "green"},
+        {"from": "T33", "to": "T34"},
+    ]
+    sensed = [{"at": "T20", "colour": "red"}, {"at": "T26"}, {"at": "start:green", "colour": None}]
+    leds = {"T4": "#ff0000", "S2:red": "#00ff00", "slide:T2": "#ff5a00", "T5": "#12345"}
+    return {
+        "marks": render_board(EXAMPLE.to_json(), marks=marks_for(options.moves), diamonds=True),
+        "lit": render_board(EXAMPLE.to_json(), lit=lit, lit_colours=dict.fromkeys(lit, "red")),
+        "lit, no colours": render_board(EXAMPLE.to_json(), lit=lit),
+        "guidance": render_board(EXAMPLE.to_json(), guidance=guidance, sensed=sensed),
+        "leds, light": render_board({}, leds=leds, interactive=True, centre=Centre("red", "7")),
+        "leds, dark": render_board(EXAMPLE.to_json(), leds=leds, theme=DARK),
+        "docs/leds.svg": render_panels(PRESENCE, example_panels(PRESENCE)),
+    }
+
+
+@pytest.mark.parametrize("name", list(every_kind_of_picture()))
+def test_every_colour_written_is_a_colour(name):
+    """A colour attribute holds #rgb, #rrggbb, a named colour, none, currentColor or url(#id):
+    docs/leds.svg once had stroke="Theme(board='#15171a', ...)" on every outline."""
+    svg = every_kind_of_picture()[name]
+    paints = painted(svg)
+    assert {attribute for attribute, _ in paints} >= {"fill", "stroke"}
+    wrong = [
+        (attribute, value)
+        for attribute, value in paints
+        if value not in NAMED_COLOURS and not A_COLOUR.fullmatch(value)
+    ]
+    assert wrong == []

@@ -66,7 +66,7 @@ SQUARE = "#fffdf8"
 LINE = "#b3aa96"
 TEXT = "#4a4436"
 AMBER = "#ff6a00"  # the LEDs' slide warning
-DARK = "#1b1b1b"
+NEAR_BLACK = "#1b1b1b"  # outlines, the centre's words, the guidance arrows
 SLIDE_LED_OFF = "#8d8672"  # an unlit slide-channel LED, still visible as a dot
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
@@ -255,8 +255,8 @@ def _leds(parts: list[str], leds: Mapping[str, Any], theme: Theme) -> None:
         cx, cy = _xy(centre)
         parts.append(
             f'<circle class="led slide-led" data-led="{key}" cx="{cx}" cy="{cy}" '
-            f'r="{_n(0.13)}" {_led_paint(leds.get(key), theme.slide_led_off)} stroke="{DARK}" '
-            f'stroke-width="{_n(0.02)}"/>'
+            f'r="{_n(0.13)}" {_led_paint(leds.get(key), theme.slide_led_off)} '
+            f'stroke="{NEAR_BLACK}" stroke-width="{_n(0.02)}"/>'
         )
     parts.append("</g>")
 
@@ -287,12 +287,12 @@ def _marks(parts: list[str], marks: Marks) -> None:
         radius = AREA_RADIUS + 0.1 if area else 0.44
         parts.append(
             f'<circle class="mark from" data-from="{key}" cx="{_n(x)}" cy="{_n(y)}" '
-            f'r="{_n(radius)}" fill="none" stroke="{DARK}" stroke-width="{_n(0.05)}" '
+            f'r="{_n(radius)}" fill="none" stroke="{NEAR_BLACK}" stroke-width="{_n(0.05)}" '
             f'stroke-dasharray="{_n(0.1)} {_n(0.08)}"/>'
         )
     for key, colour in sorted(marks.destinations.items()):
         (x, y), area = _place_point(key)
-        stroke = FILL.get(colour, DARK)
+        stroke = FILL.get(colour, NEAR_BLACK)
         if area:
             parts.append(
                 f'<circle class="mark dest" data-dest="{key}" cx="{_n(x)}" cy="{_n(y)}" '
@@ -317,7 +317,7 @@ def _bumps(parts: list[str], marks: Marks) -> None:
             f'<g class="mark bump" data-bump="{key}" pointer-events="none">'
             f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.45)}" fill="none" stroke="#ffffff" '
             f'stroke-width="{_n(0.14)}"/>'
-            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.54)}" fill="none" stroke="{DARK}" '
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.54)}" fill="none" stroke="{NEAR_BLACK}" '
             f'stroke-width="{_n(0.06)}"/></g>'
         )
 
@@ -326,7 +326,7 @@ def _pawn(colour: str, at: str, point: tuple[float, float], radius: float) -> st
     x, y = _xy(point)
     return (
         f'<g class="pawn" data-pawn="{colour}" data-at="{at}">'
-        f'<circle cx="{x}" cy="{y}" r="{_n(radius)}" fill="{FILL[colour]}" stroke="{DARK}" '
+        f'<circle cx="{x}" cy="{y}" r="{_n(radius)}" fill="{FILL[colour]}" stroke="{NEAR_BLACK}" '
         f'stroke-width="{_n(0.05)}"/>'
         f'<text x="{x}" y="{_n(point[1] + radius * 0.38)}" font-size="{_n(radius * 1.05)}" '
         f'font-weight="700" fill="{INK[colour]}" text-anchor="middle">'
@@ -381,8 +381,9 @@ def _sensed_pawns(parts: list[str], sensed: list[Any]) -> None:
         x, y = _xy(point)
         parts.append(
             f'<g class="pawn" data-pawn="unknown" data-at="{escape(key)}">'
-            f'<circle cx="{x}" cy="{y}" r="{_n(radius)}" fill="{UNKNOWN_PAWN}" stroke="{DARK}" '
-            f'stroke-width="{_n(0.05)}"/><text x="{x}" y="{_n(point[1] + radius * 0.38)}" '
+            f'<circle cx="{x}" cy="{y}" r="{_n(radius)}" fill="{UNKNOWN_PAWN}" '
+            f'stroke="{NEAR_BLACK}" stroke-width="{_n(0.05)}"/>'
+            f'<text x="{x}" y="{_n(point[1] + radius * 0.38)}" '
             f'font-size="{_n(radius * 1.05)}" font-weight="700" fill="#ffffff" '
             f'text-anchor="middle">?</text></g>'
         )
@@ -403,7 +404,7 @@ def _centre(parts: list[str], centre: Centre, theme: Theme) -> None:
         parts.append(
             f'<text data-centre-card="{escape(centre.card)}" x="{_n(8)}" '
             f'y="{_n(7.7 + size * 0.35)}" font-size="{_n(size)}" font-weight="800" '
-            f'fill="{DARK}" text-anchor="middle">{escape(label)}</text>'
+            f'fill="{NEAR_BLACK}" text-anchor="middle">{escape(label)}</text>'
         )
     else:
         parts.append(
@@ -445,13 +446,13 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
     x, y = point
     spot = key in _SPOT_KEYS
     channel = key in _SLIDE_LED_KEYS
-    paint = FILL.get(colour or "", DARK)
+    paint = FILL.get(colour or "", NEAR_BLACK)
     attrs = f'class="lit role-{role}" data-lit="{escape(key)}" data-role="{escape(role)}"'
     if channel:
         fill = AMBER if role == Role.SLIDE else GOLD
         return (
             f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.17)}" fill="{fill}" '
-            f'stroke="{DARK}" stroke-width="{_n(0.03)}"/>'
+            f'stroke="{NEAR_BLACK}" stroke-width="{_n(0.03)}"/>'
         )
     if role in _FILLED:
         width = 0.2 if role == Role.HINT else 0.14
@@ -474,7 +475,7 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
     if role == Role.PAWN:
         return (
             f'<circle {attrs} cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.46)}" fill="none" '
-            f'stroke="{DARK}" stroke-width="{_n(0.06)}" '
+            f'stroke="{NEAR_BLACK}" stroke-width="{_n(0.06)}" '
             f'stroke-dasharray="{_n(0.1)} {_n(0.08)}"/>'
         )
     if role == Role.SLIDE:
@@ -487,7 +488,7 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
         return (
             f'<g {attrs}><circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.45)}" fill="none" '
             f'stroke="#ffffff" stroke-width="{_n(0.14)}"/>'
-            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.54)}" fill="none" stroke="{DARK}" '
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(0.54)}" fill="none" stroke="{NEAR_BLACK}" '
             f'stroke-width="{_n(0.06)}"/></g>'
         )
     if role == Role.CORRECTION:
@@ -496,7 +497,8 @@ def _lit_mark(key: str, role: str, colour: str | None) -> str:
             f'height="{_n(0.94)}" rx="{_n(0.12)}" fill="none" stroke="{paint}" '
             f'stroke-width="{_n(0.1)}" stroke-dasharray="{_n(0.14)} {_n(0.08)}"/>'
         )
-    fill = {Role.CHECK: MAGENTA, Role.ERROR: MAGENTA, Role.CELEBRATION: GOLD}.get(role, "#ffffff")
+    fills: dict[str, str] = {Role.CHECK: MAGENTA, Role.ERROR: MAGENTA, Role.CELEBRATION: GOLD}
+    fill = fills.get(role, "#ffffff")
     return (
         f'<rect {attrs} x="{_n(x - 0.44)}" y="{_n(y - 0.44)}" width="{_n(0.88)}" '
         f'height="{_n(0.88)}" rx="{_n(0.1)}" fill="{fill}" fill-opacity="0.45" '
@@ -541,7 +543,7 @@ def _guidance(parts: list[str], guidance: list[Any]) -> None:
         marked.add(item.get("to"))
         source, target = _guide_point(item.get("from")), _guide_point(item.get("to"))
         colour = item.get("colour")
-        paint = FILL.get(colour, DARK) if isinstance(colour, str) else DARK
+        paint = FILL.get(colour, NEAR_BLACK) if isinstance(colour, str) else NEAR_BLACK
         first = " first" if index == 0 else ""
         parts.append(f'<g class="guide{first}" data-guide="{index + 1}">')
         if source is not None:
@@ -569,7 +571,7 @@ def _guidance(parts: list[str], guidance: list[Any]) -> None:
             )
             points = " ".join(",".join(_xy(p)) for p in head)
             parts.append(
-                f'<polygon points="{points}" fill="{paint}" stroke="{DARK}" '
+                f'<polygon points="{points}" fill="{paint}" stroke="{NEAR_BLACK}" '
                 f'stroke-width="{_n(0.02)}"/>'
             )
         elif target is not None:
@@ -582,7 +584,7 @@ def _guidance(parts: list[str], guidance: list[Any]) -> None:
         if badge is not None:
             bx, by = badge[0] - 0.42, badge[1] - 0.42
             parts.append(
-                f'<circle cx="{_n(bx)}" cy="{_n(by)}" r="{_n(0.24)}" fill="{DARK}"/>'
+                f'<circle cx="{_n(bx)}" cy="{_n(by)}" r="{_n(0.24)}" fill="{NEAR_BLACK}"/>'
                 f'<text x="{_n(bx)}" y="{_n(by + 0.12)}" font-size="{_n(0.32)}" '
                 f'font-weight="700" fill="#ffffff" text-anchor="middle">{index + 1}</text>'
             )
