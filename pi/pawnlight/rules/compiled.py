@@ -66,7 +66,9 @@ class _FromSource(importlib.abc.MetaPathFinder):
         self.directory = directory
         self.names = {f"{_PACKAGE}.{name}" for name in MODULES}
 
-    def find_spec(self, fullname: str, path: object = None, target: object = None):
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in self.names:
             return None
         source = self.directory / f"{fullname.rpartition('.')[2]}.py"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 VARIANTS: tuple[str, ...] = ("standard", "quick", "points", "patience")
 
 
-def by_fields(value: object) -> tuple:
+def by_fields(value: object) -> tuple[object, ...]:
     """How the rules' frozen dataclasses pickle (process pools send them): the class and its
     fields, given again to the constructor.  Compiled (setup.py), a class's default way sets the
     fields one by one, which a frozen class refuses."""
@@ -34,7 +34,7 @@ class PointScoring:
     #: Points to the caller of a double that every other player drops; None: no doubling.
     drop_out_win: int | None
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return by_fields(self)
 
 
@@ -65,7 +65,7 @@ class Edition:
     #: House rules played on top of the book (names from :mod:`.house_rules`); none in the books.
     house_rules: frozenset[str] = frozenset()
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return by_fields(self)
 
     @property

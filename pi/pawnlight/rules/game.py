@@ -60,7 +60,7 @@ class GameConfig:
     #: House rules played on top of the book, by name (docs/rules.md, "House rules").
     house_rules: tuple[str, ...] = ()
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[object, ...]:
         return by_fields(self)
 
     def check(self) -> None:
@@ -283,12 +283,12 @@ class Game:
                 break
         else:
             chosen = self._find_legal(move)
-        notation = move_text(chosen)  # type: ignore[arg-type]
+        notation = move_text(chosen)
         event = _new(Event, ("move", state.turn, state.card, notation))
         self._undo.append((state, event))
         self.events.append(event)
-        self._finish_turn(notation, chosen, state.options.again)  # type: ignore[arg-type]
-        return chosen  # type: ignore[return-value]
+        self._finish_turn(notation, chosen, state.options.again)
+        return chosen
 
     def forfeit(self) -> None:
         """End the turn without moving, where the rules let the player decline (an 11)."""

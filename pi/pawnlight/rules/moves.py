@@ -321,6 +321,7 @@ def legal_options(
                 if built is not None:
                     found.append(built)
     if name == "sorry":
+        assert occupancy is not None  # read above for a Sorry!
         found.extend(_sorry(position, occupancy, movers, player, edition, team_play, strict))
     elif name == "4":
         occupancy = _straight(
@@ -430,7 +431,7 @@ def _straight(
                 if not taken >> target & 1 and (slide is None or slide.colour == colour):
                     found.append((step, False))
                     continue
-            elif target != HOME and target in own:  # type: ignore[operator]
+            elif target != HOME and target in own:
                 continue  # one pawn per safety square
             else:
                 found.append((step, False))
@@ -498,9 +499,18 @@ def _opponents_on_track(position: Position, movers: tuple[int, ...]) -> list[int
     return squares
 
 
-def _sorry(position, occupancy, movers, player, edition, team_play, strict=False) -> list:
+def _sorry(
+    position: Position,
+    occupancy: list[int],
+    movers: tuple[int, ...],
+    player: int,
+    edition: Edition,
+    team_play: bool,
+    strict: bool = False,
+) -> list[tuple[Step, bool]]:
     """Sorry!: a pawn from START takes the place of an opponent's pawn on the track."""
-    starters = [c for c in movers if START in position[c]]
+    # A mover is in the game: its pawns are a tuple, never None.
+    starters = [c for c in movers if START in position[c]]  # type: ignore[operator]
     if not starters:
         return []
     targets = _opponents_on_track(position, movers)
@@ -577,7 +587,7 @@ def _two_part_sevens(
     lists; the rest go through :func:`make_step` and :func:`apply_step`.
     """
     # Keyed by the position after, or for two plain parts by the places that changed.
-    results: dict[tuple, tuple[tuple[Step, Step], bool]] = {}
+    results: dict[Position | tuple[int, ...], tuple[tuple[Step, Step], bool]] = {}
     for colour in movers:
         own = position[colour]
         assert own is not None
@@ -658,7 +668,7 @@ def _two_part_sevens(
                         # part bumps or slides, so no general result (which sends a pawn to
                         # START or moves one three squares more) can be the same position.
                         if not same:
-                            key: tuple = (
+                            key: tuple[int, ...] = (
                                 (colour, place, target, colour2, place2, target2)
                                 if colour < colour2
                                 else (colour2, place2, target2, colour, place, target)
@@ -687,7 +697,7 @@ def _two_part_sevens(
 
 
 def _seven_after_first(
-    results: dict,
+    results: dict[Position | tuple[int, ...], tuple[tuple[Step, Step], bool]],
     position: Position,
     occupancy: list[int],
     movers: tuple[int, ...],
@@ -766,10 +776,14 @@ def _split_sevens(
     say) are separate moves.
     """
     results: dict[Position, tuple[tuple[Step, ...], bool]] = {}
-    visited: set = set()
+    visited: set[tuple[Position, int, frozenset[tuple[int, int]], bool]] = set()
 
     def extend(
-        here: Position, steps: tuple[Step, ...], moved: frozenset, remaining: int, hit: bool
+        here: Position,
+        steps: tuple[Step, ...],
+        moved: frozenset[tuple[int, int]],
+        remaining: int,
+        hit: bool,
     ) -> None:
         if remaining == 0:
             best = results.get(here)

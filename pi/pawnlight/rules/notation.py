@@ -120,8 +120,10 @@ def _parse_step(part: str, position: Position, teams: bool) -> tuple[Step, Posit
     return step, apply_step(position, step)
 
 
-def _build_move(position, occupancy, colour, origin, target, teams):
-    candidates = []
+def _build_move(
+    position: Position, occupancy: list[int], colour: int, origin: int, target: int, teams: bool
+) -> Step | None:
+    candidates: list[tuple[StepKind, tuple[int, ...]]] = []
     if origin == START:
         if target >= TRACK_SQUARES:
             return None
