@@ -27,6 +27,7 @@ SOURCES = {
 LAYER_OF = {
     "pawnlight": "shared",  # the package itself: its version
     "pawnlight.strict_json": "shared",
+    "pawnlight.errors": "shared",  # PawnlightError, the root of every exception class
     "pawnlight.terminal_text": "shared",
     "pawnlight.firmware": "shared",  # the link protocol, shared with the Pico's MicroPython
     "pawnlight.layouts": "shared",  # data files only

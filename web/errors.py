@@ -13,6 +13,7 @@ from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from pawnlight.companion.service import CommandRefused
+from pawnlight.errors import PawnlightError
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +26,7 @@ MESSAGES: dict[int, str] = {
 }
 
 
-class ApiError(Exception):
+class ApiError(PawnlightError):
     """A request the API refuses; ``headers`` go into the answer (Retry-After, Allow)."""
 
     def __init__(self, message: str, status: int = 400, headers: dict[str, str] | None = None):

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from pawnlight.errors import PawnlightError
 from pawnlight.rules.board import COLOURS
 
 from .cells import (
@@ -39,7 +40,7 @@ SHIPPED = (PRESENCE, COLOUR)
 _BAND_NAMES = ("empty", *COLOURS)
 
 
-class LayoutError(ValueError):
+class LayoutError(PawnlightError, ValueError):
     """A layout file that cannot describe a board; the message starts with ``file:line:``."""
 
     def __init__(self, source: str, line: int | None, message: str) -> None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..errors import PawnlightError
 from ..rules.cards import CARDS, pack
 
 
-class DeckError(ValueError):
+class DeckError(PawnlightError, ValueError):
     """A tag that cannot be used; the message is for the players."""
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ..errors import PawnlightError
 
-class CommandRefused(Exception):
+
+class CommandRefused(PawnlightError):
     """A command was refused; ``status`` is the HTTP status to answer with."""
 
     def __init__(self, message: str, status: int = 409) -> None:

@@ -10,10 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, Self
 
+from pawnlight.errors import PawnlightError
+
 Colour = tuple[int, int, int]
 
 
-class ProtocolVersionError(RuntimeError):
+class ProtocolVersionError(PawnlightError, RuntimeError):
     """The board's firmware speaks a protocol major version this driver does not."""
 
 

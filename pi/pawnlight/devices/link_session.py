@@ -12,6 +12,7 @@ import logging
 import struct
 from dataclasses import dataclass
 
+from pawnlight.errors import PawnlightError
 from pawnlight.firmware import protocol as P
 
 from .board_link import BoardInfo, ProtocolVersionError
@@ -37,7 +38,7 @@ class LinkSettings:
     baudrate: int = 115200  # ignored by USB CDC, kept for real UARTs
 
 
-class LinkDown(Exception):
+class LinkDown(PawnlightError):
     """The connection must be dropped and reopened; the message says why."""
 
 

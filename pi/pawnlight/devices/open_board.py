@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pawnlight.errors import PawnlightError
+
 if TYPE_CHECKING:  # imported when a board is opened: parsing a spec stays quick (--help)
     from .serial_link import SerialBoardLink
     from .sim_firmware import SimulatedFirmware
@@ -33,11 +35,11 @@ EXAMPLES = (
 )
 
 
-class BoardSpecError(ValueError):
+class BoardSpecError(PawnlightError, ValueError):
     """A board spec that names no board; the message says what would."""
 
 
-class BoardUnavailable(RuntimeError):
+class BoardUnavailable(PawnlightError, RuntimeError):
     """The board could not be opened or reached; the message says what to try."""
 
 

@@ -29,6 +29,7 @@ from pawnlight.board.health.sensing import Sensing
 from pawnlight.board.health.stuck import StuckSensorDetector
 from pawnlight.board.layout import SHIPPED, Layout
 from pawnlight.board.leds import OFF, RGB
+from pawnlight.errors import PawnlightError
 from pawnlight.terminal_text import WIDTH, wrap
 
 from . import terminal_board
@@ -43,7 +44,7 @@ PIN_HEADER = "X-Pawnlight-Pin"
 HEARTBEAT_WAIT = 3.0
 
 
-class DaemonUnavailable(RuntimeError):
+class DaemonUnavailable(PawnlightError, RuntimeError):
     pass
 
 

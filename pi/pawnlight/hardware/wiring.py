@@ -22,6 +22,7 @@ from pawnlight.board.chips import INPUTS, part_for
 from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import CHANNELS, Layout
 from pawnlight.devices.controls import ControlPins
+from pawnlight.errors import PawnlightError
 from pawnlight.firmware import config as firmware_config
 
 from .pins import PI_HEADER, PICO_PIN, parse_gp
@@ -84,7 +85,7 @@ class Wiring:
     source: str = ""
 
 
-class WiringError(ValueError):
+class WiringError(PawnlightError, ValueError):
     """A wiring file that cannot even be read as wiring (wrong shape, not wrong wires)."""
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 
+from ..errors import PawnlightError
 from ..rules.cards import Deck
 from ..rules.game import Game, GameConfig, Phase
 from ..rules.moves import Move
@@ -24,7 +25,7 @@ MAX_DOUBLINGS = 3
 MoveHook = Callable[[Game, Move | None], None]
 
 
-class StuckGameError(RuntimeError):
+class StuckGameError(PawnlightError, RuntimeError):
     pass
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
+from ..errors import PawnlightError
 from .board import COLOURS, HOME, PARTNER, S1, S5, parse_colour
 from .cards import DRAW_RANK, parse_card
 from .editions import VARIANTS, Edition, by_fields, get_edition
@@ -42,7 +43,7 @@ FORFEIT = "forfeit"
 DISCARD = "discard"
 
 
-class GameError(ValueError):
+class GameError(PawnlightError, ValueError):
     """An action the rules do not allow now; the message says why."""
 
 

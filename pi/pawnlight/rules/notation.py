@@ -15,6 +15,7 @@ Examples: ``T7-T14``, ``R:start-T4``, ``T58-T1>T4``, ``T2-S3``, ``R:S2-T0``, ``T
 
 from __future__ import annotations
 
+from ..errors import PawnlightError
 from .board import (
     BACKWARD_PATHS,
     FORWARD_PATHS,
@@ -34,7 +35,7 @@ from .position import Position
 _SWITCH = StepKind.SWITCH  # bound once: written for every move played
 
 
-class NotationError(ValueError):
+class NotationError(PawnlightError, ValueError):
     """A move text that does not describe a move in the given position."""
 
 

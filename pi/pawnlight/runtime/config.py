@@ -35,10 +35,11 @@ from typing import Any
 
 from pawnlight.devices.controls import ControlPins
 from pawnlight.devices.open_board import BoardSpecError, parse_board_spec
+from pawnlight.errors import PawnlightError
 from pawnlight.store.location import data_dir
 
 
-class ConfigError(ValueError):
+class ConfigError(PawnlightError, ValueError):
     """A setting that cannot be used; the message names the file and key."""
 
 

@@ -16,11 +16,12 @@ from pathlib import Path
 from pawnlight.board.cells import CELL_NAMES, CELLS, parse_cell_name
 from pawnlight.board.health.calibration import CLASSES, Calibration, class_name
 from pawnlight.board.layout import Band, Layout
+from pawnlight.errors import PawnlightError
 
 FILE_NAME = "calibration.toml"
 
 
-class CalibrationFileError(ValueError):
+class CalibrationFileError(PawnlightError, ValueError):
     """A calibration file that cannot be used; the message names the file."""
 
 

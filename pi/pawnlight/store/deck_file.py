@@ -11,6 +11,7 @@ import json
 import os
 from pathlib import Path
 
+from ..errors import PawnlightError
 from ..rules.cards import CARDS
 
 DECK_FILE = "deck.json"
@@ -18,7 +19,7 @@ DECK_FILE = "deck.json"
 NEW_DECK_FILE = "deck-new.json"
 
 
-class DeckFileError(ValueError):
+class DeckFileError(PawnlightError, ValueError):
     """A deck file that cannot be used; the message names the file."""
 
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..errors import PawnlightError
+
 if TYPE_CHECKING:
     from ..rules.game import Game
     from .record import GameRecord
 
 
-class StoreError(Exception):
+class StoreError(PawnlightError):
     """A stored game that cannot be read, written or replayed; the message says why and where."""
 
 
