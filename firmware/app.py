@@ -213,7 +213,7 @@ class Board:
         for code, message in self.startup_errors:
             link.queue_error(code, message)
         wdt = hal.watchdog(cfg["watchdog_ms"])  # started last: setup may take a while
-        hal.ready()
+        hal.ready(link)
         scan_ms = cfg["scan_interval_ms"]
         card_ms = cfg["card_reader"]["poll_ms"] if self.cards is not None else 0
         now = ticks_ms()
@@ -266,7 +266,7 @@ def run_unconfigured(message):
     link.send_hello()
     link.queue_error(P.E_CONFIG, message)
     wdt = hal.watchdog(C.MAX_WATCHDOG_MS)
-    hal.ready()
+    hal.ready(link)
     hellos = 0
     while True:
         now = hal.ticks_ms()

@@ -19,7 +19,7 @@
 #   maintenance_requested()             (consumes the request)
 #   bootsel_held()                      a person holds BOOTSEL at boot: skip the firmware
 #   quiet_keyboard_interrupt(), keyboard_interrupt()   Ctrl-C off (the link) / on (the REPL)
-#   ready(), log_exception(e)
+#   ready(link), log_exception(e)      setup done (the simulator may queue messages on link)
 # The choice is made once, here, by platform: everything that is not an RP2040 is simulated.
 
 import sys

@@ -208,7 +208,7 @@ def keyboard_interrupt():
     micropython.kbd_intr(3)
 
 
-def ready():
+def ready(link=None):
     pass
 
 

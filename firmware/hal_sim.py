@@ -93,6 +93,11 @@ def _command(cmd):
         _strip.write_ms = cmd["ms"]  # as long as a real WS2812 chain takes to clock out
     elif op == "hang":
         sleep_ms(cmd["ms"])  # a stuck main loop, for the watchdog
+    elif op == "send":
+        # A message the firmware would never make (the simulator's line faults), queued and
+        # numbered like any other, so it takes its turn in the board's own sequence.
+        if _link is not None:
+            _link.queue_raw(cmd["type"], bytes.fromhex(cmd["payload"]))
     elif op == "ping":
         global _scan_periods
         wakeups = _reader.wakeups if _reader is not None else None
@@ -300,7 +305,12 @@ def keyboard_interrupt():
     pass
 
 
-def ready():
+_link = None  # the firmware's HostLink, for the "send" op
+
+
+def ready(link=None):
+    global _link
+    _link = link
     _emit({"ev": "ready"})
 
 

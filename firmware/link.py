@@ -67,6 +67,10 @@ class HostLink:
     def queue_card(self, uid):
         self._push(P.CARD, P.encode_card(uid))
 
+    def queue_raw(self, mtype, payload):
+        """A reliable message of any type and payload (the simulator's made-up frames)."""
+        self._push(mtype, payload)
+
     def queue_error(self, code, message):
         self._push(P.ERROR, P.encode_error(code, message))
 
@@ -108,9 +112,11 @@ class HostLink:
         elif mtype == P.HEARTBEAT:
             pass
         elif mtype == P.LED_FRAME or mtype == P.LED_SCENE:  # one channel: the newest wins
-            if not self.led_frames.accept(seq):
-                self._write(P.ACK, 0, P.encode_ack(mtype, seq))  # our ACK got lost
-                return
+            verdict = self.led_frames.check(seq)
+            if verdict != P.SEQ_NEW:
+                if verdict == P.SEQ_REPEAT:
+                    self._write(P.ACK, 0, P.encode_ack(mtype, seq))  # our ACK got lost
+                return  # an older frame is never shown again
             # Acknowledged once shown (led_shown), so a driver that waits for the ACK sends
             # no faster than the LEDs are written. A frame still waiting is now stale: it is
             # dropped, and acknowledged at once.
@@ -123,8 +129,11 @@ class HostLink:
                     break
             requests.append((mtype, payload))
         elif mtype in P.RELIABLE_TYPES:
+            verdict = self.inbound.check(seq)
+            if verdict == P.SEQ_OLD:
+                return  # older than the last one taken in: not the Pi's next message
             self._write(P.ACK, 0, P.encode_ack(mtype, seq))
-            if self.inbound.accept(seq):
+            if verdict == P.SEQ_NEW:
                 requests.append((mtype, payload))
         # Anything else comes from a newer driver (same major, higher minor): ignored.
 

@@ -717,19 +717,55 @@ class LatestSender:
         return max(0, _ticks_diff(self._due, now))
 
 
-class DuplicateFilter:
-    """Receiver side of stop-and-wait: a repeat of the last sequence number is a duplicate."""
+# How far ahead of the last accepted number a frame may be and still count as newer. The
+# sender is stop-and-wait, so its next new frame is the next number; a gap of one comes from a
+# message abandoned when its peer was known to be gone. Anything behind the last accepted one
+# (up to 65,535 - SEQ_WINDOW numbers back) is an old frame: recorded and re-sent, or from
+# before a restart the receiver did not notice.
+SEQ_WINDOW = 256
+SEQ_NEW = 0  # newer than the last accepted: deliver
+SEQ_REPEAT = 1  # the last accepted one again (its ACK got lost): acknowledge, do not deliver
+SEQ_OLD = 2  # older than the last accepted: neither acknowledge nor deliver
 
-    def __init__(self):
+
+def seq_distance(seq, last):
+    """How many numbers seq is ahead of last, counting through the wrap and skipping 0."""
+    d = (seq - last) & 0xFFFF
+    if seq < last and d:
+        d -= 1  # 65535 -> 1 is one step: 0 is never used
+    return d
+
+
+class DuplicateFilter:
+    """Receiver side of stop-and-wait: only frames newer than the last accepted one count.
+
+    A repeat of the last accepted number is a duplicate (acknowledged again, not delivered);
+    a number behind it, or too far ahead, is an old frame (counted, never delivered). The
+    window survives the wrap from 65535 to 1; only reset() (a new session or boot handshake)
+    lets the next frame start anywhere."""
+
+    def __init__(self, window=SEQ_WINDOW):
+        self.window = window
         self.last = None
-        self.duplicates = 0
+        self.duplicates = 0  # repeats of the last accepted frame
+        self.old = 0  # frames older than the last accepted one (or far ahead of it)
+
+    def check(self, seq):
+        """SEQ_NEW (and seq becomes the last accepted), SEQ_REPEAT or SEQ_OLD."""
+        last = self.last
+        if last is not None:
+            if seq == last:
+                self.duplicates += 1
+                return SEQ_REPEAT
+            if not seq or not 0 < seq_distance(seq, last) <= self.window:
+                self.old += 1
+                return SEQ_OLD
+        self.last = seq
+        return SEQ_NEW
 
     def accept(self, seq):
-        if seq == self.last:
-            self.duplicates += 1
-            return False
-        self.last = seq
-        return True
+        """True (and seq becomes the last accepted) if the frame is new."""
+        return self.check(seq) == SEQ_NEW
 
     def reset(self):
         self.last = None

@@ -289,8 +289,10 @@ def test_malformed_frames_from_the_board_never_blind_it(
     # Issue #16: an ERROR text that is not UTF-8 killed the reader thread; a SNAPSHOT of the
     # wrong size replaced the reading. Both are one frame's protocol error now.
     since = recorder.mark()
-    sim.faults.inject(TO_HOST, P.encode_frame(P.ERROR, 0xBEE0, b"\x05\x00" + b"\xc3"))
-    sim.faults.inject(TO_HOST, P.encode_frame(P.SNAPSHOT, 0xBEE1, P.encode_snapshot([1] * 7)))
+    # The firmware sends them in its own sequence (frames made up on the line with other
+    # numbers would be refused as old ones, issue #31).
+    sim.send_message(P.ERROR, b"\x05\x00" + b"\xc3")
+    sim.send_message(P.SNAPSHOT, P.encode_snapshot([1] * 7))
     # The link stays up, resyncs with a whole snapshot, and later changes still arrive.
     snapshot = recorder.wait_for(lambda e: isinstance(e, SensorSnapshot), since)
     assert len(snapshot.values) == sim.channels
@@ -339,3 +341,39 @@ def test_a_killed_simulated_firmware_boots_again(
     assert "restarted" in state.detail
     assert sim.boots == 2 and sim.exit_codes[-1] == -signal.SIGKILL
     change_once(sim, recorder, 60)
+
+
+def test_a_replayed_old_sensor_report_is_never_taken_for_a_new_change(
+    sim: SimulatedFirmware, link: SerialBoardLink, recorder: EventRecorder
+) -> None:
+    # Issue #31: the line fault "replay" sends the oldest SENSOR_CHANGES frame the board has
+    # sent since the simulator started, byte for byte; it used to be delivered as a new change.
+    with pytest.raises(ValueError, match="no sensor changes yet"):
+        sim.line_fault("replay")
+    for channel in (40, 41, 42):
+        change_once(sim, recorder, channel)  # 40 goes to 1 first: that frame is the oldest
+    since = recorder.mark()
+    for _ in range(3):
+        sim.line_fault("replay")
+    # Proof that the replays were read: a change made after them arrives, and nothing else.
+    change_once(sim, recorder, 60)
+    assert changes_of(recorder, 40, since) == []
+    stats = link.stats()
+    assert stats.old_frames == 3 and stats.reconnects == 0
+
+
+@pytest.mark.parametrize("fault", ["bad-error", "bad-snapshot"])
+def test_made_up_frames_take_the_boards_own_turn_and_lose_nothing(
+    sim: SimulatedFirmware, link: SerialBoardLink, recorder: EventRecorder, fault: str
+) -> None:
+    before = link.stats().malformed
+    for _ in range(2):  # back to back: each is read, none taken for a repeat
+        sim.line_fault(fault)
+    change_once(sim, recorder, 70)
+    stats = link.stats()
+    if fault == "bad-snapshot":
+        assert stats.malformed == before + 2
+    else:
+        errors = recorder.matching(lambda e: type(e).__name__ == "FirmwareError")
+        assert [e.message for e in errors if "carte" in e.message] == ["carte illisible \ufffd"] * 2
+    assert stats.old_frames == 0 and stats.duplicates == 0

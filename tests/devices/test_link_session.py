@@ -235,3 +235,77 @@ def test_queue_overflow_error_triggers_a_snapshot_request() -> None:
     events = session.receive(overflow, 0.2)
     assert events == [FirmwareError(P.E_QUEUE_OVERFLOW, "dropped", 0.2)]
     assert P.SNAPSHOT_REQUEST in sent_types(session)
+
+
+def test_a_replayed_earlier_frame_is_never_delivered_nor_acknowledged() -> None:
+    # Issue #31: a recorded SENSOR_CHANGES re-sent later confirmed a move nobody made. A
+    # session whose numbers wrap from 65535 to 1; then every earlier frame of it, again.
+    session = connected(0.0)
+    recorded = []
+    seq = 65520
+    for i in range(40):
+        if i % 5 == 4:
+            frame = P.encode_frame(P.CARD, seq, bytes([1, 2, 3, i]))
+        else:
+            frame = P.encode_frame(P.SENSOR_CHANGES, seq, P.encode_changes([(i % 112, i % 2)]))
+        assert len(session.receive(frame, 1.0 + i / 100)) == 1
+        recorded.append(frame)
+        seq = P.next_seq(seq)
+    assert 65535 in {P.parse_frame(f[1:-1])[1] for f in recorded}
+    session.take_output()
+    for frame in recorded[:-1]:
+        assert session.receive(frame, 2.0) == []
+    sent_now = sent(session)
+    assert P.ACK not in [t for t, _s, _p in sent_now]
+    # One question to the board (is it still the same boot?), not one per old frame.
+    assert [t for t, _s, _p in sent_now] == [P.HOST_HELLO]
+    assert session.counters.old_frames == 39 and session.counters.duplicates == 0
+    # The last frame again is a plain duplicate: acknowledged (its ACK may have been lost).
+    assert session.receive(recorded[-1], 2.1) == []
+    assert sent_types(session) == [P.ACK] and session.counters.duplicates == 1
+    # The board's next frame is delivered as ever.
+    nxt = P.encode_frame(P.SENSOR_CHANGES, seq, P.encode_changes([(7, 1)]))
+    assert session.receive(nxt, 2.2) == [SensorChanged(7, 1, 2.2)]
+
+
+def test_a_reboot_whose_hello_was_lost_is_found_by_asking() -> None:
+    session = connected(0.0)
+    session.receive(P.encode_frame(P.SENSOR_CHANGES, 500, P.encode_changes([(1, 1)])), 0.1)
+    session.take_output()
+    # The rebooted board numbers from elsewhere: its frame looks old, so the Pi asks.
+    stray = P.encode_frame(P.SENSOR_CHANGES, 100, P.encode_changes([(2, 1)]))
+    assert session.receive(stray, 0.2) == []
+    assert sent_types(session) == [P.HOST_HELLO]
+    events = session.receive(hello(boot_id=99), 0.3)
+    assert isinstance(events[0], LinkState) and "restarted" in events[0].detail
+    session.take_output()
+    assert session.receive(stray, 0.4) == [SensorChanged(2, 1, 0.4)]  # its resend gets in
+
+
+def test_snapshot_requests_cannot_storm() -> None:
+    # Issue #31: a forged HELLO (new boot id, 7 channels) made every real SNAPSHOT malformed,
+    # and each malformed one asked for another: hundreds of requests in 2 s.
+    session = connected(0.0)
+    forged = P.encode_hello(P.KIND_PRESENCE, 0, 7, 132, 0xBAD, "1.2.3")
+    session.receive(P.encode_frame(P.HELLO, 0, forged), 0.0)
+    requests = 0
+    seq = 1
+    t = 0.0
+    while t < 10.0:
+        for mtype, rseq, _p in sent(session):
+            if mtype == P.SNAPSHOT_REQUEST:
+                requests += 1
+                ack = P.encode_frame(P.ACK, 0, P.encode_ack(P.SNAPSHOT_REQUEST, rseq))
+                session.receive(ack, t)
+                # The real board (112 channels) answers at once.
+                snap = P.encode_frame(P.SNAPSHOT, seq, P.encode_snapshot([0] * 112))
+                session.receive(snap, t)
+                seq += 1
+                # the board's heartbeat keeps the link up
+        session.receive(P.encode_frame(P.HEARTBEAT, 0, P.encode_heartbeat(0, 0, 0, 0)), t)
+        session.tick(t)
+        t += 0.01
+    # A burst, then one a second: not one per answer.
+    burst, interval = SETTINGS.snapshot_burst, SETTINGS.snapshot_interval
+    assert requests <= burst + 10.0 / interval + 1
+    assert session.counters.malformed == requests

@@ -129,6 +129,15 @@ print("GOLDEN scene", phase, scene.hex(), pictures.hex())
 
 dup = P.DuplicateFilter()
 check(dup.accept(3) and not dup.accept(3) and dup.accept(4), "duplicates")
+check(not dup.accept(3) and dup.old == 1, "an older number is refused")
+dup.reset()
+seqs = []
+s = 65530
+for _ in range(20):
+    check(dup.accept(s), f"accept {s} across the wrap")
+    seqs.append(s)
+    s = P.next_seq(s)
+check(all(dup.check(e) == P.SEQ_OLD for e in seqs[:-1]), "every earlier number refused")
 
 if failures:
     print(f"FAILED {len(failures)} of {count}")

@@ -94,6 +94,12 @@ def test_protocol_checks_pass_under_micropython() -> None:
     assert (int(phase), phase_ms, pictures) == (77, 77, mine.hex())
 
 
+def test_link_checks_pass_under_micropython() -> None:
+    """The board's end of the link: a replayed session's earlier frames are refused."""
+    out = run_micropython(HERE / "mp_link_checks.py")
+    assert out.strip().splitlines()[-1].startswith("PASSED"), out
+
+
 def test_driver_checks_pass_under_micropython() -> None:
     out = run_micropython(HERE / "mp_driver_checks.py")
     assert out.strip().splitlines()[-1].startswith("PASSED"), out

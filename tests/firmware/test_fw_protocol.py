@@ -210,10 +210,29 @@ def test_latest_sender_sends_nothing_for_an_unchanged_frame() -> None:
 
 def test_duplicate_filter() -> None:
     seen = P.DuplicateFilter()
-    assert seen.accept(5) and not seen.accept(5) and seen.accept(6) and seen.accept(5)
-    assert seen.duplicates == 1
+    assert seen.accept(5) and not seen.accept(5) and seen.accept(6)
+    assert not seen.accept(5)  # older than the last accepted: never again
+    assert (seen.duplicates, seen.old) == (1, 1)
+    assert seen.check(6) == P.SEQ_REPEAT and seen.check(4) == P.SEQ_OLD
+    assert not seen.accept(6 + P.SEQ_WINDOW + 1)  # too far ahead: not the sender's next
+    assert seen.accept(6 + P.SEQ_WINDOW)
     seen.reset()
-    assert seen.accept(5)
+    assert seen.accept(5)  # a new session starts anywhere
+
+
+def test_the_window_survives_the_wrap_and_refuses_every_earlier_number() -> None:
+    seen = P.DuplicateFilter()
+    numbers = []
+    seq = 65500
+    for _ in range(100):  # 65500 .. 65535, then 1 .. 64 (0 is skipped)
+        assert seen.accept(seq)
+        numbers.append(seq)
+        seq = P.next_seq(seq)
+    assert numbers[35:37] == [65535, 1]
+    for earlier in numbers[:-1]:
+        assert seen.check(earlier) == P.SEQ_OLD
+    assert seen.check(numbers[-1]) == P.SEQ_REPEAT
+    assert seen.old == 99 and seen.accept(seq)
 
 
 SCENE_EFFECTS = [

@@ -17,7 +17,7 @@ guidance follows whatever the players actually do.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -73,7 +73,7 @@ class Correction(NamedTuple):
         tap-to-show detail, the logs."""
         return self._say(str)
 
-    def _say(self, name) -> str:
+    def _say(self, name: Callable[[Place], str]) -> str:
         pawn = f"{COLOURS[self.colour]} pawn" if self.colour >= 0 else "pawn"
         if self.action == Fix.LIFT:
             assert self.source is not None
@@ -225,7 +225,7 @@ def _pair(surplus: list[_Need], shortage: list[_Need]) -> list[Correction]:
     return moves
 
 
-def _unpaired(needs: list[_Need], paired: Counter) -> list[_Need]:
+def _unpaired(needs: list[_Need], paired: Counter[Place | None]) -> list[_Need]:
     left = Counter(paired)
     result = []
     for need in needs:
@@ -250,7 +250,7 @@ def _plan(
     free place.  Pawns that must change places (a cycle of moves, each waiting for the next to
     leave) are broken up by lifting one of them first and putting it down last.
     """
-    free: Counter = Counter()
+    free: Counter[Place | None] = Counter()
     for spot in {c.target for c in moves + puts} | {c.source for c in moves + lifts}:
         assert spot is not None
         free[spot] = sum(1 for cell in cells_of(spot) if board[cell] == EMPTY)

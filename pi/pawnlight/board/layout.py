@@ -16,6 +16,7 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pawnlight.errors import PawnlightError
 from pawnlight.rules.board import COLOURS
@@ -238,7 +239,7 @@ class _Checker:
             line = self.lines.get((where[0],))
         return LayoutError(self.source, line, message)
 
-    def table(self, data: Mapping, name: str, required: bool = True) -> Mapping:
+    def table(self, data: Mapping[str, Any], name: str, required: bool = True) -> Mapping[str, Any]:
         value = data.get(name)
         if value is None:
             if required:
@@ -300,7 +301,8 @@ def parse_layout(text: str, source: str = "<layout>", name: str | None = None) -
 
     presence = check.table(data, "presence", required=False)
     colour = check.table(data, "colour", required=sensing == COLOUR)
-    active, bits, bands = 1, 16, ()
+    active, bits = 1, 16
+    bands: tuple[ColourBands, ...] = ()
     if sensing == PRESENCE:
         if colour:
             raise check.fail("a presence layout has no [colour] table", "colour")
@@ -324,7 +326,7 @@ def parse_layout(text: str, source: str = "<layout>", name: str | None = None) -
 
 
 def _places(
-    check: _Checker, places: Mapping
+    check: _Checker, places: Mapping[str, Any]
 ) -> tuple[tuple[int, ...], tuple[int, ...], dict[int, str]]:
     channel_of = [-1] * CELLS
     led_of = [-1] * CELLS
@@ -365,7 +367,9 @@ def _places(
     return tuple(channel_of), tuple(led_of), led_users
 
 
-def _slide_leds(check: _Checker, slide_leds: Mapping, led_users: dict[int, str]) -> tuple[int, ...]:
+def _slide_leds(
+    check: _Checker, slide_leds: Mapping[str, Any], led_users: dict[int, str]
+) -> tuple[int, ...]:
     leds = [-1] * SLIDE_LEDS
     expected = {f"T{square}": i for i, square in enumerate(SLIDE_CHANNEL_SQUARES)}
     for key, value in slide_leds.items():
@@ -398,7 +402,7 @@ def _line_note(check: _Checker, table: str, key: str) -> str:
     return f" (line {line})" if line is not None else ""
 
 
-def _colour_bands(check: _Checker, table: Mapping, bits: int) -> ColourBands:
+def _colour_bands(check: _Checker, table: Mapping[str, Any], bits: int) -> ColourBands:
     top = (1 << bits) - 1
     bands: list[Band] = []
     for name in _BAND_NAMES:

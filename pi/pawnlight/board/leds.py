@@ -141,18 +141,23 @@ def chasing(rgb: RGB, step: float, group: int) -> Effect:
     return Effect(protocol.CHASE, round(step * 1000), 0, 0, rgb, OFF, group)
 
 
+#: One effect of a scene as protocol.encode_scene takes it: (kind, period_ms, a, b, on, off, the
+#: LEDs it runs on).
+SceneEffect = tuple[int, int, int, int, RGB, RGB | None, tuple[int, ...]]
+
+
 class Scene(NamedTuple):
     """A picture the board animates itself: the still ``base`` and the ``effects`` drawn over
     it, as protocol.encode_scene takes them.  The Pi sends it once; the board runs it."""
 
     base: Frame
-    effects: tuple[tuple, ...]
+    effects: tuple[SceneEffect, ...]
 
     def frame_at(self, ms: int) -> Frame:
         """What the board shows ``ms`` into the scene (protocol.render_scene, as the Pico)."""
         flat = bytes(c for rgb in self.base for c in rgb)
         out = protocol.render_scene(flat, self.effects, ms, bytearray(len(flat)))
-        return tuple(tuple(out[i : i + 3]) for i in range(0, len(out), 3))  # type: ignore[misc]
+        return tuple((out[i], out[i + 1], out[i + 2]) for i in range(0, len(out), 3))
 
 
 def dimmed_scene(scene: Scene, brightness: float) -> Scene:
@@ -315,9 +320,9 @@ def _steps(canvas: Canvas, steps: Iterable[Step], at: float, role: Role = Role.D
         hit = [(square, Lit(Role.BUMP, colour)) for colour, square in step.bumped]
         if step.swapped >= 0:
             hit.append((step.target, Lit(Role.SWITCH, step.swapped)))
-        for square, lit in hit:
+        for square, meaning in hit:
             # The blink's dark half leaves what lies under it, and the square is still lit.
-            canvas.cell(square, WHITE if on else None, lit, bump)
+            canvas.cell(square, WHITE if on else None, meaning, bump)
 
 
 def turn_picture(

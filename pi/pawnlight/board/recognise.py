@@ -325,7 +325,9 @@ class Recogniser:
         changed = _differing(board, base)
         preferred = _one_result(targets, targets.on_the_way(board))
 
-        def candidate(truth: Occupancy, sensed: Occupancy, rank: int, move: Move | None):
+        def candidate(
+            truth: Occupancy, sensed: Occupancy, rank: int, move: Move | None
+        ) -> tuple[tuple[int, int, int], Mismatch]:
             found = corrections(board, truth, sensing)
             squares = _discrepancies(board, sensed, changed | _differing(sensed, base))[1]
             target = self.position if move is None else move.after
@@ -338,7 +340,7 @@ class Recogniser:
             )
             if key < best_key:
                 best_key, best = key, found
-        ranked = []
+        ranked: list[tuple[int, int, int, Occupancy]] = []
         for result in targets.result_index:
             if result != preferred:
                 bound, squares = _discrepancies(board, result, changed | _differing(result, base))

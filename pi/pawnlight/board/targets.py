@@ -71,8 +71,13 @@ def apply_steps(position: Position, steps: Iterable[Step]) -> Position | None:
     return result
 
 
-def _area_counts(occupancy: Occupancy, first: int) -> Counter:
+def _area_counts(occupancy: Occupancy, first: int) -> Counter[int]:
     return Counter(v for v in occupancy[first : first + SPOTS_PER_AREA] if v != EMPTY)
+
+
+#: How a board differs from the position: (cell, value) of each track and safety square that
+#: differs, then (area index, contents) of each START and HOME that differs.
+BoardKey = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, Occupancy], ...]]
 
 
 class _Allowance:
@@ -85,7 +90,9 @@ class _Allowance:
         #: Area index -> value -> (fewest, most) spots showing that value.
         self.areas: dict[int, dict[int, tuple[int, int]]] = {}
 
-    def accepts(self, board: Occupancy, changed: Sequence[int], areas: dict[int, Counter]) -> bool:
+    def accepts(
+        self, board: Occupancy, changed: Sequence[int], areas: dict[int, Counter[int]]
+    ) -> bool:
         cells = self.cells
         for cell in changed:
             allowed = cells.get(cell)
@@ -134,7 +141,7 @@ class MoveTargets:
                 self.result_truth.setdefault(sensed, truth)
         #: Moves a board of this sensing cannot tell apart from the position itself.
         self.invisible = tuple(invisible)
-        self._partials: dict[Occupancy, list[tuple[Move, tuple[Step, ...]]]] | None = None
+        self._partials: dict[BoardKey, list[tuple[Move, tuple[Step, ...]]]] | None = None
         self._allowances: list[_Allowance] | None = None
 
     # -- look-ups ---------------------------------------------------------------------------------
@@ -231,8 +238,8 @@ class MoveTargets:
     def _value(self, colour: int) -> int:
         return PAWN if self.sensing == PRESENCE else colour
 
-    def _index_partials(self) -> dict[tuple, list[tuple[Move, tuple[Step, ...]]]]:
-        index: dict[tuple, list[tuple[Move, tuple[Step, ...]]]] = {}
+    def _index_partials(self) -> dict[BoardKey, list[tuple[Move, tuple[Step, ...]]]]:
+        index: dict[BoardKey, list[tuple[Move, tuple[Step, ...]]]] = {}
         for move in self.moves:
             steps = move.steps
             count = len(steps)
@@ -257,7 +264,7 @@ class MoveTargets:
     # differ, and the START and HOME areas that differ.  Keys of part-done moves are built from
     # their steps alone, without building whole positions: a Hasbro team 7 has hundreds of moves.
 
-    def _board_key(self, board: Occupancy) -> tuple:
+    def _board_key(self, board: Occupancy) -> BoardKey:
         base = self.base
         squares = tuple((cell, board[cell]) for cell in SQUARE_CELLS if board[cell] != base[cell])
         areas = tuple(
@@ -267,7 +274,7 @@ class MoveTargets:
         )
         return squares, areas
 
-    def _steps_key(self, steps: Sequence[Step]) -> tuple | None:
+    def _steps_key(self, steps: Sequence[Step]) -> BoardKey | None:
         """The key of the board after only ``steps``, or None if they cannot stand alone."""
         truth = self.truth
         cells: dict[int, int] = {}
@@ -368,8 +375,8 @@ class MoveTargets:
                     allow(cell, EMPTY)
         # START and HOME: each may lose the pawns that leave it and gain the pawns that come,
         # in any order (a Sorry! that sweeps the mover's own pawn back to START does both).
-        leaving: Counter = Counter()
-        coming: Counter = Counter()
+        leaving: Counter[tuple[int, int]] = Counter()
+        coming: Counter[tuple[int, int]] = Counter()
         for step in move.steps:
             if step.origin in (START, HOME):
                 leaving[

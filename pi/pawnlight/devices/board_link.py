@@ -45,6 +45,7 @@ class LinkStats:
     resyncs: int = 0
     retransmits: int = 0
     duplicates: int = 0
+    old_frames: int = 0  # frames older than the last accepted one: refused, never delivered
     malformed: int = 0
     reconnects: int = 0
     firmware_restarts: int = 0

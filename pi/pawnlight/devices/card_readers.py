@@ -152,7 +152,7 @@ class SpiCardReader(_PollingReader):
 
         if spi is None:  # pragma: no cover - only on a Pi
             try:
-                import spidev  # type: ignore[import-not-found]
+                import spidev
             except ImportError as error:
                 raise RuntimeError(
                     "the SPI card reader needs the pi extra: pip install 'pawnlight[pi]'"
@@ -234,7 +234,7 @@ class KeyboardCardReader:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         try:
-            import evdev  # type: ignore[import-not-found]
+            import evdev
         except ImportError as error:  # pragma: no cover - only on a Pi with the pi extra
             raise RuntimeError(
                 "the USB keyboard card reader needs the pi extra: pip install 'pawnlight[pi]'"

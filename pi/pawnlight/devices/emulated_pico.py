@@ -160,6 +160,11 @@ class EmulatedPico(SimulatedFirmware):
         self._replug = False  # plug the cable back when the rebooted firmware is up
         self.led_times: list[int] = []  # Pico time (ns) of every frame the LEDs latched
 
+    def send_message(self, mtype: int, payload: bytes) -> None:
+        """The firmware on the emulated chip is the Pico's own: it cannot be made to send a
+        message it would never send (the line faults bad-error and bad-snapshot)."""
+        raise ValueError("the emulated Pico's firmware cannot be made to send a made-up frame")
+
     def _spawn(self) -> None:
         """Start an emulator process (lock held): a power-on, or the chip's next boot after a
         reset, with the flash and watchdog registers it kept."""

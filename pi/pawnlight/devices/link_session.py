@@ -35,6 +35,13 @@ class LinkSettings:
     reconnect_max: float = 2.0  # ...doubling up to this while the board stays away
     poll_interval: float = 0.02  # longest the reader blocks, i.e. the timers' resolution
     write_timeout: float = 1.0
+    # Snapshot requests: a burst of this many, then one per snapshot_interval at most, so a
+    # board whose answers keep failing (or a forged HELLO) cannot start a request storm.
+    snapshot_burst: int = 3
+    snapshot_interval: float = 1.0
+    # An older frame than the last accepted one asks the board who it is (a HOST_HELLO, so a
+    # reboot whose HELLO was lost is noticed), at most this often.
+    probe_interval: float = 1.0
     baudrate: int = 115200  # ignored by USB CDC, kept for real UARTs
 
 
@@ -54,6 +61,8 @@ class Counters:
         self.resyncs = 0
         self.retransmits = 0
         self.duplicates = 0
+        self.old_frames = 0  # reliable frames older than the last accepted: never delivered
+        self.snapshot_requests_deferred = 0  # held back by the rate limit
         self.malformed = 0
         self.reconnects = 0
         self.firmware_restarts = 0
@@ -94,7 +103,12 @@ class LinkSession:
         self._next_heartbeat = now
         self._out = bytearray()
         # decoder/sender counters of this session already added to the totals
-        self._seen = (0, 0, 0, 0, 0)
+        self._seen = (0, 0, 0, 0, 0, 0)
+        # Snapshot requests' token bucket (see LinkSettings) and one held back by it.
+        self._snapshot_tokens = float(s.snapshot_burst)
+        self._snapshot_refilled = now
+        self._snapshot_wanted = False
+        self._next_probe = now
 
     # --- output ------------------------------------------------------------------------
     def _write(self, mtype: int, seq: int, payload: bytes = b"") -> None:
@@ -120,6 +134,7 @@ class LinkSession:
             self.sender.retransmits,
             self.leds.retransmits,
             self.inbound.duplicates,
+            self.inbound.old,
         )
         seen = self._seen
         c = self.counters
@@ -127,6 +142,7 @@ class LinkSession:
         c.resyncs += now[1] - seen[1]
         c.retransmits += (now[2] - seen[2]) + (now[3] - seen[3])
         c.duplicates += now[4] - seen[4]
+        c.old_frames += now[5] - seen[5]
         self._seen = now
 
     # --- requests from the daemon ------------------------------------------------------
@@ -145,10 +161,28 @@ class LinkSession:
         self._write_frame(self.leds.set(payload, _ms(now), mtype))
 
     def request_snapshot(self, now: float) -> None:
+        """Ask for a full snapshot: at once if none is on its way and the rate limit allows,
+        else as soon as it does (one request stands for any number asked for meanwhile)."""
         if not self.sender.has(P.SNAPSHOT_REQUEST):
-            self.sender.push(P.SNAPSHOT_REQUEST, b"")
+            self._new_snapshot_request(now)
         if self.board is not None:
             self._write_frame(self.sender.poll(_ms(now)))
+
+    def _new_snapshot_request(self, now: float) -> None:
+        s = self.settings
+        self._snapshot_tokens = min(
+            float(s.snapshot_burst),
+            self._snapshot_tokens + (now - self._snapshot_refilled) / s.snapshot_interval,
+        )
+        self._snapshot_refilled = now
+        if self._snapshot_tokens < 1.0:
+            if not self._snapshot_wanted:
+                self.counters.snapshot_requests_deferred += 1
+            self._snapshot_wanted = True
+            return
+        self._snapshot_tokens -= 1.0
+        self._snapshot_wanted = False
+        self.sender.push(P.SNAPSHOT_REQUEST, b"")
 
     def reset_board(self, mode: int, now: float) -> None:
         self.sender.push(P.RESET, P.encode_reset(mode))
@@ -201,9 +235,19 @@ class LinkSession:
             c.board_uptime_ms, c.board_crc_failures = uptime, crc
             c.board_retransmits, c.board_queued = retransmits, queued
         elif mtype in P.RELIABLE_TYPES:
+            verdict = self.inbound.check(seq)
+            if verdict == P.SEQ_OLD:
+                # Older than the last frame taken in: a recorded frame sent again, or the
+                # board restarted and its HELLO got lost. Never delivered nor acknowledged;
+                # ask the board who it is (a new boot id answers the second case).
+                log.warning(
+                    "%s seq %d older than %s: ignored", P.TYPE_NAMES[mtype], seq, self.inbound.last
+                )
+                self._probe(now)
+                return
             # Acknowledge even a duplicate: our first ACK may be the thing that got lost.
             self._write(P.ACK, 0, P.encode_ack(mtype, seq))
-            if self.inbound.accept(seq):
+            if verdict == P.SEQ_NEW:
                 self._deliver(mtype, payload, now, events)
         # Unknown types come from newer firmware of the same major version: ignored.
 
@@ -232,6 +276,11 @@ class LinkSession:
             events.append(FirmwareError(code, message, now))
             if code == P.E_QUEUE_OVERFLOW:
                 self.request_snapshot(now)  # changes were dropped on the board
+
+    def _probe(self, now: float) -> None:
+        if now >= self._next_probe:
+            self._write(P.HOST_HELLO, 0, P.encode_host_hello(self.session_id))
+            self._next_probe = now + self.settings.probe_interval
 
     def _on_hello(self, payload: bytes, now: float, events: list[BoardEvent]) -> None:
         major, minor = P.hello_version(payload)
@@ -301,6 +350,8 @@ class LinkSession:
             raise LinkDown(
                 f"heartbeat timeout: nothing from the board for {now - self._last_rx:.1f} s"
             )
+        if self._snapshot_wanted and not self.sender.has(P.SNAPSHOT_REQUEST):
+            self._new_snapshot_request(now)
         self._write_frame(self.sender.poll(_ms(now)))
         self._write_frame(self.leds.poll(_ms(now)))
         if now >= self._next_heartbeat:

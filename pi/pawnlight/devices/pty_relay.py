@@ -50,6 +50,28 @@ class _Direction:
         self.pending = b""  # start of a frame waiting for its closing delimiter
         self.rng = rng
         self.applied: dict[str, int] = dict.fromkeys(FAULTS, 0)
+        # The first frame of one message type to pass, byte for byte (for the replay fault).
+        self.keep_type: int | None = None
+        self.kept: bytes | None = None
+        self._scan = b""
+
+    def keep_first(self, data: bytes) -> None:
+        """Look for the first frame of type keep_type in the bytes passing, until found."""
+        if self.keep_type is None or self.kept is not None:
+            return
+        data = self._scan + data
+        start = 0
+        while (end := data.find(b"\x00", start)) >= 0:
+            body = data[start:end]
+            start = end + 1
+            if not body:
+                continue
+            with contextlib.suppress(P.FramingError):
+                if P.parse_frame(body)[0] == self.keep_type:
+                    self.kept = b"\x00" + body + b"\x00"
+                    self._scan = b""
+                    return
+        self._scan = data[start:][-P.MAX_ENCODED :]
 
     def process(self, data: bytes) -> bytes:
         if self.muted:
@@ -200,6 +222,16 @@ class PtyRelay:
         with self._fault_lock:
             return sum(f.count for f in self._dirs[direction].faults)
 
+    def keep_first(self, direction: str, mtype: int) -> None:
+        """From now on, keep the first frame of type mtype going `direction` (see kept)."""
+        with self._fault_lock:
+            self._dirs[direction].keep_type = mtype
+
+    def kept(self, direction: str) -> bytes | None:
+        """That frame, with its delimiters, byte for byte as it was sent; None before it."""
+        with self._fault_lock:
+            return self._dirs[direction].kept
+
     def inject(self, direction: str, data: bytes) -> None:
         """Write raw bytes into the line, between whatever else passes."""
         self._call(lambda: self._deliver(direction, bytes(data)))
@@ -234,6 +266,7 @@ class PtyRelay:
 
     def _forward(self, direction: str, data: bytes) -> None:
         with self._fault_lock:
+            self._dirs[direction].keep_first(data)
             data = self._dirs[direction].process(data)
         if data:
             self._deliver(direction, data)

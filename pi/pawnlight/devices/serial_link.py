@@ -183,6 +183,7 @@ class SerialBoardLink:
                 resyncs=c.resyncs,
                 retransmits=c.retransmits,
                 duplicates=c.duplicates,
+                old_frames=c.old_frames,
                 malformed=c.malformed,
                 reconnects=c.reconnects,
                 firmware_restarts=c.firmware_restarts,

@@ -38,9 +38,10 @@ Colour = tuple[int, int, int]
 
 #: What can go wrong on the simulated board's USB line (``POST /api/sim/line``): the cable
 #: pulled and put back, the board's power cut for a moment (its firmware process killed), line
-#: noise, and frames that decode but make no sense (an ERROR text that is not UTF-8, a SNAPSHOT
-#: of the wrong size).
-LINE_FAULTS = ("unplug", "plug", "power-cut", "garbage", "bad-error", "bad-snapshot")
+#: noise, frames that decode but make no sense (an ERROR text that is not UTF-8, a SNAPSHOT
+#: of the wrong size), and an old frame sent again (the oldest SENSOR_CHANGES since start).
+#: SimulatedFirmware.line_fault makes them.
+LINE_FAULTS = ("unplug", "plug", "power-cut", "garbage", "bad-error", "bad-snapshot", "replay")
 
 
 class PhysicalBoard:

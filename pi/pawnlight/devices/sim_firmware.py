@@ -27,6 +27,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -40,6 +41,7 @@ from pathlib import Path
 
 import pawnlight.firmware
 from pawnlight.firmware import config as firmware_config
+from pawnlight.firmware import protocol as P
 
 from .board_link import Colour
 from .pty_relay import TO_BOARD, TO_HOST, PtyRelay
@@ -155,6 +157,8 @@ class SimulatedFirmware:
             self._started = True
             self._tmp = Path(tempfile.mkdtemp(prefix="pawnlight-sim-"))
             self._relay = PtyRelay(self._seed)
+            # The oldest sensor report of the simulator's life, for the "replay" line fault.
+            self._relay.keep_first(TO_HOST, P.SENSOR_CHANGES)
             self.plug_in()
             self._spawn()
             boot = self._boots
@@ -387,6 +391,46 @@ class SimulatedFirmware:
         if self._relay is None:
             raise RuntimeError("the simulated firmware is not started")
         return self._relay
+
+    def power_cut(self) -> None:
+        """The board's power cut for a moment: the process is killed and boots again."""
+        pid = self.pid
+        if pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+    def send_message(self, mtype: int, payload: bytes) -> None:
+        """Make the firmware send a reliable message it would never make itself, numbered in
+        its own sequence like any other (so it is read, and nothing of the board's is lost)."""
+        with self._lock:
+            self._command({"op": "send", "type": int(mtype), "payload": bytes(payload).hex()})
+
+    def line_fault(self, fault: str) -> None:
+        """Trouble on the USB line (``POST /api/sim/line``, docs/simulator.md): ``unplug``,
+        ``plug``, ``power-cut``, ``garbage`` (line noise), ``bad-error`` (an ERROR whose text
+        is not UTF-8), ``bad-snapshot`` (a SNAPSHOT of the wrong size) and ``replay`` (the
+        oldest SENSOR_CHANGES frame sent since the simulator started, again byte for byte).
+        ValueError for anything else, or a replay before any sensor change."""
+        if fault == "unplug":
+            self.unplug()
+        elif fault == "plug":
+            self.plug_in()
+        elif fault == "power-cut":
+            self.power_cut()
+        elif fault == "garbage":
+            self.faults.inject(TO_HOST, os.urandom(64) + b"\x00")
+        elif fault == "bad-error":
+            payload = P.encode_error(P.E_CARD_READER, "carte illisible é")[:-1]
+            self.send_message(P.ERROR, payload)
+        elif fault == "bad-snapshot":
+            self.send_message(P.SNAPSHOT, P.encode_snapshot([1] * 7))
+        elif fault == "replay":
+            frame = self.faults.kept(TO_HOST)
+            if frame is None:
+                raise ValueError("the board has sent no sensor changes yet: nothing to replay")
+            self.faults.inject(TO_HOST, frame)
+        else:
+            raise ValueError(f"unknown line fault {fault!r}")
 
     # --- internals ---------------------------------------------------------------------
     def _command(self, cmd: dict[str, object]) -> None:

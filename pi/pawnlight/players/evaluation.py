@@ -84,6 +84,7 @@ def _hits_from(colour: int, place: int) -> tuple[tuple[int, tuple[str, ...]], ..
     reaches one square back and a 4 four back.  A pawn in START threatens its start circle with
     a 1 or a 2.  The Sorry! (any square) is handled apart.
     """
+    moves: list[tuple[str, tuple[int, ...]]]
     if place == START:
         moves = [("1", (start_circle(colour),)), ("2", (start_circle(colour),))]
     elif place < HOME:

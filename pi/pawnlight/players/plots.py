@@ -8,13 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from ..rules.cards import CARDS
 from .confidence import wilson_interval
 from .simulate import Row, seat_wins
 
+if TYPE_CHECKING:  # matplotlib is optional (the stats extra): only mypy reads it here
+    from matplotlib.axes import Axes
 
-def _pyplot():  # type: ignore[no-untyped-def]
+
+def _pyplot() -> ModuleType:
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display on a Pi or in CI
@@ -44,7 +49,7 @@ def write_plots(rows: Sequence[Row], out: Path, prefix: str, title: str) -> list
     return written
 
 
-def _length(axes, rows: Sequence[Row]) -> None:  # type: ignore[no-untyped-def]
+def _length(axes: Axes, rows: Sequence[Row]) -> None:
     turns = [int(r["turns"]) for r in rows]
     axes.hist(turns, bins=40, color="#4a7ab5")
     axes.set_xlabel("turns (cards drawn) per game")
@@ -52,7 +57,7 @@ def _length(axes, rows: Sequence[Row]) -> None:  # type: ignore[no-untyped-def]
     axes.set_title(f"game length, {len(rows)} games")
 
 
-def _seats(axes, rows: Sequence[Row]) -> None:  # type: ignore[no-untyped-def]
+def _seats(axes: Axes, rows: Sequence[Row]) -> None:
     games = len(rows)
     if rows[0]["variant"] == "patience":
         wins = [sum(1 for r in rows if r["patience"] == "success")]
@@ -75,7 +80,7 @@ def _seats(axes, rows: Sequence[Row]) -> None:  # type: ignore[no-untyped-def]
     axes.set_ylabel("share of games won")
 
 
-def _forfeits(axes, rows: Sequence[Row]) -> None:  # type: ignore[no-untyped-def]
+def _forfeits(axes: Axes, rows: Sequence[Row]) -> None:
     rates, errors_low, errors_high = [], [], []
     for card in CARDS:
         draws = sum(int(r[f"draws_{card}"]) for r in rows)
@@ -91,7 +96,7 @@ def _forfeits(axes, rows: Sequence[Row]) -> None:  # type: ignore[no-untyped-def
     axes.set_title("how often each card forfeits")
 
 
-def _bumps_slides(axes, rows: Sequence[Row]) -> None:  # type: ignore[no-untyped-def]
+def _bumps_slides(axes: Axes, rows: Sequence[Row]) -> None:
     bumps = [int(r["bumps"]) for r in rows]
     slides = [int(r["slides"]) for r in rows]
     top = max(*bumps, *slides, 1)

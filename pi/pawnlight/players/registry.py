@@ -7,6 +7,8 @@ A spec is a name with optional settings: ``random``, ``heuristic``, ``strong``,
 
 from __future__ import annotations
 
+from typing import TypedDict, cast
+
 from .base import Player
 from .heuristic import HeuristicPlayer
 from .random_player import RandomPlayer
@@ -16,7 +18,17 @@ PLAYER_NAMES = ("random", "heuristic", "strong")
 _STRONG_SETTINGS = ("budget", "width", "depth", "margin", "leaf")
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, float | str]]:
+class StrongSettings(TypedDict, total=False):
+    """The strong player's settings a spec may give (``_STRONG_SETTINGS``)."""
+
+    budget: int
+    width: int
+    depth: int
+    margin: float
+    leaf: str
+
+
+def parse_spec(spec: str) -> tuple[str, StrongSettings]:
     """``"strong:budget=400"`` -> ``("strong", {"budget": 400})``; ValueError naming the problem."""
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
@@ -40,7 +52,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float | str]]:
         if number < (0 if key == "margin" else 1):
             raise ValueError(f"setting {key} must be at least {0 if key == 'margin' else 1}")
         settings[key] = number
-    return name, settings
+    # Each key is one of StrongSettings', its value of that key's type (checked above).
+    return name, cast(StrongSettings, settings)
 
 
 def split_specs(text: str) -> tuple[str, ...]:

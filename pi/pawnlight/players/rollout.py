@@ -8,7 +8,7 @@ works on :class:`~pawnlight.rules.Position` values and the move generator direct
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from ..rules.board import PARTNER
 from ..rules.cards import pack
@@ -26,13 +26,13 @@ TERMINAL = 400.0
 
 
 def card_stream(
-    unseen: dict[str, int] | Sequence[str], rng: random.Random, extra_one: bool
+    unseen: Mapping[str, int] | Sequence[str], rng: random.Random, extra_one: bool
 ) -> Iterator[str]:
     """Cards as they might come: the unseen ones in a random order, then fresh shuffled packs."""
     cards = (
-        list(unseen)
-        if not isinstance(unseen, dict)
-        else [c for c, n in unseen.items() for _ in range(n)]
+        [c for c, n in unseen.items() for _ in range(n)]
+        if isinstance(unseen, Mapping)
+        else list(unseen)
     )
     rng.shuffle(cards)
     yield from cards

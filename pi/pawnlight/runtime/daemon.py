@@ -12,8 +12,7 @@ import os
 import signal
 import sys
 import threading
-from collections import deque
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pawnlight.board.layout import Layout, choose_layout
 from pawnlight.board.leds import Scene
@@ -43,6 +42,13 @@ from pawnlight.store.location import JOURNAL_FILE
 
 from .config import Config
 from .owner import Owner
+
+if TYPE_CHECKING:
+    from pawnlight.devices.card_readers import KeyboardCardReader, SpiCardReader
+    from pawnlight.devices.serial_link import SerialBoardLink
+    from pawnlight.devices.sim_board import SimulatedBoard
+    from pawnlight.devices.sim_firmware import SimulatedFirmware
+    from pawnlight.web.server import WebServer
 
 log = logging.getLogger("pawnlight")
 
@@ -83,17 +89,12 @@ class Daemon:
             log.error("%s: playing with the layout's own bands", error)
         self.layout = layout
         self.board: OpenBoard | None = None
-        self.firmware = None  # the simulated firmware, with --sim
-        self.link = None
-        # Frames the simulated line's faults made up: how many, the latest sequence numbers,
-        # and the board's own last one when they were made.
-        self._made_up = 0
-        self._made_up_seqs: deque[int] = deque(maxlen=64)
-        self._board_seq = 0
+        self.firmware: SimulatedFirmware | None = None  # the simulated firmware, with --sim
+        self.link: SerialBoardLink | None = None
         self.controls: Controls | None = None
-        self.card_reader = None
-        self.sim_board = None
-        self.server = None
+        self.card_reader: SpiCardReader | KeyboardCardReader | None = None
+        self.sim_board: SimulatedBoard | None = None
+        self.server: WebServer | None = None
         self.owner: Owner | None = None
         self.deck_path = config.data / DECK_FILE
         self._pin_factory = None
@@ -171,7 +172,7 @@ class Daemon:
             card_uids=deck.uids,
             path=self.config.data / "sim-board.json",
             press=self._press,
-            line=self._line_fault,
+            line=firmware.line_fault,  # the simulated firmware's own line faults
         )
         self.owner.sim = self.sim_board
 
@@ -266,11 +267,12 @@ class Daemon:
     def _send_scene(self, scene: Scene, phase_ms: int) -> bool:
         """Send a scene to a board whose firmware runs scenes (protocol 1.1); False when the
         board is not connected or older, and the owner sends frames instead."""
-        board = self.link.board if self.link is not None else None
-        if board is None or board.protocol < (1, 1):
+        link = self.link
+        board = link.board if link is not None else None
+        if link is None or board is None or board.protocol < (1, 1):
             return False
         try:
-            self.link.send_scene(scene.base, scene.effects, phase_ms)
+            link.send_scene(scene.base, scene.effects, phase_ms)
         except (ValueError, OSError) as error:
             log.warning("LED scene not sent: %s", error)
             return False
@@ -307,40 +309,6 @@ class Daemon:
         for _ in range(3 if bounce else 1):  # a worn button's contacts chatter
             pin.drive_low()
             pin.drive_high()
-
-    def _line_fault(self, fault: str) -> None:
-        """Trouble on the simulated USB line (POST /api/sim/line, docs/simulator.md)."""
-        from pawnlight.devices.sim_firmware import TO_HOST
-        from pawnlight.firmware import protocol as P
-
-        firmware, link = self.firmware, self.link
-        assert firmware is not None and link is not None
-        if fault == "unplug":
-            firmware.unplug()
-        elif fault == "plug":
-            firmware.plug_in()
-        elif fault == "power-cut":
-            pid = firmware.pid
-            if pid is not None:
-                os.kill(pid, signal.SIGKILL)
-        elif fault == "garbage":
-            firmware.faults.inject(TO_HOST, os.urandom(64) + b"\x00")
-        else:
-            # A sequence number far from the board's own, so the board's next frame is never
-            # taken for a repeat of this one, and never the last made-up frame's (the driver may
-            # not have read that one yet, or have it as its last): a repeat is dropped unread.
-            last = link.last_received_seq or 0
-            if last not in self._made_up_seqs:
-                self._board_seq = last  # the board's own (else: as when last seen)
-            self._made_up += 1
-            seq = (self._board_seq + 0x8000 + self._made_up % 0x4000) & 0xFFFF
-            self._made_up_seqs.append(seq)
-            if fault == "bad-error":
-                payload = P.encode_error(P.E_CARD_READER, "carte illisible é")[:-1]
-                frame = P.encode_frame(P.ERROR, seq, payload)
-            else:
-                frame = P.encode_frame(P.SNAPSHOT, seq, P.encode_snapshot([1] * 7))
-            firmware.faults.inject(TO_HOST, frame)
 
     def _diagnostics(self) -> dict[str, Any]:
         info: dict[str, Any] = {

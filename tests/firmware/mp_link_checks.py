@@ -1,0 +1,96 @@
+# Checks of firmware/link.py (the board's end of the link) under MicroPython, the way it runs on
+# the Pico. Started by test_fw_micropython.py as
+#     micropython mp_link_checks.py FIRMWARE_DIR
+# Prints each failure and exits 1, or prints "PASSED n" and exits 0.
+
+import sys
+
+sys.path.insert(0, sys.argv[1])
+
+import protocol as P
+from link import HostLink
+
+failures = []
+count = 0
+
+
+def check(condition, what):
+    global count
+    count += 1
+    if not condition:
+        failures.append(what)
+        print("FAIL", what)
+
+
+class Port:
+    def __init__(self):
+        self.inbox = b""
+        self.out = bytearray()
+
+    def read(self):
+        data, self.inbox = self.inbox, b""
+        return data
+
+    def write(self, data):
+        self.out += data
+
+    def sent(self):
+        frames = P.FrameDecoder().feed(bytes(self.out))
+        self.out = bytearray()
+        return frames
+
+
+def new_link():
+    port = Port()
+    hello = P.encode_hello(P.KIND_PRESENCE, 0, 112, 132, 1, "1.1.0")
+    link = HostLink(port, hello, 0, 1)
+    return port, link
+
+
+def receive(port, link, frame, now):
+    port.inbox = frame
+    return link.receive(now)
+
+
+# --- a recorded session from the Pi, every earlier frame replayed -------------------------
+port, link = new_link()
+receive(port, link, P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(0x1234)), 0)
+port.sent()
+recorded = []
+seqs = {P.SNAPSHOT_REQUEST: 65525, P.LED_FRAME: 65530}  # the Pi's two counters
+for i in range(60):  # both counters wrap from 65535 to 1
+    mtype = P.SNAPSHOT_REQUEST if i % 3 == 0 else P.LED_FRAME
+    payload = b"" if mtype == P.SNAPSHOT_REQUEST else bytes([i, 0, 0])
+    frame = P.encode_frame(mtype, seqs[mtype], payload)
+    got = receive(port, link, frame, i)
+    check(len(got) == 1, f"frame {i} of the session taken in")
+    link.led_shown()
+    recorded.append(frame)
+    seqs[mtype] = P.next_seq(seqs[mtype])
+port.sent()
+last = {P.SNAPSHOT_REQUEST: recorded[57], P.LED_FRAME: recorded[59]}
+earlier = [f for f in recorded if f not in (recorded[57], recorded[59])]
+taken = 0
+for frame in earlier:
+    taken += len(receive(port, link, frame, 100))
+check(taken == 0, f"no earlier frame taken in again ({taken} were)")
+acks = [f for f in port.sent() if f[0] == P.ACK]
+check(not acks, f"no earlier frame acknowledged ({len(acks)} were)")
+check(link.inbound.old + link.led_frames.old == 58, "every earlier frame counted as old")
+# The last one of each again: a duplicate, acknowledged at once, not taken in again.
+for mtype in (P.SNAPSHOT_REQUEST, P.LED_FRAME):
+    got = receive(port, link, last[mtype], 101)
+    check(got == [] and [f[0] for f in port.sent()] == [P.ACK], "the last frame again: an ACK")
+# The Pi's next frames are taken in as ever.
+for mtype in (P.SNAPSHOT_REQUEST, P.LED_FRAME):
+    got = receive(port, link, P.encode_frame(mtype, seqs[mtype], b""), 102)
+    check([m for m, _p in got] == [mtype], "the next frame is taken in")
+# A new driver session starts the numbering anywhere.
+receive(port, link, P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(0x5678)), 103)
+got = receive(port, link, recorded[0], 104)
+check(len(got) == 1, "a new session's first frame is taken in, whatever its number")
+
+if failures:
+    print(f"FAILED {len(failures)} of {count}")
+    sys.exit(1)
+print(f"PASSED {count}")
