@@ -55,7 +55,14 @@ def timed(played, decided: bool) -> tuple[list[float], list[float]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a few seconds' run that checks the benchmark still produces its figures (./test)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.games = 1
     games = [long_game(seed) for seed in range(1, args.games + 1)]
     events = sum(len(g) for g in games) / len(games)
     print(f"{args.games} four-player games, {events:.0f} events on average; last {LATE} timed")

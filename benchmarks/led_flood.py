@@ -160,7 +160,14 @@ def main(argv: list[str] | None = None) -> int:
         default=4,
         help="time one LED write takes (a Pico clocks 132 WS2812s out in ~4 ms; 0: the PC's)",
     )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a few seconds' run that checks the benchmark still produces its figures (./test)",
+    )
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.seconds = 1.0
     if args.seconds <= 0 or args.rate <= 0 or args.led_write_ms < 0:
         parser.error("--seconds and --rate must be positive, --led-write-ms not negative")
     return run(args.seconds, args.rate, args.board, args.led_write_ms)

@@ -52,7 +52,14 @@ def main() -> None:
     parser.add_argument(
         "--players", default="heuristic,strong:budget=400,strong,strong:leaf=chance"
     )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a few seconds' run that checks the benchmark still produces its figures (./test)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.games, args.players = 1, "heuristic,strong:budget=50"
     points = decisions(args.games, args.edition)
     print(f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}")
     print(compiled.describe())

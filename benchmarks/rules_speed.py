@@ -117,7 +117,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="random games per engine per run")
     parser.add_argument("--positions", type=int, default=4000, help="positions per engine")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a few seconds' run that checks the benchmark still produces its figures (./test)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.games, args.positions, args.repeats = 2, 200, 1
 
     print(
         f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}"
