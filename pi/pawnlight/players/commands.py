@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..rules.editions import EDITIONS, VARIANTS
+from ..rules.editions import EDITIONS, VARIANTS, Variant
 
 
 def register(subparsers: Any) -> None:
@@ -70,7 +70,7 @@ def _names(text: str) -> tuple[str, ...]:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--edition", default="hasbro-2002", choices=tuple(EDITIONS))
-    parser.add_argument("--variant", default="standard", choices=VARIANTS)
+    parser.add_argument("--variant", default=Variant.STANDARD, choices=VARIANTS)
     parser.add_argument("--teams", action="store_true", help="partnership play (4 seats)")
     parser.add_argument("--extra-one", action="store_true", help="the fifth 1 card (parker-1950)")
     parser.add_argument(
@@ -185,7 +185,7 @@ def _simulate(args: argparse.Namespace) -> int:
     from .simulate import SimulationSettings, run_simulation, summarise, write_rows, write_summary
 
     specs = split_specs(args.players)
-    if args.variant == "patience":
+    if args.variant == Variant.PATIENCE:
         seats = specs[:1] if len(specs) == 1 else specs
     elif len(specs) == 1:
         seats = specs * args.seats

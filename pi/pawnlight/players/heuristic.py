@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..rules.editions import Variant
 from ..rules.moves import Move, Options
 from ..rules.position import Position
 from .base import KEEP_VALUE, Player, card_options, distinct_moves, least_useful
@@ -22,7 +23,7 @@ DROP_LAG = 60.0
 
 def evaluator_for(view: GameView, weights: Weights | None = None) -> Evaluator | PatienceEvaluator:
     """The heuristic from the deciding colour's side, with the chances of the cards to come."""
-    if view.variant == "patience":
+    if view.variant == Variant.PATIENCE:
         return PatienceEvaluator(view.order)
     return Evaluator(
         view.team,

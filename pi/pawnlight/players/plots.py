@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from ..rules.cards import CARDS
+from ..rules.editions import Variant
 from .confidence import wilson_interval
 from .simulate import Row, seat_wins
 
@@ -59,7 +60,7 @@ def _length(axes: Axes, rows: Sequence[Row]) -> None:
 
 def _seats(axes: Axes, rows: Sequence[Row]) -> None:
     games = len(rows)
-    if rows[0]["variant"] == "patience":
+    if rows[0]["variant"] == Variant.PATIENCE:
         wins = [sum(1 for r in rows if r["patience"] == "success")]
         labels = ["success"]
         axes.set_title("Patience Sorry: games that come out")

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from ..rules.board import PARTNER
 from ..rules.cards import pack
+from ..rules.editions import Variant
 from ..rules.moves import Move, legal_options
 from ..rules.position import Position
 from .base import distinct_moves
@@ -56,8 +57,8 @@ class Rollouts:
         self.teams = view.teams
         self.active = view.active
         self.team = view.team
-        self.patience = view.variant == "patience"
-        self.points = view.variant == "points"
+        self.patience = view.variant == Variant.PATIENCE
+        self.points = view.variant == Variant.POINTS
         self.root = evaluator_for(view, weights)
         # Where a future stops, what the position is worth: the heuristic's score or, when asked,
         # the chance to win from there (win_chance.py) on the scale of a game won or lost.

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..rules.board import COLOURS
 from ..rules.cards import CARDS
+from ..rules.editions import Variant
 from ..rules.game import GameConfig
 from .confidence import wilson_interval
 from .game_stats import game_statistics
@@ -30,7 +31,7 @@ SummaryRow = tuple[str, float, float | None, float | None]
 @dataclass(frozen=True)
 class SimulationSettings:
     edition: str = "hasbro-2002"
-    variant: str = "standard"
+    variant: str = Variant.STANDARD
     games: int = 1000
     seed: int = 1
     #: One player spec per seat (rotated when they differ); patience has one player.
@@ -41,7 +42,7 @@ class SimulationSettings:
 
     @property
     def seats(self) -> int:
-        return 2 if self.variant == "patience" else len(self.players)
+        return 2 if self.variant == Variant.PATIENCE else len(self.players)
 
     @property
     def prefix(self) -> str:
@@ -49,7 +50,7 @@ class SimulationSettings:
         parts = [self.edition, self.variant]
         if self.teams:
             parts.append("teams")
-        if self.variant != "patience" and self.seats != 4:
+        if self.variant != Variant.PATIENCE and self.seats != 4:
             parts.append(f"{self.seats}p")
         if self.extra_one:
             parts.append("extra1")
@@ -72,9 +73,9 @@ class SimulationSettings:
         if self.games < 1:
             raise ValueError("simulate at least one game")
         self.config().check()
-        if self.variant == "patience" and len(self.players) != 1:
+        if self.variant == Variant.PATIENCE and len(self.players) != 1:
             raise ValueError("Patience Sorry has one player: give one player spec")
-        if self.variant != "patience" and self.seats not in TABLE_COLOURS:
+        if self.variant != Variant.PATIENCE and self.seats not in TABLE_COLOURS:
             raise ValueError("give 2 to 4 player specs, one per seat")
         self.config().check()
 
@@ -90,7 +91,7 @@ def play_and_count(job: _Job) -> Row:
     settings, number = job.settings, job.number
     config = settings.config()
     order = config.turn_order
-    if settings.variant == "patience":
+    if settings.variant == Variant.PATIENCE:
         one = make_player(settings.players[0], f"{settings.seed}:players:{number}")
         players = dict.fromkeys(order, one)
         specs = [settings.players[0]] * len(order)
@@ -167,7 +168,7 @@ def summarise(rows: Sequence[Row]) -> list[SummaryRow]:
         ("turns_max", turns[-1], None, None),
     ]
     seats = int(rows[0]["seats"])
-    if rows[0]["variant"] == "patience":
+    if rows[0]["variant"] == Variant.PATIENCE:
         successes = sum(1 for r in rows if r["patience"] == "success")
         summary.append(
             ("patience_success_rate", successes / games, *wilson_interval(successes, games))

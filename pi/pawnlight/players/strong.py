@@ -16,6 +16,7 @@ import statistics
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from ..rules.editions import Variant
 from ..rules.moves import Move, Options
 from ..rules.position import Position
 from .base import Player, card_options, distinct_moves, least_useful
@@ -154,7 +155,7 @@ class StrongPlayer(Player):
                 plays_again = again_by_card[candidate.card] if again_by_card else again
                 colour = rollouts.next_colour(view.colour, plays_again)
                 hands = None
-                if view.variant == "points":
+                if view.variant == Variant.POINTS:
                     own = list(view.hand)
                     if again_by_card is not None:  # choosing from the hand: the card leaves it
                         own.remove(candidate.card)
@@ -188,7 +189,7 @@ def _significant_best(values: Sequence[Sequence[float]], margin: float) -> int:
 
 def _cards_needed(view: GameView, depth: int) -> int:
     """Cards a future usually uses: one a turn (2s draw again), plus the hands in point play."""
-    hands = len(view.active) * HAND_SIZE if view.variant == "points" else 0
+    hands = len(view.active) * HAND_SIZE if view.variant == Variant.POINTS else 0
     return depth + 4 + hands
 
 

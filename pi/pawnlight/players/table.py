@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 
 from ..errors import PawnlightError
 from ..rules.cards import Deck
+from ..rules.editions import Variant
 from ..rules.game import Game, GameConfig, Phase
 from ..rules.moves import Move
 from .base import Player
@@ -43,7 +44,7 @@ def play_game(
     """
     game = Game(config)
     deck = Deck(random.Random(seed), extra_one=config.extra_one)
-    points = config.variant == "points"
+    points = config.variant == Variant.POINTS
     hands = (
         {c: [deck.draw(hold=True) for _ in range(HAND_SIZE)] for c in game.order} if points else {}
     )

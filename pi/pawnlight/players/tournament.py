@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..rules.board import COLOURS
+from ..rules.editions import Variant
 from ..rules.game import GameConfig
 from .confidence import wilson_interval
 from .parallel import run_all
@@ -33,7 +34,7 @@ class TournamentSettings:
     games: int
     seed: int = 1
     edition: str = "hasbro-2002"
-    variant: str = "standard"
+    variant: str = Variant.STANDARD
     teams: bool = False
     extra_one: bool = False
     house_rules: tuple[str, ...] = ()
@@ -43,7 +44,7 @@ class TournamentSettings:
             parse_spec(spec)
         if self.games < 1:
             raise ValueError("a tournament needs at least one game")
-        if self.variant == "patience":
+        if self.variant == Variant.PATIENCE:
             raise ValueError("Patience Sorry has one player: use `pawnlight simulate` instead")
         if len(self.entrants) not in TABLE_COLOURS:
             raise ValueError("a tournament needs 2 to 4 entrants, one per seat")
@@ -209,7 +210,7 @@ def describe_seats(settings: TournamentSettings) -> str:
 
 
 def points_game(settings: TournamentSettings) -> bool:
-    return settings.variant == "points"
+    return settings.variant == Variant.POINTS
 
 
 def format_result(result: TournamentResult, extra: Sequence[str] = ()) -> str:

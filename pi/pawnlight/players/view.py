@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..rules.board import PARTNER
 from ..rules.cards import CARDS, count, pack
-from ..rules.editions import Edition
+from ..rules.editions import Edition, Variant
 from ..rules.game import Game, Phase
 from ..rules.position import Position
 
@@ -32,7 +32,7 @@ class GameView:
     active: tuple[int, ...]
     edition: Edition
     teams: bool = False
-    variant: str = "standard"
+    variant: str = Variant.STANDARD
     #: The cards the others may still hold or draw: the pack less the discards since the last
     #: shuffle and this player's own hand.  Counts per card name.
     unseen: Mapping[str, int] = field(default_factory=lambda: count(pack()))
@@ -47,7 +47,7 @@ class GameView:
     @property
     def team(self) -> tuple[int, ...]:
         """The colours whose pawns this player moves or wants home: itself and its partner."""
-        if self.variant == "patience":
+        if self.variant == Variant.PATIENCE:
             return self.order  # one person plays both colours
         if self.teams:
             return (self.colour, PARTNER[self.colour])
@@ -61,7 +61,7 @@ class GameView:
     @property
     def hand_size(self) -> int:
         """Cards each opponent chooses from on a turn: a whole hand in point play, else one."""
-        return HAND_SIZE if self.variant == "points" else 1
+        return HAND_SIZE if self.variant == Variant.POINTS else 1
 
     def with_colour(self, colour: int) -> GameView:
         """The same moment seen by another colour (the rollouts play every seat)."""
@@ -90,7 +90,7 @@ def discards_since_shuffle(game: Game) -> list[str]:
     """
     size = len(pack(game.config.extra_one))
     played = [turn.card for turn in game.history]
-    if game.config.variant != "points":
+    if game.config.variant != Variant.POINTS:
         # Each turn draws one card; the pile is empty after every ``size`` draws and the next
         # draw reshuffles all of them.
         since = len(played) % size or min(len(played), size)

@@ -8,8 +8,8 @@ Pure code with no I/O, no clock and no threads.  Start with :class:`Game` for a 
 from . import compiled as _compiled  # noqa: F401
 from .board import COLOURS, HOME, START, parse_colour, parse_place, place_name
 from .cards import CARDS, Deck, leader_draw, pack, parse_card
-from .editions import EDITIONS, VARIANTS, Edition, get_edition
-from .game import Event, Game, GameConfig, GameError, Result, Turn
+from .editions import EDITIONS, VARIANTS, Edition, Variant, get_edition
+from .game import Event, EventKind, Game, GameConfig, GameError, Result, Turn
 from .match import Match
 from .moves import Move, Options, Rules, Step, legal_options
 from .notation import NotationError, move_text, parse_move
@@ -26,6 +26,7 @@ __all__ = [
     "Deck",
     "Edition",
     "Event",
+    "EventKind",
     "Game",
     "GameConfig",
     "GameError",
@@ -38,6 +39,7 @@ __all__ = [
     "Rules",
     "Step",
     "Turn",
+    "Variant",
     "final_scores",
     "get_edition",
     "leader_draw",

@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-VARIANTS: tuple[str, ...] = ("standard", "quick", "points", "patience")
+
+class Variant(StrEnum):
+    """The kinds of game a rule book may have.  Its values are the words records, the API and
+    the command line use (``Variant.POINTS == "points"``), so a plain string compares equal."""
+
+    STANDARD = "standard"
+    QUICK = "quick"  # three pawns each
+    POINTS = "points"  # point play: a five-card hand, scores and doubling
+    PATIENCE = "patience"  # Patience Sorry: one player moving two colours
+
+
+VARIANTS: tuple[str, ...] = tuple(Variant)
 
 
 def by_fields(value: object) -> tuple[object, ...]:
@@ -77,7 +88,7 @@ class Edition:
         return "strict-own-landing" in self.house_rules
 
 
-_CLASSIC_VARIANTS = frozenset({"standard", "points"})
+_CLASSIC_VARIANTS = frozenset({Variant.STANDARD, Variant.POINTS})
 
 EDITIONS: dict[str, Edition] = {
     "parker-1950": Edition(
@@ -115,7 +126,7 @@ EDITIONS: dict[str, Edition] = {
             bonuses=((24, 0), (16, 1), (8, 2)),
             drop_out_win=5,
         ),
-        variants=_CLASSIC_VARIANTS | {"quick", "patience"},
+        variants=_CLASSIC_VARIANTS | {Variant.QUICK, Variant.PATIENCE},
         extra_one=False,
     ),
     "hasbro-2002": Edition(

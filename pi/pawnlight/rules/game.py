@@ -16,7 +16,7 @@ from typing import NamedTuple
 from ..errors import PawnlightError
 from .board import COLOURS, HOME, PARTNER, S1, S5, parse_colour
 from .cards import DRAW_RANK, parse_card
-from .editions import VARIANTS, Edition, by_fields, get_edition
+from .editions import VARIANTS, Edition, Variant, by_fields, get_edition
 from .house_rules import parse_house_rules, with_house_rules
 from .moves import Move, Options, Rules, StepKind, legal_options
 from .notation import NotationError, move_text, parse_move
@@ -84,7 +84,7 @@ class GameConfig:
             raise GameError("a game needs 2 to 4 colours")
         if self.teams and len(colours) != 4:
             raise GameError("partnership play needs all four colours")
-        if self.variant == "patience" and (len(colours) != 2 or self.teams):
+        if self.variant == Variant.PATIENCE and (len(colours) != 2 or self.teams):
             raise GameError("Patience Sorry is one player moving two colours")
         if self.extra_one and not edition.extra_one:
             raise GameError(f"the {edition.name} pack has no extra 1 card")
@@ -98,13 +98,27 @@ class GameConfig:
 
     @property
     def pawns_each(self) -> int:
-        return 3 if self.variant == "quick" else 4
+        return 3 if self.variant == Variant.QUICK else 4
+
+
+class EventKind(StrEnum):
+    """What an :class:`Event` records.  Its values are the words the journal and the game
+    records store (``EventKind.UNDO == "undo"``), so a kind read back as a plain string compares
+    equal."""
+
+    DRAW = "draw"  # a card drawn (point play: played from the hand)
+    MOVE = "move"
+    FORFEIT = "forfeit"
+    DOUBLE = "double"  # point play: a double called
+    ACCEPT = "accept"  # ... and accepted
+    DROP = "drop"  # ... or refused: the player drops out
+    UNDO = "undo"
 
 
 class Event(NamedTuple):
     """One thing that happened, in the order it happened; a game is the replay of its events."""
 
-    kind: str  # draw, move, forfeit, double, accept, drop, undo
+    kind: str  # an EventKind (a record read back gives the plain word)
     colour: int = -1
     card: str | None = None
     move: str | None = None
@@ -159,12 +173,12 @@ class Game:
         self.edition: Edition = with_house_rules(
             get_edition(self.config.edition), parse_house_rules(self.config.house_rules)
         )
-        self.patience = self.config.variant == "patience"
+        self.patience = self.config.variant == Variant.PATIENCE
         self.rules = Rules(self.edition, self.config.teams)
         self.order = self.config.turn_order
         if position is None:
             position = Position.initial(
-                self.order, self.config.pawns_each, on_circle=self.config.variant == "points"
+                self.order, self.config.pawns_each, on_circle=self.config.variant == Variant.POINTS
             )
         else:
             position.validate()
@@ -256,7 +270,7 @@ class Game:
             self._require(_DRAW, "draw a card")
         rules = self.rules
         options = legal_options(state.position, state.turn, card, rules.edition, rules.teams)
-        event = _new(Event, ("draw", state.turn, card, None))
+        event = _new(Event, (EventKind.DRAW, state.turn, card, None))
         self._undo.append((state, event))
         self.events.append(event)
         self._state = tuple.__new__(
@@ -265,7 +279,7 @@ class Game:
         if not options.moves:
             # Point play's dead hand: "his turn then ends" (000), "your turn ends" (001), even
             # for a discarded 2; a 2 gives its extra card only when it is played.
-            if self.config.variant == "points":
+            if self.config.variant == Variant.POINTS:
                 self._finish_turn(DISCARD, None, again=False)
             else:
                 self._finish_turn(FORFEIT, None, options.again)
@@ -285,7 +299,7 @@ class Game:
         else:
             chosen = self._find_legal(move)
         notation = move_text(chosen)
-        event = _new(Event, ("move", state.turn, state.card, notation))
+        event = _new(Event, (EventKind.MOVE, state.turn, state.card, notation))
         self._undo.append((state, event))
         self.events.append(event)
         self._finish_turn(notation, chosen, state.options.again)
@@ -301,19 +315,19 @@ class Game:
                 f"a {state.card} with a legal move must be played "
                 "(the rule books allow declining only an 11 that cannot move forward)"
             )
-        self._push(Event("forfeit", state.turn, state.card))
+        self._push(Event(EventKind.FORFEIT, state.turn, state.card))
         self._finish_turn(FORFEIT, None, state.options.again)
 
     def double(self, colour: int | str) -> None:
         """Point play: ``colour`` calls "double" (or "re-double")."""
         caller = self._player(colour)
-        if self.config.variant != "points" or self.edition.scoring.drop_out_win is None:
+        if self.config.variant != Variant.POINTS or self.edition.scoring.drop_out_win is None:
             raise GameError("doubling belongs to point play in the classic editions")
         state = self._state
         if state.phase not in (_DRAW, _MOVE):
             raise GameError(f"cannot double now (the game is in its {state.phase} phase)")
         others = frozenset(c for c in self.active_players if c != caller)
-        self._push(Event("double", caller))
+        self._push(Event(EventKind.DOUBLE, caller))
         self._state = state._replace(
             phase=_DOUBLE,
             caller=caller,
@@ -323,32 +337,32 @@ class Game:
         )
 
     def accept(self, colour: int | str) -> None:
-        self._answer(colour, "accept")
+        self._answer(colour, EventKind.ACCEPT)
 
     def drop(self, colour: int | str) -> None:
-        self._answer(colour, "drop")
+        self._answer(colour, EventKind.DROP)
 
     def undo(self) -> Event:
         """Take back the last event; the undo itself is kept in the events."""
         if not self._undo:
             raise GameError("nothing to undo")
         self._state, undone = self._undo.pop()
-        self.events.append(Event("undo"))
+        self.events.append(Event(EventKind.UNDO))
         return undone
 
     def apply(self, event: Event) -> None:
         """Apply a recorded event (replaying a game record)."""
-        if event.kind == "draw":
+        if event.kind == EventKind.DRAW:
             if event.colour != self.turn and self.phase == _DRAW:
                 raise GameError(f"recorded draw by {COLOURS[event.colour]} out of turn")
             self.draw(event.card or "")
-        elif event.kind == "move":
+        elif event.kind == EventKind.MOVE:
             self.play(event.move or "")
-        elif event.kind == "forfeit":
+        elif event.kind == EventKind.FORFEIT:
             self.forfeit()
-        elif event.kind in ("double", "accept", "drop"):
+        elif event.kind in (EventKind.DOUBLE, EventKind.ACCEPT, EventKind.DROP):
             getattr(self, event.kind)(event.colour)
-        elif event.kind == "undo":
+        elif event.kind == EventKind.UNDO:
             self.undo()
         else:
             raise GameError(f"unknown event kind {event.kind!r}")
@@ -455,15 +469,15 @@ class Game:
                 return candidate
         return colour
 
-    def _answer(self, colour: int | str, answer: str) -> None:
+    def _answer(self, colour: int | str, answer: EventKind) -> None:
         player = self._player(colour)
         state = self._state
         if state.phase != _DOUBLE or player not in state.waiting:
             raise GameError(f"{COLOURS[player]} has no double to answer")
         self._push(Event(answer, player))
         waiting = state.waiting - {player}
-        accepted = state.accepted | {player} if answer == "accept" else state.accepted
-        dropped = state.dropped | {player} if answer == "drop" else state.dropped
+        accepted = state.accepted | {player} if answer == EventKind.ACCEPT else state.accepted
+        dropped = state.dropped | {player} if answer == EventKind.DROP else state.dropped
         state = state._replace(waiting=waiting, accepted=accepted, dropped=dropped)
         if waiting:
             self._state = state
@@ -502,7 +516,7 @@ class Game:
         for colour in moved:
             if position.all_home(colour):
                 scores = None
-                if self.config.variant == "points":
+                if self.config.variant == Variant.POINTS:
                     scores = final_scores(self.edition, position, colour, self._state.doubled)
                     for quitter in self._state.dropped:
                         scores[quitter] = 0

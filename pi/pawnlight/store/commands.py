@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..rules.board import COLOURS
-from ..rules.game import Event, Game, GameConfig, GameError, Phase
+from ..rules.game import Event, EventKind, Game, GameConfig, GameError, Phase
 from ..terminal_text import wrap
 from .errors import ReplayError, StoreError
 from .location import journal_path
@@ -138,7 +138,7 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
     if record.meta:
         lines += wrap(f"  meta      {dump(dict(record.meta))}", "", " " * 12)
     replayed = record.events[: len(game.events)]  # each replayed event adds one to game.events
-    undos = sum(1 for event in replayed if event.kind == "undo")
+    undos = sum(1 for event in replayed if event.kind == EventKind.UNDO)
     lines.append(
         f"history ({len(game.history)} turns, {len(replayed)} events"
         + (f", {undos} of them undo)" if undos else ")")
@@ -238,7 +238,9 @@ def _replay_action(args: argparse.Namespace, out: TextIO) -> int:
     if not args.check:
         from .turns_text import replay_lines
 
-        undos = sum(1 for event in record.events[: len(game.events)] if event.kind == "undo")
+        undos = sum(
+            1 for event in record.events[: len(game.events)] if event.kind == EventKind.UNDO
+        )
         taken = f"; {undos} undo(s) not shown: games show --events" if undos else ""
         print("\n".join(wrap(f"{label}: {len(game.history)} turns{taken}")), file=out)
         start = Game(record.config).position
@@ -334,10 +336,10 @@ def _event_lines(
         turns = len(game.history)
         apply_event(game, event)
         text = _describe(event)
-        if event.kind == "undo":
+        if event.kind == EventKind.UNDO:
             text += f" ({taken.pop()})" if taken else ""
         else:
-            if event.kind == "draw" and len(game.history) > turns:
+            if event.kind == EventKind.DRAW and len(game.history) > turns:
                 text += f": {game.history[-1].text}"  # no legal move: forfeited at once
             taken.append(text)
         lines.append((number, f"{text:<34}  {game.position}" if positions else text))

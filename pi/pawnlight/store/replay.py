@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..rules.board import COLOURS
-from ..rules.game import Event, Game, GameConfig, GameError, Phase, Result
+from ..rules.game import Event, EventKind, Game, GameConfig, GameError, Phase, Result
 from ..rules.notation import NotationError
 from .errors import ReplayError
 from .record import GameRecord
@@ -19,8 +19,8 @@ from .record import GameRecord
 
 def apply_event(game: Game, event: Event) -> None:
     """Apply one recorded event; GameError (or ValueError) if it does not fit the game."""
-    if event.kind in ("draw", "move", "forfeit"):
-        phase = Phase.DRAW if event.kind == "draw" else Phase.MOVE
+    if event.kind in (EventKind.DRAW, EventKind.MOVE, EventKind.FORFEIT):
+        phase = Phase.DRAW if event.kind == EventKind.DRAW else Phase.MOVE
         if game.phase == phase and event.colour != game.turn:
             raise GameError(
                 f"the event is {COLOURS[event.colour]}'s but it is {COLOURS[game.turn]}'s turn"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..rules.game import Event, Game, GameError, Phase, Turn
+from ..rules.game import Event, EventKind, Game, GameError, Phase, Turn
 from ..rules.position import Position
 
 
@@ -71,5 +71,5 @@ def take_back(game: Game, turns: int = 1) -> list[Event]:
     while True:
         event = game.undo()
         undone.append(event)
-        if event.kind == "draw" and len(game.history) <= target:
+        if event.kind == EventKind.DRAW and len(game.history) <= target:
             return undone
