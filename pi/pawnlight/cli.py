@@ -12,9 +12,9 @@ from typing import Any
 from . import __version__, strict_json
 from .devices.open_board import EXAMPLES as BOARD_EXAMPLES
 from .devices.open_board import SIM_PICO
-from .diagnostics.commands import register as register_diagnostics
-from .players.commands import register as register_players
-from .store.commands import register as register_games
+from .diagnostics.cli import register as register_diagnostics
+from .players.cli import register as register_players
+from .store.cli import register as register_games
 
 
 def _json_command(handler: Callable[[object], dict[str, Any]]) -> int:

@@ -23,7 +23,7 @@ from pawnlight.store.location import data_dir
 from pawnlight.terminal_text import wrap, wrap_all
 
 from . import doctor
-from .connect import BoardSession, BoardUnavailable, choose_layout, connect
+from .connect import BoardSession, BoardUnavailable, choose_calibrated_layout, connect
 from .people import Console, PersonEye, PersonHand
 from .procedures import run_calibration, run_led_test, run_sensor_test
 from .simulated import ScriptedEye, ScriptedHand, parse_faults
@@ -103,7 +103,7 @@ def doctor_command(args: argparse.Namespace) -> int:
         pin = args.pin or os.environ.get("PAWNLIGHT_PIN")
         try:
             report = doctor.report_from_daemon(args.url, pin)
-            spec = choose_layout(args.layout, "presence", data) if args.layout else None
+            spec = choose_calibrated_layout(args.layout, "presence", data) if args.layout else None
             layout = doctor.layout_for_report(report, spec)
         except (doctor.DaemonUnavailable, BoardUnavailable, ValueError) as error:
             return _err(str(error))
@@ -123,7 +123,7 @@ def doctor_command(args: argparse.Namespace) -> int:
         return _err(str(error))
     with session:
         try:
-            layout = choose_layout(args.layout, session.info.kind, data)
+            layout = choose_calibrated_layout(args.layout, session.info.kind, data)
         except (BoardUnavailable, ValueError) as error:
             return _err(str(error))
         if once:
@@ -160,7 +160,7 @@ def sensor_test_command(args: argparse.Namespace) -> int:
         return _err(str(error))
     with session:
         try:
-            layout = choose_layout(args.layout, session.info.kind, _data(args))
+            layout = choose_calibrated_layout(args.layout, session.info.kind, _data(args))
         except (BoardUnavailable, ValueError) as error:
             return _err(str(error))
         console = Console()
@@ -219,7 +219,7 @@ def led_test_command(args: argparse.Namespace) -> int:
         return _err(str(error))
     with session:
         try:
-            layout = choose_layout(args.layout, session.info.kind, _data(args))
+            layout = choose_calibrated_layout(args.layout, session.info.kind, _data(args))
         except (BoardUnavailable, ValueError) as error:
             return _err(str(error))
         console = Console()
@@ -259,7 +259,8 @@ def calibrate_command(args: argparse.Namespace) -> int:
         return _err(str(error))
     with session:
         try:
-            layout = choose_layout(args.layout, session.info.kind)  # uncalibrated bands
+            # No data given: the layout's own bands, uncalibrated (this is what calibrates).
+            layout = choose_calibrated_layout(args.layout, session.info.kind)
         except (BoardUnavailable, ValueError) as error:
             return _err(str(error))
         if not layout.colour_sensing:

@@ -94,10 +94,11 @@ def _advice(problem: str, serial: str | None) -> str:
     return "\n".join(hints)
 
 
-def choose_layout(spec: str | None, kind: str, data: Path | None = None) -> Layout:
-    """The layout named by ``spec`` (presence, colour or a file), else the board's own kind
-    (board.layout.choose_layout); a colour layout gets the saved calibration from ``data`` if
-    there is one."""
+def choose_calibrated_layout(spec: str | None, kind: str, data: Path | None = None) -> Layout:
+    """board.layout.choose_layout for a connected board, calibrated: the layout named by
+    ``spec`` (presence, colour or a file), else the board's own kind; a colour layout gets the
+    saved calibration from ``data`` if there is one.  A board whose firmware has no valid
+    config (kind neither presence nor colour) is BoardUnavailable, with what to do."""
     if spec is None and kind not in SHIPPED:
         raise BoardUnavailable(
             f"the board says it is {kind!r}: its firmware has no valid config.json "
