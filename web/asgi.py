@@ -343,9 +343,10 @@ class Front:
                     await emit(ctx.live.event(state))
                     sent = version
                 waiter = asyncio.ensure_future(gone.wait())
+                either: set[asyncio.Future[Any]] = {changed, waiter}
                 try:
                     done, _ = await asyncio.wait(
-                        {changed, waiter},
+                        either,
                         timeout=self.heartbeat,
                         return_when=asyncio.FIRST_COMPLETED,
                     )

@@ -113,11 +113,9 @@ def is_owner() -> bool:
     """Logged in through the page (cookie) with the current PIN, in a login not ended."""
     ctx = context()
     pin = ctx.pin
-    return (
-        bool(pin)
-        and session.get("owner") == _fingerprint(pin)
-        and ctx.sessions.valid(session.get("sid"))
-    )
+    if not pin:
+        return False
+    return session.get("owner") == _fingerprint(pin) and ctx.sessions.valid(session.get("sid"))
 
 
 def require_owner(changing: bool) -> None:

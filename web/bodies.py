@@ -7,6 +7,7 @@ the companion: a wrong type must never surface as a 500 from deep inside.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from flask import request
@@ -33,10 +34,13 @@ def read_body() -> bytes:
 
 
 Check = Callable[[Any, str], Any]
+NO_ALIASES: Mapping[str, str] = MappingProxyType({})
 
 
 def body(
-    schema: Mapping[str, Check], required: Collection[str] = (), aliases: Mapping[str, str] = ()
+    schema: Mapping[str, Check],
+    required: Collection[str] = (),
+    aliases: Mapping[str, str] = NO_ALIASES,
 ) -> dict[str, Any]:
     """The request's JSON object, every field checked; an empty body is ``{}``.
 

@@ -105,10 +105,10 @@ class WebServer:
 
     def _serve(self) -> None:
         assert self._server is not None and self._socket is not None
-        server = self._server
+        server, sock = self._server, self._socket
 
         async def serve() -> None:
-            task = asyncio.ensure_future(server.serve(sockets=[self._socket]))
+            task = asyncio.ensure_future(server.serve(sockets=[sock]))
             while not server.started and not task.done():
                 await asyncio.sleep(0.01)
             self._started.set()

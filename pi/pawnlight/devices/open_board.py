@@ -15,13 +15,13 @@ older options are its short forms (:func:`spec_from_options`): ``--serial PORT``
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pawnlight.errors import PawnlightError
 
 if TYPE_CHECKING:  # imported when a board is opened: parsing a spec stays quick (--help)
+    from .events import EmitFn
     from .serial_link import SerialBoardLink
     from .sim_firmware import SimulatedFirmware
 
@@ -126,7 +126,7 @@ class OpenBoard:
 
 def open_board(
     spec: str | BoardSpec,
-    emit: Callable[[object], None],
+    emit: EmitFn,
     *,
     card_reader: bool = True,
 ) -> OpenBoard:

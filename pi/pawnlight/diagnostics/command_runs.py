@@ -25,7 +25,7 @@ from pawnlight.terminal_text import wrap, wrap_all
 from . import doctor
 from .connect import BoardSession, BoardUnavailable, choose_calibrated_layout, connect
 from .people import Console, PersonEye, PersonHand
-from .procedures import run_calibration, run_led_test, run_sensor_test
+from .procedures import Eye, Hand, Progress, run_calibration, run_led_test, run_sensor_test
 from .simulated import ScriptedEye, ScriptedHand, parse_faults
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -164,6 +164,8 @@ def sensor_test_command(args: argparse.Namespace) -> int:
         except (BoardUnavailable, ValueError) as error:
             return _err(str(error))
         console = Console()
+        hand: Hand
+        progress: Progress
         if session.firmware is not None:
             hand, _eye = _sim_parts(session, args, layout)
             progress = _quiet  # the scripted person needs no prompts
@@ -223,6 +225,8 @@ def led_test_command(args: argparse.Namespace) -> int:
         except (BoardUnavailable, ValueError) as error:
             return _err(str(error))
         console = Console()
+        eye: Eye
+        progress: Progress
         if session.firmware is not None:
             _hand, eye = _sim_parts(session, args, layout)
             progress = _quiet
@@ -269,6 +273,8 @@ def calibrate_command(args: argparse.Namespace) -> int:
             )
         plan = calibration.full_plan() if args.full else calibration.quick_plan(args.rounds)
         console = Console()
+        hand: Hand
+        progress: Progress
         if session.firmware is not None:
             hand, _eye = _sim_parts(session, args, layout)
             progress = _quiet

@@ -173,9 +173,9 @@ def led_map(wiring: Wiring) -> str:
         mx, my = (ax + bx) / 2, (ay + by) / 2
         length = max(math.hypot(bx - ax, by - ay), 1e-9)
         ux, uy = (bx - ax) / length, (by - ay) / length
-        colour = "#8e44ad" if index in long_hops else "#555555"
+        paint = "#8e44ad" if index in long_hops else "#555555"
         svg.polygon([(mx + 5 * ux, my + 5 * uy), (mx - 4 * ux - 4 * uy, my - 4 * uy + 4 * ux),
-                     (mx - 4 * ux + 4 * uy, my - 4 * uy - 4 * ux)], fill=colour)  # fmt: skip
+                     (mx - 4 * ux + 4 * uy, my - 4 * uy - 4 * ux)], fill=paint)  # fmt: skip
     injected = set(wiring.power_injection)
     for index, (x, y) in enumerate(points):
         slide = wiring.led_chain[index].startswith("slide-")

@@ -199,17 +199,17 @@ def _shift_registers(svg: Svg, board: BoardWiring) -> None:
         column, row = divmod(number, 7)
         prev_column, prev_row = divmod(number - 1, 7)
         if column == prev_column == 0:
-            x = x0 + box_w / 2
-            svg.arrow(x, y0 + row * (box_h + 26), x, y0 + prev_row * (box_h + 26) + box_h,
+            middle = x0 + box_w / 2
+            svg.arrow(middle, y0 + row * (box_h + 26), middle, y0 + prev_row * (box_h + 26) + box_h,
                       COLOURS["spi"])  # fmt: skip
         elif column == prev_column == 1:
-            x = x0 + box_w + 30 + box_w / 2
+            middle = x0 + box_w + 30 + box_w / 2
             ya = y0 + (6 - row) * (box_h + 26) + box_h
             yb = y0 + (6 - prev_row) * (box_h + 26)
-            svg.arrow(x, ya, x, yb, COLOURS["spi"])
+            svg.arrow(middle, ya, middle, yb, COLOURS["spi"])
         else:
-            y = y0 + 6 * (box_h + 26) + box_h / 2
-            svg.arrow(x0 + box_w + 30, y, x0 + box_w, y, COLOURS["spi"])
+            across = y0 + 6 * (box_h + 26) + box_h / 2
+            svg.arrow(x0 + box_w + 30, across, x0 + box_w, across, COLOURS["spi"])
     y = y0 + 7 * (box_h + 26) + 4
     _tag(svg, x0, y, Net("SER IN", "spi"), "right")
     svg.text(x0 + 74, y + 4, f"= Q7 (pin {p['Q7']}) of U1", size=11)

@@ -289,10 +289,10 @@ def check_pico(board: BoardWiring, config: dict[str, Any]) -> list[str]:
         muxes = config["colour"]["muxes"]
         for number, chip in enumerate(board.chips):
             mux = muxes[number] if number < len(muxes) else {}
-            for key, gp in (("enable", chip.enable), ("adc", chip.adc)):
-                if gp != mux.get(key):
+            for key, chip_gp in (("enable", chip.enable), ("adc", chip.adc)):
+                if chip_gp != mux.get(key):
                     found.append(
-                        f"[colour] {chip.ref} {key} is GP{gp}, {board.config} muxes[{number}] "
+                        f"[colour] {chip.ref} {key} is GP{chip_gp}, {board.config} muxes[{number}] "
                         f"says GP{mux.get(key)}"
                     )
             if chip.enable is not None:

@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from .. import strict_json
 from ..rules.board import COLOURS, parse_colour
@@ -437,5 +437,5 @@ def _time(value: object, name: str) -> datetime:
     raise ValueError(f"{name} must be an ISO 8601 date and time, got {value!r}")
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

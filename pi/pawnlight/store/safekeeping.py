@@ -43,8 +43,8 @@ def unsaved_wal_frames(path: Path) -> int:
         return 0
     if len(header) < _BACKFILL + 4:
         return 0
-    frames = struct.unpack_from("=I", header, _MX_FRAME)[0]
-    backfilled = struct.unpack_from("=I", header, _BACKFILL)[0]
+    frames: int = struct.unpack_from("=I", header, _MX_FRAME)[0]
+    backfilled: int = struct.unpack_from("=I", header, _BACKFILL)[0]
     return max(0, frames - backfilled)
 
 
