@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from pawnlight.rules.board import COLOURS
-from pawnlight.rules.game import Event, Game, GameConfig, GameError, Result
+from pawnlight.rules.game import Event, EventKind, Game, GameConfig, GameError, Result
 from pawnlight.store import schema
 from pawnlight.store.errors import JournalError
 from pawnlight.store.journal import Decided, Journal
@@ -64,6 +64,81 @@ def test_games_are_stored_event_by_event_and_resume_exactly(journal):
     assert summary.events == len(game.events)
     assert summary.finished
     assert summary.winners == tuple(COLOURS[c] for c in game.result.winners)
+
+
+def opening() -> Game:
+    """Red comes out, blue has no card to move (forfeited at once), yellow comes out on a 2 and
+    draws again, and moves on."""
+    game = Game(GameConfig())
+    game.draw("1")
+    game.play("R:start-T4")  # turn 1
+    game.draw("5")  # turn 2: blue forfeits
+    game.draw("2")
+    game.play("Y:start-T34")  # turn 3, and yellow draws again
+    game.draw("3")
+    game.play("T34-T37")  # turn 4
+    return game
+
+
+def test_a_game_resumes_with_the_card_drawn_before_the_power_cut(tmp_path):
+    """What the daemon does at start (runtime/owner.py): the unfinished game, replayed to where
+    it stopped, waiting for what it waited for."""
+    path = tmp_path / "journal.sqlite3"
+    game = opening()
+    game.draw("4")  # green has nothing out: a forfeit
+    game.draw("7")  # red to play a 7: the card is part of what resumes
+    with Journal.open(path) as journal:
+        game_id = journal.new_game(game.config)
+        for event in game.events:
+            journal.append(game_id, event)
+    # The power comes back.
+    with Journal.open(path) as journal:
+        assert journal.unfinished() == game_id
+        resumed = journal.resume(game_id)
+    assert resumed.position == game.position
+    assert resumed.history == game.history
+    assert (resumed.phase, resumed.card, resumed.turn) == ("move", "7", 0)
+
+
+def take_back_a_move(journal: Journal, game_id: int, game: Game) -> list[Event]:
+    """As the companion takes a move back (companion/turns.py): undo events until a move is
+    undone, with any card drawn since, each undo written to the journal."""
+    undone = []
+    while game.can_undo():
+        undone.append(game.undo())
+        journal.append(game_id, game.events[-1])
+        if undone[-1].kind == EventKind.MOVE:
+            break
+    return undone
+
+
+def test_takebacks_are_undo_events_that_survive_in_the_journal_and_resume(tmp_path):
+    config = GameConfig(edition="parker-1950")
+    path = tmp_path / "journal.sqlite3"
+    with Journal.open(path) as journal:
+        game_id = journal.new_game(config)
+        game = Game(config)
+        player = Player(game, 8, undo=0.0)
+        for _ in range(80):
+            player.act()
+            journal.append(game_id, game.events[-1])
+        turns = list(game.history)
+        undone = [take_back_a_move(journal, game_id, game) for _ in range(3)]
+        assert all(taken[-1].kind == EventKind.MOVE for taken in undone)
+        assert game.position == turns[len(game.history)].before
+        kinds = [event.kind for event in game.events]
+        assert kinds.count(EventKind.UNDO) == sum(map(len, undone))  # nothing was deleted
+    # The power comes back.
+    with Journal.open(path) as journal:
+        assert journal.unfinished() == game_id
+        resumed = journal.resume(game_id)
+        assert resumed.position == game.position
+        assert resumed.history == game.history
+        assert resumed.events == game.events
+        # And play goes on from there.
+        Player(resumed, 9).act()
+        journal.append(game_id, resumed.events[-1])
+        assert len(journal.load(game_id).events) == len(game.events) + 1
 
 
 def test_unfinished_is_the_latest_game_not_over(journal):
