@@ -14,6 +14,14 @@ import pytest
 from .helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, ManualClock
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first.  pytest-xdist hands tests to its workers in this order, so the long
+    ones (whole games, evenings, the emulated Pico) start at once and the short ones fill the
+    gaps beside them, instead of one long test starting last and running on alone (docs/testing.md,
+    'The time budget')."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: else as found
+
+
 @pytest.fixture
 def clock() -> ManualClock:
     return ManualClock()

@@ -22,7 +22,10 @@ from pawnlight.store.journal import Journal
 from .test_games import play_game
 
 REASON = missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no emulated Pico: {REASON}")
+pytestmark = [
+    pytest.mark.skipif(REASON is not None, reason=f"no emulated Pico: {REASON}"),
+    pytest.mark.slow,
+]
 
 # Long enough (with seed 3) for pawns out of START, bumps, slides, an 11's switch and a Sorry!,
 # short enough for CI: the emulated chip plays about a turn a second.
