@@ -12,7 +12,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..rules.board import COLOURS
 from ..rules.game import Event, EventKind, Game, GameConfig, GameError, Phase
@@ -22,10 +22,13 @@ from .location import journal_path
 from .record import GameRecord, decode, dump, read_record
 from .replay import apply_event, outcome, replay_record, same_result
 
+if TYPE_CHECKING:
+    from .journal import Journal
+
 _DATA_HELP = "data directory (default: $PAWNLIGHT_DATA or ~/.local/share/pawnlight)"
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``games`` command to the ``pawnlight`` command's subparsers."""
     games = subparsers.add_parser(
         "games",
@@ -85,7 +88,7 @@ def _journal_file(args: argparse.Namespace) -> Path:
     return journal_path(getattr(args, "data", None))
 
 
-def _read_journal(args: argparse.Namespace):  # -> Journal
+def _read_journal(args: argparse.Namespace) -> Journal:
     from .journal import Journal  # sqlite3 only when a command needs it
 
     return Journal.open(_journal_file(args), readonly=True)
@@ -184,9 +187,9 @@ def _import(args: argparse.Namespace, out: TextIO) -> int:
         record = read_record(decode(data))
     except StoreError as error:
         raise StoreError(f"{name}: {error}") from None
-    game, error = _replay(name, record)  # names the line of the event (or result) that fails
-    if error:
-        raise StoreError(error)
+    game, failure = _replay(name, record)  # names the line of the event (or result) that fails
+    if failure:
+        raise StoreError(failure)
     with Journal.open(_journal_file(args)) as journal:
         same = _already_imported(journal, record, game)
         if same is not None:
@@ -209,7 +212,7 @@ def _import(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _already_imported(journal: Any, record: GameRecord, game: Game) -> int | None:
+def _already_imported(journal: Journal, record: GameRecord, game: Game) -> int | None:
     """The journal's game that is this record (same start, players, events and end), if any."""
     stored_result = record.result if record.result is not None else game.result
     started = record.started.isoformat()
@@ -225,8 +228,11 @@ def _already_imported(journal: Any, record: GameRecord, game: Game) -> int | Non
             and other.events == record.events
             and other.seed == record.seed
             and dict(other.names) == dict(record.names)
-            and (other.result is None) == (stored_result is None)
-            and (stored_result is None or same_result(other.result, stored_result))
+            and (
+                other.result is None
+                if stored_result is None
+                else other.result is not None and same_result(other.result, stored_result)
+            )
         ):
             return summary.id
     return None
