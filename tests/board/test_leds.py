@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from pawnlight.board import leds
 from pawnlight.board.cells import LEDS, SLIDE_CHANNEL_SQUARES, area_cells, cell_of
 from pawnlight.board.guidance import Correction, Fix
 from pawnlight.board.leds import (
@@ -16,14 +17,13 @@ from pawnlight.board.leds import (
     WHITE,
     Role,
     blink,
-    celebration_frame,
-    error_frame,
-    frame,
-    guidance_frame,
-    position_frame,
-    progress_frame,
-    recognised_frame,
-    turn_frame,
+    celebration_picture,
+    error_picture,
+    guidance_picture,
+    position_picture,
+    progress_picture,
+    recognised_picture,
+    turn_picture,
 )
 from pawnlight.board.recognise import Ambiguous, InProgress, Mismatch, Recognised, Waiting
 from pawnlight.rules.board import HOME, START, Place
@@ -53,7 +53,7 @@ def well_formed(picture) -> bool:
 
 @pytest.mark.parametrize("layout", [PRESENCE, REVERSED], ids=["presence", "reversed-chain"])
 def test_a_turn_shows_destinations_slides_and_bumps_through_the_layout(layout):
-    picture = turn_frame(layout, 0, FIVE, at=0.1)  # bump blink on, chase not started
+    picture = turn_picture(layout, 0, FIVE, at=0.1).frame  # bump blink on, chase not started
     assert well_formed(picture)
     assert lit(layout, picture, 28) == RED_RGB  # T19-T24>T28: the slide's end
     assert lit(layout, picture, 24) == SLIDE_WARNING  # the triangle that fires it
@@ -67,18 +67,23 @@ def test_a_turn_shows_destinations_slides_and_bumps_through_the_layout(layout):
 
 
 def test_blinking_and_chasing_are_functions_of_time():
-    on, off = turn_frame(PRESENCE, 0, FIVE, 0.1), turn_frame(PRESENCE, 0, FIVE, 0.35)
+    on, off = (
+        turn_picture(PRESENCE, 0, FIVE, 0.1).frame,
+        turn_picture(PRESENCE, 0, FIVE, 0.35).frame,
+    )
     assert lit(PRESENCE, on, 26) == WHITE and lit(PRESENCE, off, 26) == OFF
-    assert turn_frame(PRESENCE, 0, FIVE, 0.35) == off  # same time, same frame
+    assert turn_picture(PRESENCE, 0, FIVE, 0.35).frame == off  # same time, same frame
     channel = [PRESENCE.slide_led(square) for square in (25, 26, 27)]
-    chase = [tuple(turn_frame(PRESENCE, 0, FIVE, t)[i] for i in channel) for t in (0.0, 0.2, 0.5)]
+    chase = [
+        tuple(turn_picture(PRESENCE, 0, FIVE, t).frame[i] for i in channel) for t in (0.0, 0.2, 0.5)
+    ]
     assert chase == [(OFF, OFF, OFF), (SLIDE_WARNING, OFF, OFF), (SLIDE_WARNING,) * 3]
     assert blink(0.0, 2.0) and not blink(0.25, 2.0) and blink(0.5, 2.0)
 
 
 def test_a_switch_shows_the_pawn_that_would_be_moved():
     position = pos(red="T6 start start start", blue="T33 start start start")
-    picture = turn_frame(PRESENCE, 0, options(position, "red", "11"), at=0.0)
+    picture = turn_picture(PRESENCE, 0, options(position, "red", "11"), at=0.0).frame
     assert lit(PRESENCE, picture, 33) == WHITE  # T6<>T33, at the on-phase of the blink
     assert lit(PRESENCE, picture, 17) == RED_RGB  # T6-T17
 
@@ -88,7 +93,7 @@ def test_after_a_split_sevens_first_part_only_its_second_part_is_shown():
     choices = options(position, "red", "7")
     move = next(m for m in choices.moves if [s.final for s in m.steps] == [8, 24 + 4])
     progress = InProgress((move,), (move.steps[1:],), True)
-    picture = progress_frame(PRESENCE, 0, progress, at=0.0)
+    picture = progress_picture(PRESENCE, 0, progress, at=0.0).frame
     assert lit(PRESENCE, picture, 28) == RED_RGB
     assert lit(PRESENCE, picture, 12) == OFF  # T5-T12, a whole 7 for the first pawn: gone
 
@@ -99,11 +104,11 @@ def test_guidance_blinks_the_first_correction_and_dims_the_rest():
         Correction(Fix.LIFT, Place(40), None, -1),
         Correction(Fix.PUT, None, Place(START, 2), 2),
     )
-    on = guidance_frame(PRESENCE, corrections, at=0.0, player=0)
-    off = guidance_frame(PRESENCE, corrections, at=0.2)
+    on = guidance_picture(PRESENCE, corrections, at=0.0, player=0).frame
+    off = guidance_picture(PRESENCE, corrections, at=0.2).frame
     assert lit(PRESENCE, on, 13) == WHITE and lit(PRESENCE, off, 13) == OFF  # clear: fast white
     assert lit(PRESENCE, on, 12) == BLUE_RGB  # fill: slow, in the pawn's colour
-    assert lit(PRESENCE, guidance_frame(PRESENCE, corrections, at=0.5), 12) == OFF
+    assert lit(PRESENCE, guidance_picture(PRESENCE, corrections, at=0.5).frame, 12) == OFF
     dim = lit(PRESENCE, on, 40)
     assert dim != OFF and dim[0] < 255  # later corrections: dim
     yellow_start = [lit(PRESENCE, on, c) for c in area_cells(START, 2)]
@@ -111,12 +116,19 @@ def test_guidance_blinks_the_first_correction_and_dims_the_rest():
 
 
 def test_errors_and_the_celebration_move_with_time():
-    assert lit(PRESENCE, error_frame(PRESENCE, 0.0, [Place(7)]), 7) == ERROR
-    assert lit(PRESENCE, error_frame(PRESENCE, 0.2, [Place(7)]), 7) == OFF
-    assert lit(PRESENCE, error_frame(PRESENCE, 0.5), 3) == ERROR  # the whole track, at its peak
-    first, later = celebration_frame(PRESENCE, 3, 0.0), celebration_frame(PRESENCE, 3, 0.5)
+    assert lit(PRESENCE, error_picture(PRESENCE, 0.0, [Place(7)]).frame, 7) == ERROR
+    assert lit(PRESENCE, error_picture(PRESENCE, 0.2, [Place(7)]).frame, 7) == OFF
+    # With no spots, the whole track, here at its peak:
+    assert lit(PRESENCE, error_picture(PRESENCE, 0.5).frame, 3) == ERROR
+    first, later = (
+        celebration_picture(PRESENCE, 3, 0.0).frame,
+        celebration_picture(PRESENCE, 3, 0.5).frame,
+    )
     assert well_formed(first) and first != later
-    assert celebration_frame(PRESENCE, 3, 1.234) == celebration_frame(PRESENCE, 3, 1.234)
+    assert (
+        celebration_picture(PRESENCE, 3, 1.234).frame
+        == celebration_picture(PRESENCE, 3, 1.234).frame
+    )
     home = [lit(PRESENCE, first, cell) for cell in area_cells(HOME, 3)]
     assert home == [WHITE] * 4
     assert any(first[PRESENCE.slide_led(s)] == WHITE for s in SLIDE_CHANNEL_SQUARES)
@@ -124,25 +136,34 @@ def test_errors_and_the_celebration_move_with_time():
 
 def test_the_frame_follows_the_recognisers_decision():
     move = named(FIVE, "T40-T45")
-    assert frame(PRESENCE, 0, FIVE, Waiting(), 0.1) == turn_frame(PRESENCE, 0, FIVE, 0.1)
-    assert frame(PRESENCE, 0, FIVE, None, 0.1) == turn_frame(PRESENCE, 0, FIVE, 0.1)
-    recognised = frame(PRESENCE, 0, FIVE, Recognised(move), 0.1)
-    assert recognised == recognised_frame(PRESENCE, move)
+    assert (
+        leds.picture(PRESENCE, 0, FIVE, Waiting(), 0.1).frame
+        == turn_picture(PRESENCE, 0, FIVE, 0.1).frame
+    )
+    assert (
+        leds.picture(PRESENCE, 0, FIVE, None, 0.1).frame
+        == turn_picture(PRESENCE, 0, FIVE, 0.1).frame
+    )
+    recognised = leds.picture(PRESENCE, 0, FIVE, Recognised(move), 0.1).frame
+    assert recognised == recognised_picture(PRESENCE, move).frame
     assert lit(PRESENCE, recognised, 45) == RED_RGB
     fix = Correction(Fix.PUT, None, Place(30), 1)
-    mismatch = frame(PRESENCE, 0, FIVE, Mismatch((fix,), POSITION), 0.0)
+    mismatch = leds.picture(PRESENCE, 0, FIVE, Mismatch((fix,), POSITION), 0.0).frame
     assert lit(PRESENCE, mismatch, 30) == BLUE_RGB
     other = named(FIVE, "T19-T24>T28")
     ambiguous = Ambiguous((move, other))
-    first, second = (frame(PRESENCE, 0, FIVE, ambiguous, t) for t in (0.3, 1.3))
+    first, second = (leds.picture(PRESENCE, 0, FIVE, ambiguous, t).frame for t in (0.3, 1.3))
     assert lit(PRESENCE, first, 45) == RED_RGB and lit(PRESENCE, first, 28) != RED_RGB
     assert lit(PRESENCE, second, 28) == RED_RGB and lit(PRESENCE, second, 45) != RED_RGB
     progress = InProgress((move,), (move.steps,), False)
-    assert frame(PRESENCE, 0, FIVE, progress, 0.3) == progress_frame(PRESENCE, 0, progress, 0.3)
+    assert (
+        leds.picture(PRESENCE, 0, FIVE, progress, 0.3).frame
+        == progress_picture(PRESENCE, 0, progress, 0.3).frame
+    )
 
 
 def test_a_position_frame_lights_every_pawn():
-    picture = position_frame(PRESENCE, POSITION)
+    picture = position_picture(PRESENCE, POSITION).frame
     assert lit(PRESENCE, picture, 19) == RED_RGB and lit(PRESENCE, picture, 26) == BLUE_RGB
     assert [lit(PRESENCE, picture, c) for c in area_cells(START, 1)] == [BLUE_RGB] * 2 + [OFF] * 2
     assert lit(PRESENCE, picture, cell_of(3, HOME)) == PAWN_COLOURS[3]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 
 from pawnlight.board.cells import CELLS, SLIDE_LEDS
-from pawnlight.board.leds import position_frame
+from pawnlight.board.leds import position_picture
 from pawnlight.board.render_svg import example_panels, render, render_panels, repository_docs
 
 from .helpers import PRESENCE, pos
@@ -15,7 +15,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def test_a_frame_is_drawn_on_every_place():
     position = pos(red="T19 T40 start start", blue="T26 start start start")
-    svg = render(PRESENCE, position_frame(PRESENCE, position), position, "a position")
+    svg = render(PRESENCE, position_picture(PRESENCE, position).frame, position, "a position")
     root = ElementTree.fromstring(svg)
     # One board, drawn by the one renderer: every LED a place, every pawn on it.
     leds = [e for e in root.iter() if e.get("data-led")]

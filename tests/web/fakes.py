@@ -225,9 +225,9 @@ class FakeService:
             if game.over:
                 result = game.result
                 winner = result.winners[0] if result and result.winners else game.turn
-                return led_frames.celebration_frame(layout, winner, at)
+                return led_frames.celebration_picture(layout, winner, at).frame
             moves = game.legal if companion.phase in ("move", "choose") else []
-            return led_frames.frame(layout, game.turn, moves, companion.decision, at)
+            return led_frames.picture(layout, game.turn, moves, companion.decision, at).frame
 
     # -- inside --------------------------------------------------------------------------------
 

@@ -5,6 +5,10 @@ under which place).  Everything that moves - blinking, breathing, chasing, the c
 computed from the ``at`` value passed in, never from a timer, so a frame is a pure function of
 the game, the recogniser's decision and the time, and tests can look at any instant.
 
+Each ``*_picture`` function paints a :class:`Picture`; its ``frame`` is the frame.  That is the
+one way to a frame (``record=False`` skips noting what each lit place means, for a caller that
+only wants the frame).
+
 The colours and patterns are documented, with a picture, in docs/leds.md.
 """
 
@@ -333,35 +337,28 @@ def turn_picture(
     role: Role = Role.DESTINATION,
     record: bool = True,
 ) -> Picture:
+    """Whose turn it is and every legal move of the scanned card."""
     canvas = Canvas(layout, record)
     _turn(canvas, player, at)
     _steps(canvas, (step for move in _moves(moves) for step in move.steps), at, role)
     return canvas.picture()
 
 
-def turn_frame(layout: Layout, player: int, moves: Options | Sequence[Move], at: float) -> Frame:
-    """Whose turn it is and every legal move of the scanned card."""
-    return turn_picture(layout, player, moves, at, record=False).frame
-
-
 def progress_picture(
     layout: Layout, player: int, progress: InProgress, at: float, record: bool = True
 ) -> Picture:
+    """Part-way through a move: only the steps still to do of the moves still possible (after
+    a split 7's first part, the choices for the second)."""
     canvas = Canvas(layout, record)
     _turn(canvas, player, at)
     _steps(canvas, (step for steps in progress.remaining for step in steps), at)
     return canvas.picture()
 
 
-def progress_frame(layout: Layout, player: int, progress: InProgress, at: float) -> Frame:
-    """Part-way through a move: only the steps still to do of the moves still possible (after
-    a split 7's first part, the choices for the second)."""
-    return progress_picture(layout, player, progress, at, record=False).frame
-
-
 def candidates_picture(
     layout: Layout, player: int, ambiguous: Ambiguous, at: float, record: bool = True
 ) -> Picture:
+    """A board that fits several moves: each candidate in turn, the others dim."""
     canvas = Canvas(layout, record)
     _turn(canvas, player, at)
     moves = ambiguous.moves
@@ -382,23 +379,14 @@ def candidates_picture(
     return canvas.picture()
 
 
-def candidates_frame(layout: Layout, player: int, ambiguous: Ambiguous, at: float) -> Frame:
-    """A board that fits several moves: each candidate in turn, the others dim."""
-    return candidates_picture(layout, player, ambiguous, at, record=False).frame
-
-
 def recognised_picture(layout: Layout, move: Move, record: bool = True) -> Picture:
+    """The move made: where its pawns ended, steady."""
     canvas = Canvas(layout, record)
     for step in move.steps:
         canvas.place(
             step.colour, step.final, PAWN_COLOURS[step.colour], Lit(Role.MOVED, step.colour)
         )
     return canvas.picture()
-
-
-def recognised_frame(layout: Layout, move: Move) -> Frame:
-    """The move made: where its pawns ended, steady."""
-    return recognised_picture(layout, move, record=False).frame
 
 
 # -- guidance, errors, the end --------------------------------------------------------------------
@@ -411,6 +399,8 @@ def guidance_picture(
     player: int = -1,
     record: bool = True,
 ) -> Picture:
+    """Corrections: the first one blinking (clear: fast white; fill: slow, in the colour that
+    belongs there; unreadable: fast magenta), the rest dim so the whole job is visible."""
     canvas = Canvas(layout, record)
     if player >= 0:
         _turn(canvas, player, at)
@@ -419,14 +409,6 @@ def guidance_picture(
     if corrections:
         _correction(canvas, corrections[0], at, first=True)  # on top of everything
     return canvas.picture()
-
-
-def guidance_frame(
-    layout: Layout, corrections: Sequence[Correction], at: float, player: int = -1
-) -> Frame:
-    """Corrections: the first one blinking (clear: fast white; fill: slow, in the colour that
-    belongs there; unreadable: fast magenta), the rest dim so the whole job is visible."""
-    return guidance_picture(layout, corrections, at, player, record=False).frame
 
 
 def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) -> None:
@@ -460,6 +442,8 @@ def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) 
 def error_picture(
     layout: Layout, at: float, spots: Iterable[Place] = (), record: bool = True
 ) -> Picture:
+    """Something is wrong that guidance cannot fix: the given spots blink magenta, or, with no
+    spots, the whole track breathes magenta."""
     canvas = Canvas(layout, record)
     spots = list(spots)
     lit = Lit(Role.ERROR)
@@ -475,12 +459,6 @@ def error_picture(
     return canvas.picture()
 
 
-def error_frame(layout: Layout, at: float, spots: Iterable[Place] = ()) -> Frame:
-    """Something is wrong that guidance cannot fix: the given spots blink magenta, or, with no
-    spots, the whole track breathes magenta."""
-    return error_picture(layout, at, spots, record=False).frame
-
-
 def ask_picture(layout: Layout, at: float, record: bool = True) -> Picture:
     """The board asks "really?": the whole track blinks white until the second press."""
     canvas = Canvas(layout, record)
@@ -492,6 +470,8 @@ def ask_picture(layout: Layout, at: float, record: bool = True) -> Picture:
 
 
 def celebration_picture(layout: Layout, winner: int, at: float, record: bool = True) -> Picture:
+    """The end: comets of the winner's colour race round the track, the winner's HOME flashes,
+    the slide channels twinkle."""
     canvas = Canvas(layout, record)
     canvas.still = False  # comets and twinkles: no effect describes them, frames go out
     colour = PAWN_COLOURS[winner]
@@ -510,12 +490,6 @@ def celebration_picture(layout: Layout, winner: int, at: float, record: bool = T
         on = (index * 7 + tick * 13) % 5 == 0
         canvas.slide_channel(square, WHITE if on else OFF, lit)
     return canvas.picture()
-
-
-def celebration_frame(layout: Layout, winner: int, at: float) -> Frame:
-    """The end: comets of the winner's colour race round the track, the winner's HOME flashes,
-    the slide channels twinkle."""
-    return celebration_picture(layout, winner, at, record=False).frame
 
 
 # -- one call for the companion -------------------------------------------------------------------
@@ -542,18 +516,8 @@ def picture(
     return turn_picture(layout, player, moves, at, role, record)
 
 
-def frame(
-    layout: Layout,
-    player: int,
-    moves: Options | Sequence[Move],
-    decision: Decision | None,
-    at: float,
-) -> Frame:
-    """The frame for a turn in progress: pick the picture that fits the recogniser's decision."""
-    return picture(layout, player, moves, decision, at, record=False).frame
-
-
 def position_picture(layout: Layout, position: Position, record: bool = True) -> Picture:
+    """Every pawn's place lit in its colour: a board test, and a picture of a position."""
     canvas = Canvas(layout, record)
     for colour, place in position.items():
         if place in (START, HOME):
@@ -565,11 +529,6 @@ def position_picture(layout: Layout, position: Position, record: bool = True) ->
             for cell in cells[: position.count(colour, place)]:
                 canvas.cell(cell, PAWN_COLOURS[colour], Lit(Role.POSITION, colour))
     return canvas.picture()
-
-
-def position_frame(layout: Layout, position: Position) -> Frame:
-    """Every pawn's place lit in its colour: a board test, and a picture of a position."""
-    return position_picture(layout, position, record=False).frame
 
 
 def led_colours(layout: Layout, frame: Sequence[RGB]) -> dict[str, str]:

@@ -25,11 +25,11 @@ from .guidance import corrections
 from .layout import Layout
 from .leds import (
     Frame,
-    celebration_frame,
-    guidance_frame,
+    celebration_picture,
+    guidance_picture,
     led_colours,
-    progress_frame,
-    turn_frame,
+    progress_picture,
+    turn_picture,
 )
 from .recognise import InProgress
 from .snapshot import expected_occupancy, true_occupancy
@@ -109,7 +109,7 @@ def example_panels(layout: Layout) -> list[Panel]:
             "Red drew a 5",
             "T19-T24>T28 slides (amber chase) and sweeps blue T26 (white blink);\n"
             "T40-T45 bumps green T45. Red START breathes: red's turn.",
-            turn_frame(layout, 0, options, 1.1),
+            turn_picture(layout, 0, options, 1.1).frame,
             position,
         )
     ]
@@ -129,7 +129,7 @@ def example_panels(layout: Layout) -> list[Panel]:
             "Split 7: first part T5-T8 done",
             "The second part's choices, 4 squares for another pawn:\n"
             "destinations steady in red, the pawns that can go dim.",
-            progress_frame(layout, 0, progress, 1.1),
+            progress_picture(layout, 0, progress, 1.1).frame,
             after_first,
         )
     )
@@ -144,7 +144,7 @@ def example_panels(layout: Layout) -> list[Panel]:
             sentence(fixes[0].text).replace(" to ", "\nto ", 1) + ".\n"
             "Source blinks fast white (clear it), target blinks slowly\n"
             "in the colour that belongs there (fill it).",
-            guidance_frame(layout, fixes, 0.1, 0),
+            guidance_picture(layout, fixes, 0.1, 0).frame,
             knocked,
         )
     )
@@ -153,7 +153,7 @@ def example_panels(layout: Layout) -> list[Panel]:
             "Green wins",
             "Comets of the winner's colour race round the track,\n"
             "the winner's HOME flashes, the slide channels twinkle.",
-            celebration_frame(layout, 3, 0.9),
+            celebration_picture(layout, 3, 0.9).frame,
         )
     )
     return panels
