@@ -2,6 +2,8 @@
 # talk to the Pi. Hardware comes from hal (the Pico's machine module, or the simulator), so
 # this exact code runs on the board and under the MicroPython unix port in the tests.
 
+import gc
+
 import config as C
 import hal
 import protocol as P
@@ -14,7 +16,7 @@ from shift_in import ShiftInChain
 
 # major.minor follow the protocol this firmware speaks (protocol.PROTOCOL_MAJOR/MINOR: 1.1 added
 # LED_SCENE); the last number counts releases of the same protocol.
-FIRMWARE_VERSION = "1.1.0"
+FIRMWARE_VERSION = "1.1.1"
 
 # The loop never sleeps longer than this, so the watchdog is fed well inside its timeout and
 # heartbeats go out on time even on a quiet board.
@@ -30,6 +32,9 @@ LED_SHARE = 4
 # An animated scene (LED_SCENE) is drawn this often (25 times a second); a frame that did not
 # change is not written again.
 ANIMATION_MS = 40
+# How often the heap is collected and its free size measured; the lowest goes out in every
+# heartbeat (a collection takes a few milliseconds on a Pico).
+MEMORY_CHECK_MS = 1000
 
 
 def make_sensors(cfg):
@@ -116,6 +121,11 @@ class Board:
         self.scene = None  # (base, effects, its time at scene_at) while the board animates
         self.scene_at = now
         self.scene_frame = bytearray(3 * cfg["leds"]["count"])
+        self.scene_before = bytearray(len(self.scene_frame))
+        # The newest LED frame, in a buffer allocated once (as long as the strip: a shorter
+        # frame is padded with dark LEDs from _dark).
+        self.frame_in = bytearray(len(self.scene_frame))
+        self._dark = bytes(len(self.scene_frame))
         self.next_animation = now
         self.stale_frames = 0  # frames replaced by a newer one before they were shown
         self.next_show = now
@@ -147,7 +157,8 @@ class Board:
             if hal.ticks_diff(now, self.next_animation) < 0:
                 return
             self.next_animation = hal.ticks_add(now, ANIMATION_MS)
-            before = bytes(self.scene_frame)
+            before = self.scene_before
+            before[:] = self.scene_frame
             frame = self._render(now)
             if frame != before:
                 self._write(frame, now)
@@ -171,9 +182,20 @@ class Board:
                 self.link.queue_error(P.E_BAD_MESSAGE, "LED frame of %d bytes" % len(payload))
                 self.link.led_shown()  # refused, but answered
                 return
+            size = len(self.frame_in)
+            n = len(payload)
+            if n > size:
+                message = "frame for %d LEDs, strip has %d" % (n // 3, size // 3)
+                self.link.queue_error(P.E_LED_FRAME, message)
+                self.link.led_shown()
+                return
             if self.led_frame is not None:
                 self.stale_frames += 1
-            self.led_frame = payload
+            frame = self.frame_in
+            frame[:n] = payload
+            if n < size:
+                frame[n:] = memoryview(self._dark)[n:]
+            self.led_frame = frame
         elif mtype == P.LED_SCENE:
             try:
                 scene = P.decode_scene(payload)
@@ -219,6 +241,7 @@ class Board:
         now = ticks_ms()
         next_scan = now
         next_card = now
+        next_memory = now
         while True:
             now = ticks_ms()
             wdt.feed()
@@ -241,6 +264,12 @@ class Board:
             if self.leave_at is not None and ticks_diff(now, self.leave_at) >= 0:
                 hal.stop_watchdog()
                 return
+            if ticks_diff(now, next_memory) >= 0:
+                gc.collect()
+                free = gc.mem_free()
+                if link.mem_free_min is None or free < link.mem_free_min:
+                    link.mem_free_min = free
+                next_memory = ticks_add(ticks_ms(), MEMORY_CHECK_MS)
             link.service(now)
             now = ticks_ms()
             wait = min(ticks_diff(next_scan, now), link.wait_ms(now), MAX_SLEEP_MS)

@@ -12,6 +12,8 @@ import json
 import os
 import select
 import sys
+from array import array
+from binascii import hexlify
 from time import sleep_ms, ticks_add, ticks_diff, ticks_ms  # noqa: F401
 
 import sim_devices as D
@@ -99,25 +101,44 @@ def _command(cmd):
         if _link is not None:
             _link.queue_raw(cmd["type"], bytes.fromhex(cmd["payload"]))
     elif op == "ping":
-        global _scan_periods
-        wakeups = _reader.wakeups if _reader is not None else None
-        periods = _scan_periods
-        _scan_periods = []
-        _emit({"ev": "pong", "id": cmd.get("id"), "reader_polls": wakeups, "scans": periods})
+        _pong(cmd.get("id"))
     else:
         _emit({"ev": "log", "msg": "unknown control op %s" % op})
 
 
-_scan_periods = []  # ms between the starts of consecutive scans, since the last ping
+# ms between the starts of consecutive scans since the last ping: the first SCANS_KEPT of them,
+# in a buffer allocated once (a growing list asked the heap for 64 KiB blocks, issue #31).
+SCANS_KEPT = 5000
+_scan_periods = None  # allocated by setup(), once the modules are compiled
+_scan_count = 0
 _last_scan = None
 
 
 def _scanned():
-    global _last_scan
+    global _last_scan, _scan_count
     now = ticks_ms()
-    if _last_scan is not None and len(_scan_periods) < 5000:
-        _scan_periods.append(ticks_diff(now, _last_scan))
+    if _last_scan is not None and _scan_count < SCANS_KEPT:
+        _scan_periods[_scan_count] = min(ticks_diff(now, _last_scan), 0xFFFF)
+        _scan_count += 1
     _last_scan = now
+
+
+def _pong(ping):
+    """Answer a ping: the scan periods go out as little-endian u16 in hex, written piecewise
+    so no large block is allocated."""
+    global _scan_count
+    if _control is None:
+        _scan_count = 0
+        return
+    wakeups = _reader.wakeups if _reader is not None else None
+    out = _control.out
+    head = '{"ev": "pong", "id": %s, "reader_polls": %s, "scans_hex": "'
+    out.write((head % (json.dumps(ping), json.dumps(wakeups))).encode())
+    view = memoryview(_scan_periods)
+    for i in range(0, _scan_count, 256):
+        out.write(hexlify(view[i : min(i + 256, _scan_count)]))
+    out.write(b'"}\n')
+    _scan_count = 0
 
 
 def _present_card(uid_hex):
@@ -126,9 +147,10 @@ def _present_card(uid_hex):
 
 
 def setup(cfg):
-    global _sensor_model, _mux_bank, _reader
+    global _sensor_model, _mux_bank, _reader, _scan_periods
     if cfg is None:
         return
+    _scan_periods = array("H", bytes(2 * SCANS_KEPT))
     channels = cfg["channels"]
     if cfg["board"] == "presence":
         s = cfg["presence"]

@@ -33,6 +33,7 @@ class HostLink:
         self.host_hellos = 0
         self.stale_frames = 0  # LED frames dropped unseen because a newer one had arrived
         self.led_unacked = None  # (type, seq) of the LED frame handed over, not shown yet
+        self.mem_free_min = None  # lowest free heap measured (by the main loop), for heartbeats
 
     # --- output ----------------------------------------------------------------------------
     def _write(self, mtype, seq, payload):
@@ -152,7 +153,11 @@ class HostLink:
             self._next_heartbeat = ticks_add(now, self.heartbeat_ms)
             uptime = ticks_diff(now, self.boot)
             hb = P.encode_heartbeat(
-                uptime, self.decoder.crc_errors, self.sender.retransmits, len(self.sender)
+                uptime,
+                self.decoder.crc_errors,
+                self.sender.retransmits,
+                len(self.sender),
+                self.mem_free_min,
             )
             self._write(P.HEARTBEAT, 0, hb)
 

@@ -10,6 +10,15 @@ import hal
 # looks for a maintenance request or the BOOTSEL button.
 hal.quiet_keyboard_interrupt()
 if not hal.maintenance_requested() and not hal.bootsel_held():
+    import gc
+
+    # Compiling a module takes a few KiB at once: the largest, protocol.py, goes first into a
+    # freshly collected heap, before the others' leftovers fragment it (issue #31: with the
+    # heap a Pico has free, the import order alone decided whether the firmware started).
+    gc.collect()
+    import protocol  # noqa: F401
+
+    gc.collect()
     import app
 
     app.main()

@@ -216,60 +216,102 @@ def parse_frame(chunk):
     return mtype, seq, body[HEADER_SIZE:end]
 
 
+def cobs_decode_into(src, n, dst):
+    """Decode COBS bytes src[:n] (no zero among them) into dst, a buffer at least n long;
+    returns the decoded length, or -1 if a block runs past the end. Allocates nothing but
+    the slices' views: src and dst are memoryviews."""
+    i = 0
+    o = 0
+    while i < n:
+        code = src[i]
+        end = i + code
+        if end > n:
+            return -1
+        k = code - 1
+        dst[o : o + k] = src[i + 1 : end]
+        o += k
+        i = end
+        if code != 0xFF and i < n:
+            dst[o] = 0
+            o += 1
+    return o
+
+
 class FrameDecoder:
-    """Turns a byte stream into frames, skipping garbage and counting what it skipped."""
+    """Turns a byte stream into frames, skipping garbage and counting what it skipped.
+
+    Its buffers are allocated once: the bytes since the last delimiter (at most max_chunk,
+    longer runs are dropped up to the next delimiter) and the decoded body. Only the payload
+    of each good frame is a new object, as long as that payload."""
 
     def __init__(self, max_chunk=MAX_ENCODED):
         self.max_chunk = max_chunk
-        self._buf = bytearray()
+        self._buf = bytearray(max_chunk)
+        self._view = memoryview(self._buf)
+        self._len = 0
         self._overflow = False
+        self._body = bytearray(max(MAX_BODY, max_chunk))
+        self._body_view = memoryview(self._body)
         self.frames = 0  # good frames decoded
         self.crc_errors = 0  # frames thrown away because the CRC did not match
         self.resyncs = 0  # runs of bytes thrown away because they were not a frame at all
 
     def reset(self):
-        self._buf = bytearray()
+        self._len = 0
         self._overflow = False
 
-    def feed(self, data):
-        """Add received bytes; returns the list of complete good frames they finished."""
+    def feed(self, data, n=None):
+        """Add received bytes (data[:n]: a bytes or bytearray, which may be the caller's own
+        reused buffer); returns the list of complete good frames they finished."""
         frames = []
-        data = bytes(data)
+        if n is None:
+            n = len(data)
+        view = memoryview(data)
         start = 0
         while True:
-            zero = data.find(b"\x00", start)
+            zero = data.find(b"\x00", start, n)
             if zero < 0:
-                self._append(data[start:])
+                self._append(view, start, n)
                 return frames
-            self._append(data[start:zero])
+            self._append(view, start, zero)
             start = zero + 1
-            chunk = self._buf
+            size = self._len
             overflow = self._overflow
-            self._buf = bytearray()
+            self._len = 0
             self._overflow = False
             if overflow:
                 self.resyncs += 1
                 continue
-            if not chunk:
+            if not size:
                 continue  # two delimiters in a row: the normal gap between frames
-            try:
-                frames.append(parse_frame(chunk))
-            except CrcError:
-                self.crc_errors += 1
-                continue
-            except FramingError:
-                self.resyncs += 1
-                continue
-            self.frames += 1
+            frame = self._parse(size)
+            if frame is not None:
+                frames.append(frame)
 
-    def _append(self, part):
-        if self._overflow or not part:
+    def _append(self, view, start, end):
+        k = end - start
+        if self._overflow or k <= 0:
             return
-        if len(self._buf) + len(part) > self.max_chunk:
+        if self._len + k > self.max_chunk:
             self._overflow = True  # keep dropping until the next delimiter
-            self._buf = bytearray()
+            self._len = 0
             return
-        self._buf += part
+        self._buf[self._len : self._len + k] = view[start:end]
+        self._len += k
+
+    def _parse(self, size):
+        size = cobs_decode_into(self._view, size, self._body_view)
+        if size < MIN_BODY or size > MAX_BODY:
+            self.resyncs += 1
+            return None
+        body = self._body
+        end = size - CRC_SIZE
+        if crc32(self._body_view[:end]) != struct.unpack_from("<I", body, end)[0]:
+            self.crc_errors += 1
+            return None
+        self.frames += 1
+        mtype, seq = struct.unpack_from("<BH", body, 0)
+        return mtype, seq, bytes(self._body_view[HEADER_SIZE:end])
 
 
 # --- payloads ------------------------------------------------------------------------------
@@ -358,23 +400,37 @@ def decode_card(payload):
 
 
 _HEARTBEAT = "<IHHH"
+_HEARTBEAT_SIZE = struct.calcsize(_HEARTBEAT)
 
 
-def encode_heartbeat(uptime_ms, crc_errors, retransmits, queued):
-    return struct.pack(
+def encode_heartbeat(uptime_ms, crc_errors, retransmits, queued, mem_free_min=None):
+    """mem_free_min (the board's, since firmware 1.1.1): trailing bytes, which older
+    receivers ignore."""
+    head = struct.pack(
         _HEARTBEAT,
         uptime_ms & 0xFFFFFFFF,
         min(crc_errors, 0xFFFF),
         min(retransmits, 0xFFFF),
         min(queued, 0xFFFF),
     )
+    if mem_free_min is None:
+        return head
+    return head + struct.pack("<I", min(mem_free_min, 0xFFFFFFFF))
 
 
 def decode_heartbeat(payload):
     """(uptime_ms, crc_errors, retransmits, queued)."""
-    if len(payload) < struct.calcsize(_HEARTBEAT):
+    if len(payload) < _HEARTBEAT_SIZE:
         raise MessageError("HEARTBEAT too short")
     return struct.unpack_from(_HEARTBEAT, payload, 0)
+
+
+def heartbeat_mem_free_min(payload):
+    """The lowest free heap the board has measured since boot, in bytes; None from a board
+    (firmware before 1.1.1) or a Pi that does not say."""
+    if len(payload) < _HEARTBEAT_SIZE + 4:
+        return None
+    return struct.unpack_from("<I", payload, _HEARTBEAT_SIZE)[0]
 
 
 def encode_error(code, message):

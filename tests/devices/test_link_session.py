@@ -309,3 +309,13 @@ def test_snapshot_requests_cannot_storm() -> None:
     burst, interval = SETTINGS.snapshot_burst, SETTINGS.snapshot_interval
     assert requests <= burst + 10.0 / interval + 1
     assert session.counters.malformed == requests
+
+
+def test_the_boards_lowest_free_heap_is_kept_from_its_heartbeat() -> None:
+    session = connected(0.0)
+    hb = P.encode_heartbeat(5000, 0, 0, 0, 61234)
+    session.receive(P.encode_frame(P.HEARTBEAT, 0, hb), 0.5)
+    assert session.counters.board_mem_free_min == 61234
+    # A 1.1.0 board's heartbeat says nothing of it: the last figure stays.
+    session.receive(P.encode_frame(P.HEARTBEAT, 0, P.encode_heartbeat(5500, 0, 0, 0)), 1.0)
+    assert session.counters.board_mem_free_min == 61234

@@ -298,3 +298,12 @@ def test_the_firmware_version_names_the_protocol_it_speaks():
     version = re.search(r'^FIRMWARE_VERSION = "(\d+)\.(\d+)\.(\d+)"$', app.read_text(), re.M)
     assert version is not None, "firmware/app.py must set FIRMWARE_VERSION as major.minor.patch"
     assert (int(version[1]), int(version[2])) == (P.PROTOCOL_MAJOR, P.PROTOCOL_MINOR)
+
+
+def test_the_boards_lowest_free_heap_rides_in_the_heartbeat_compatibly() -> None:
+    old = P.encode_heartbeat(1000, 1, 2, 3)
+    new = P.encode_heartbeat(1000, 1, 2, 3, 45678)
+    # An older receiver reads the same four counters from both; a newer one reads the heap.
+    assert P.decode_heartbeat(old) == P.decode_heartbeat(new) == (1000, 1, 2, 3)
+    assert P.heartbeat_mem_free_min(old) is None
+    assert P.heartbeat_mem_free_min(new) == 45678

@@ -56,6 +56,7 @@ class LinkStats:
     board_crc_failures: int = 0
     board_retransmits: int = 0
     board_queued: int = 0
+    board_mem_free_min: int = 0  # lowest free heap in bytes since boot (firmware 1.1.1 on)
 
 
 class BoardLink(Protocol):

@@ -72,6 +72,7 @@ class Counters:
         self.board_crc_failures = 0
         self.board_retransmits = 0
         self.board_queued = 0
+        self.board_mem_free_min = 0  # the board's lowest free heap in bytes (firmware 1.1.1)
 
 
 def _ms(seconds: float) -> int:
@@ -234,6 +235,9 @@ class LinkSession:
             c = self.counters
             c.board_uptime_ms, c.board_crc_failures = uptime, crc
             c.board_retransmits, c.board_queued = retransmits, queued
+            memory = P.heartbeat_mem_free_min(payload)
+            if memory is not None:
+                c.board_mem_free_min = memory
         elif mtype in P.RELIABLE_TYPES:
             verdict = self.inbound.check(seq)
             if verdict == P.SEQ_OLD:

@@ -193,6 +193,7 @@ class SerialBoardLink:
                 board_crc_failures=c.board_crc_failures,
                 board_retransmits=c.board_retransmits,
                 board_queued=c.board_queued,
+                board_mem_free_min=c.board_mem_free_min,
             )
 
     # --- reader thread -----------------------------------------------------------------

@@ -569,6 +569,10 @@ class SimulatedFirmware:
             self._leds = [tuple(rgb[i : i + 3]) for i in range(0, len(rgb), 3)]  # type: ignore[misc]
             self._led_writes += 1
         elif kind == "pong":
+            scans = bytes.fromhex(str(event.pop("scans_hex", "")))
+            event["scans"] = [
+                int.from_bytes(scans[i : i + 2], "little") for i in range(0, len(scans), 2)
+            ]
             self._pongs[int(event["id"])] = event  # type: ignore[call-overload]
         else:
             self._events_log.append(event)
