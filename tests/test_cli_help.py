@@ -15,6 +15,7 @@ def test_main_help(capsys):
 def commands():
     parser = build_parser()
     action = next(a for a in parser._actions if a.dest == "command")
+    assert action.choices is not None
     return sorted(action.choices)
 
 

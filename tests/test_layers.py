@@ -221,5 +221,5 @@ def test_the_runtime_changes_the_companion_only_through_its_inputs():
                 if isinstance(target, ast.Attribute | ast.Subscript) and _owned_by_companion(
                     target
                 ):
-                    writes.append(f"{path.name}:{node.lineno}: {ast.unparse(target)}")
+                    writes.append(f"{path.name}:{target.lineno}: {ast.unparse(target)}")
     assert not writes, "the runtime writes the companion's state:\n" + "\n".join(writes)

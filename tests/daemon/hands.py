@@ -10,27 +10,30 @@ from pawnlight.board.snapshot import canonical, read_occupancy, sense
 from pawnlight.rules.board import COLOURS, START, Place
 from pawnlight.rules.moves import Move
 
+#: ("lift", square, None) or ("place", square, colour).
+Action = tuple[str, str, str | None]
+
 
 def square_name(colour: int, place: int) -> str:
     """The simulator's name for where a pawn of ``colour`` stands."""
     return Place(place, colour).key
 
 
-def actions_for(move: Move, rng: random.Random) -> list[tuple[str, str, str | None]]:
+def actions_for(move: Move, rng: random.Random) -> list[Action]:
     """("lift", square, None) and ("place", square, colour) actions, in a realistic order:
     each part's pawn is picked up and put down, then the bumped pawns go home to START, before
     or after the mover as people happen to do it."""
-    actions: list[tuple[str, str, str | None]] = []
+    actions: list[Action] = []
     for step in move.steps:
-        mover = [("lift", square_name(step.colour, step.origin), None)]
+        mover: list[Action] = [("lift", square_name(step.colour, step.origin), None)]
         if step.swapped >= 0:
             mover.append(("lift", square_name(step.swapped, step.target), None))
             mover.append(("place", square_name(step.swapped, step.origin), COLOURS[step.swapped]))
-        bumps = []
+        bumps: list[Action] = []
         for colour, square in step.bumped:
             bumps.append(("lift", square_name(colour, square), None))
             bumps.append(("place", square_name(colour, START), COLOURS[colour]))
-        land = [("place", square_name(step.colour, step.final), COLOURS[step.colour])]
+        land: list[Action] = [("place", square_name(step.colour, step.final), COLOURS[step.colour])]
         if rng.random() < 0.5:
             actions += bumps + mover + land  # the bumped pawns are taken off first
         else:

@@ -13,7 +13,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pawnlight.board.layout import Layout
 from pawnlight.board.snapshot import Occupancy, pawn_count, read_occupancy
@@ -45,7 +45,7 @@ class DaemonProcess:
         config = self.data / "test.toml"
         config.write_text(f"settle = {self.settle}\n")
         env = dict(os.environ, PAWNLIGHT_PIN=PIN)
-        self.log = open(self.data / "daemon.log", "ab")  # noqa: SIM115 - closed in stop()
+        self.log: BinaryIO | None = open(self.data / "daemon.log", "ab")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -85,8 +85,9 @@ class DaemonProcess:
         self._close_log()
 
     def _close_log(self) -> None:
-        if getattr(self, "log", None) is not None:
-            self.log.close()
+        log = getattr(self, "log", None)
+        if log is not None:
+            log.close()
             self.log = None
 
     # -- HTTP ---------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ PICO = re.compile(r"\bGP(\d+)(?: \(|, | / )pin (\d+)")
 NAMED_PIN = re.compile(r"(?<![\w/])(/?[A-Z0-9_]+) \(pin (\d+)\)")
 NAMED_PINS = re.compile(r"((?:/?[0-9A-Z]+, )+/?[0-9A-Z]+) \(pins ((?:\d+, )+\d+)\)")
 #: Words that say which chip the named pins after them belong to.
-CONTEXT = {
+CONTEXT: dict[str, dict[str, int] | dict[str, tuple[int, ...]]] = {
     SHIFT_REGISTER: SHIFT_REGISTER_PINS,
     MUX: MUX_PINS,
     "mux": MUX_PINS,

@@ -108,6 +108,7 @@ def _contents(folder):
 @pytest.mark.parametrize("argv", [[], ["--help"], ["--chek"], ["check"], ["--write", "x"]])
 def test_nothing_is_written_without_an_explicit_write(hardware_copy, argv, capsys):
     before = _contents(hardware_copy)
+    code: int | str | None
     try:
         code = hardware_docs.main(argv, folder=hardware_copy)
     except SystemExit as exit_:  # argparse: --help (0) and unknown arguments (2)

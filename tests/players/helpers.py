@@ -64,7 +64,7 @@ def moments(count: int, seed: int = 4, **config):
     rng = random.Random(seed)
     game = Game(GameConfig(**config))
     deck = Deck(rng)
-    found = []
+    found: list[tuple[GameView, str, Options]] = []
     while not game.over and len(found) < count:
         card = deck.draw()
         options = game.draw(card)

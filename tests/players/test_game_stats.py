@@ -27,6 +27,7 @@ def forfeits_from_events(game: Game) -> dict[str, int]:
         if event.kind == "draw":
             following = events[index + 1].kind if index + 1 < len(events) else None
             if following != "move":
+                assert event.card is not None  # a draw names its card
                 forfeits[event.card] += 1
     return forfeits
 
@@ -49,6 +50,7 @@ def test_statistics_match_the_moves_played_and_the_events(edition, variant, team
     assert sum(c.turns for c in stats.colours.values()) == stats.turns
     assert sum(c.bumps_made for c in stats.colours.values()) == stats.bumps
     assert sum(c.bumped for c in stats.colours.values()) == stats.bumps
+    assert game.result is not None
     assert stats.winners == game.result.winners
     if variant != "patience":
         assert stats.winner_seats and all(

@@ -1,4 +1,4 @@
-"""The board's geometry is the contract's (docs/coordinates.md, section 1)."""
+"""The board's geometry is docs/coordinates.md's ('Places')."""
 
 import pytest
 
@@ -15,9 +15,9 @@ from pawnlight.rules.board import (
     start_circle,
 )
 
-# Straight from the contract: "So red: slides T1->T4 and T9->T13, entry T2, start circle T4,
-# diamond T3; blue: T16->T19, T24->T28, ..."
-CONTRACT = {
+# Straight from the table of docs/coordinates.md, 'Places': each colour's slides, entry, start
+# circle and diamond.
+LANDMARKS = {
     "red": ((1, 4), (9, 13), 2, 4, 3),
     "blue": ((16, 19), (24, 28), 17, 19, 18),
     "yellow": ((31, 34), (39, 43), 32, 34, 33),
@@ -25,10 +25,10 @@ CONTRACT = {
 }
 
 
-@pytest.mark.parametrize("name", list(CONTRACT))
-def test_each_colour_matches_the_contract(name):
+@pytest.mark.parametrize("name", list(LANDMARKS))
+def test_each_colour_matches_the_documented_landmarks(name):
     colour = board.parse_colour(name)
-    short, long, entry, circle, diamond = CONTRACT[name]
+    short, long, entry, circle, diamond = LANDMARKS[name]
     slides = sorted((s.triangle, s.end) for s in SLIDES if s.colour == colour)
     assert slides == [short, long]
     assert entry_square(colour) == entry
@@ -51,16 +51,23 @@ def test_entry_leads_into_the_safety_zone_and_home_with_exactly_six():
     for colour in range(4):
         entry = entry_square(colour)
         path = FORWARD_PATHS[colour][entry][6]
+        assert path is not None
         assert [place_name(p) for p in path] == ["S1", "S2", "S3", "S4", "S5", "home"]
         assert FORWARD_PATHS[colour][entry][7] is None
         assert path[-1] == HOME
 
 
+def names(path: tuple[int, ...] | None) -> list[str]:
+    """The places of a path, which must exist."""
+    assert path is not None
+    return [place_name(p) for p in path]
+
+
 def test_forward_wraps_around_the_track_and_never_passes_another_colours_entry_into_safety():
     # Red at T59 forward 5: T0, T1, T2 (red entry), S1, S2.
-    assert [place_name(p) for p in FORWARD_PATHS[0][59][5]] == ["T0", "T1", "T2", "S1", "S2"]
+    assert names(FORWARD_PATHS[0][59][5]) == ["T0", "T1", "T2", "S1", "S2"]
     # Blue passes red's entry on the track.
-    assert [place_name(p) for p in FORWARD_PATHS[1][0][4]] == ["T1", "T2", "T3", "T4"]
+    assert names(FORWARD_PATHS[1][0][4]) == ["T1", "T2", "T3", "T4"]
 
 
 def test_place_names_round_trip():

@@ -1,4 +1,4 @@
-"""`pawnlight rules moves|score`, exactly as contract sections 3 and 4 fix them."""
+"""`pawnlight rules moves|score`, exactly as docs/coordinates.md fixes them."""
 
 import json
 import subprocess
@@ -25,7 +25,7 @@ def run(question: str, stdin: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_moves_answers_the_contract_example():
+def test_moves_answers_the_documented_example():
     answer = run("moves", json.dumps(EXAMPLE))
     assert answer.returncode == 0, answer.stderr
     result = json.loads(answer.stdout)
@@ -89,7 +89,7 @@ BAD = [
     (json.dumps(dict(EXAMPLE, player="green")), "has no pawns"),
     (json.dumps({k: v for k, v in EXAMPLE.items() if k != "card"}), "missing field 'card'"),
     (json.dumps(dict(EXAMPLE, teams="yes")), "teams must be"),
-    # Strict: the contract's exact spellings and types, no other fields, no key twice.
+    # Strict: the documented exact spellings and types, no other fields, no key twice.
     (json.dumps(dict(EXAMPLE, card=7)), "card must be a string"),
     (
         json.dumps(dict(EXAMPLE, pawns={"red": ["start", "t7", "S2", "home"]})),
@@ -163,6 +163,7 @@ def test_a_reader_that_goes_away_ends_the_command_quietly():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+    assert process.stdout is not None
     process.stdout.close()  # the reader is gone before the answer is written
     _, err = process.communicate(json.dumps(EXAMPLE).encode(), timeout=60)
     assert b"Traceback" not in err and err == b""

@@ -35,6 +35,7 @@ def test_setup_compiles_exactly_the_modules_the_fallback_knows():
         for node in tree.body
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "COMPILED"
     )
+    assert isinstance(listed, ast.List)
     stems = tuple(Path(ast.literal_eval(listed)[i]).stem for i in range(len(listed.elts)))
     assert stems == compiled.MODULES
 

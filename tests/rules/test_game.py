@@ -128,6 +128,7 @@ def test_the_winner_is_the_first_with_every_pawn_home():
     game = Game(GameConfig(players=("red", "blue")), position)
     game.draw("2")
     game.play("R:S4-home")
+    assert game.result is not None
     assert game.phase == Phase.OVER and game.result.winners == (0,)
     with pytest.raises(GameError, match="game is over"):
         game.draw("1")
@@ -145,6 +146,7 @@ def test_random_games_end_with_a_winner(seed):
             game.play(rng.choice(options.moves))
         turns += 1
         assert turns < 5000
+    assert game.result is not None
     winner = game.result.winners[0]
     assert game.position.all_home(winner)
     assert sum(1 for c in game.order if game.position.all_home(c)) == 1

@@ -201,6 +201,8 @@ def test_match_winner_leads_the_next_game_and_points_carry_over():
             options = game.draw(deck.draw())
             if game.phase == Phase.MOVE:
                 game.play(rng.choice(options.moves))
+        assert game.result is not None
+        assert game.result.scores is not None
         totals.append(dict(game.result.scores))
         if match.winner is None:
             nxt = match.next_game()
@@ -253,6 +255,7 @@ def test_random_games_of_every_variant_end_as_their_book_says(edition, variant, 
         assert len(result.winners) == 2
         assert all(game.position.all_home(c) for c in result.winners)
     elif result.reason == "every other player dropped":
+        assert result.scores is not None
         assert result.scores[result.winners[0]] == EDITIONS[edition].scoring.drop_out_win
     else:
         assert game.position.all_home(result.winners[0])
@@ -281,6 +284,7 @@ def test_team_double_game():
     game = Game(config, almost)
     game.draw("1")
     game.play("Y:S5-home")
+    assert game.result is not None
     assert game.result.winners == (RED, YELLOW) and game.result.double_game
     blue_home = pos(
         red="home home home home",
@@ -291,10 +295,12 @@ def test_team_double_game():
     game = Game(config, blue_home)
     game.draw("1")
     game.play("Y:S5-home")
+    assert game.result is not None
     assert not game.result.double_game
     hasbro = Game(GameConfig(edition="hasbro-2002", teams=True), almost)
     hasbro.draw("1")
     hasbro.play("Y:S5-home")
+    assert hasbro.result is not None
     assert hasbro.result.winners == (RED, YELLOW) and not hasbro.result.double_game
 
 

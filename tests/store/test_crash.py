@@ -100,13 +100,13 @@ def check_journal(
         extra = 0
         unfinished = journal.unfinished()
         if unfinished is not None:
-            stored = len(records[unfinished].events)
+            count = len(records[unfinished].events)
             last = max((s for g, s in acknowledged if g == unfinished), default=0)
             # Events kept unacknowledged at an earlier kill are built on by the next writer.
             last = max(last, kept.get(unfinished, 0))
-            assert stored - last in (0, 1)  # at most the one event being written at the kill
-            kept[unfinished] = stored
-            extra = stored - last
+            assert count - last in (0, 1)  # at most the one event being written at the kill
+            kept[unfinished] = count
+            extra = count - last
             resumed = journal.resume(unfinished)
-            assert not resumed.over and len(resumed.events) == stored
+            assert not resumed.over and len(resumed.events) == count
     return extra

@@ -55,7 +55,9 @@ def test_a_record_cut_short_in_its_last_line(finished):
     assert error.line == 41
     assert str(error).startswith("line 41: not valid JSON")
     assert "cut short" in str(error)
+    assert error.intact is not None
     assert error.intact.events == tuple(game.events[:39])
+    assert error.intact.damage is not None
     assert "line 41" in error.intact.damage
     salvaged = salvage_record(cut)
     assert salvaged == error.intact
@@ -95,6 +97,7 @@ def test_a_garbage_line_is_named_with_its_number(finished, garbage, message):
     with pytest.raises(RecordError, match=f"^line 11: .*{message}") as caught:
         read_record(damaged)
     assert caught.value.line == 11
+    assert caught.value.intact is not None
     assert caught.value.intact.events == tuple(game.events[:9])
 
 
@@ -165,7 +168,8 @@ def test_a_move_by_the_wrong_player_or_card_does_not_replay(field, value, messag
     game.draw("1")
     game.play("R:start-T4")
     record = GameRecord.from_game(game)
-    move = record.events[1]._replace(**{field: value if field == "card" else 3})
+    first = record.events[1]
+    move = first._replace(card=value) if field == "card" else first._replace(colour=3)
     with pytest.raises(ReplayError, match=message):
         replay_record(GameRecord(record.config, record.started, (record.events[0], move)))
 
@@ -202,6 +206,7 @@ def test_bytes_that_are_not_utf8(finished):
     at = data.index(b"\n", data.index(b'"n": 7,')) - 3  # inside line 8
     with pytest.raises(RecordError, match=r"^line 8: not UTF-8") as caught:
         decode(data[:at] + b"\xff" + data[at + 1 :])
+    assert caught.value.intact is not None
     assert caught.value.intact.events == tuple(game.events[:6])
 
 
@@ -337,6 +342,7 @@ def test_a_damaged_event_row_names_the_game_and_sequence(full_journal, statement
             journal.load(2)
         error = caught.value
         assert (error.game_id, error.seq) == (2, 25)
+        assert error.intact is not None
         assert len(error.intact.events) == 24
         assert replay_record(error.intact).events == list(error.intact.events)
         with pytest.raises(JournalError, match="game 2, event 25"):
@@ -349,6 +355,7 @@ def test_a_damaged_header_is_listed_and_reported(full_journal):
     with Journal.open(full_journal) as journal:
         summaries = journal.games()
         assert [s.damage is not None for s in summaries] == [False, False, True]
+        assert summaries[2].damage is not None
         assert "header" in summaries[2].damage
         with pytest.raises(JournalError, match=r"^game 3: its header is damaged"):
             journal.load(3)

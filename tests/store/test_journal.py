@@ -63,6 +63,7 @@ def test_games_are_stored_event_by_event_and_resume_exactly(journal):
     assert summary.turns == len(game.history)
     assert summary.events == len(game.events)
     assert summary.finished
+    assert game.result is not None
     assert summary.winners == tuple(COLOURS[c] for c in game.result.winners)
 
 
@@ -175,6 +176,7 @@ def test_finish_checks_the_result(journal):
     game = Game(config)
     play_into(journal, game_id, game, seed=3)
     journal.finish(game_id, game.result)  # agrees: nothing to do
+    assert game.result is not None
     loser = next(c for c in (0, 1) if c not in game.result.winners)
     with pytest.raises(GameError, match="ended with"):
         journal.finish(game_id, Result((loser,)))

@@ -70,6 +70,7 @@ def test_random_games_include_what_the_format_must_carry():
         for seed in (1, 2):
             game, _ = played(config, seed, double=0.01)
             kinds |= {e.kind for e in game.events}
+            assert game.result is not None
             scored |= bool(game.result.scores) and game.result.reason == "all pawns home"
     assert kinds == {"draw", "move", "forfeit", "double", "accept", "drop", "undo"}
     assert scored
