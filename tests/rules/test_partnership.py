@@ -79,6 +79,31 @@ def test_classic_sorry_must_be_used_even_on_the_partner(edition):
     assert texts(position, "red", "sorry", edition, teams=True) == {"R:start-T40"}
 
 
+@classic
+def test_classic_sorry_may_take_either_partner_pawn_even_one_on_its_own_triangle(edition):
+    """Special rule 1 (Parker book 000): "A SORRY® card must be used at all times, even though it
+    may mean the removal of a partner's man."  With no opponent on the track, any of the partner's
+    men may be the one removed: the one on its own triangle (the Sorry! pawn lands on another
+    colour's triangle and slides, sweeping it) as well as one on a plain square.  Neither is a
+    last-resort landing (special rule 2) to be dropped because the other exists (issue #34)."""
+    others = dict(blue="start start start start", green="home start start start")
+    # Yellow on its own long slide's triangle T39 and on T45.
+    position = pos(red="start start start start", yellow="T39 T45 start start", **others)
+    assert texts(position, "red", "sorry", edition, teams=True) == {
+        "R:start-T39>T43",
+        "R:start-T45",
+    }
+    # Yellow on its own short slide's triangle T31 and on T45.
+    position = pos(red="start start start start", yellow="T31 T45 start start", **others)
+    assert texts(position, "red", "sorry", edition, teams=True) == {
+        "R:start-T31>T34",
+        "R:start-T45",
+    }
+    # Off the triangles both were always offered.
+    position = pos(red="start start start start", yellow="T40 T45 start start", **others)
+    assert texts(position, "red", "sorry", edition, teams=True) == {"R:start-T40", "R:start-T45"}
+
+
 def test_hasbro_sorry_with_no_opponent_may_hit_own_or_partner():
     """Hasbro: "SORRY! cards must be used. If there's no one else to pick on, this means you might
     send your own or your partner's pawn back!"."""

@@ -555,7 +555,10 @@ def _sorry(
                 strict,
             )
             if built is not None:
-                found.append(built)
+                # With no opponent to pick on, every Sorry! removes a team pawn, whether it bumps
+                # the partner or slides from the partner's triangle, sweeping it: rule 1 makes
+                # each a move in its own right, never a last resort to be filtered out (rule 2).
+                found.append((built[0], False) if fallback else built)
     return found
 
 
