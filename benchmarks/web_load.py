@@ -186,7 +186,7 @@ class SlowHeaders:
 
 
 class Prober:
-    """Times GET /api/state (the contract's whole state, 170 KB late in the game) every
+    """Times GET /api/state (the whole state, 170 KB late in the game) every
     ``every`` seconds on a fresh connection, as a script would."""
 
     def __init__(self, port: int, every: float = 0.1) -> None:

@@ -23,8 +23,9 @@ blueprint = Blueprint("api", __name__)
 
 @blueprint.get("/api/state")
 def state():
-    """The whole state (contract section 5); ``?compact=1`` without the history (what the event
-    stream sends).  Encoded once per version, with an ETag: a poller that has it gets a 304."""
+    """The whole state (docs/api.md, 'GET /api/state'); ``?compact=1`` without the history (what
+    the event stream sends).  Encoded once per version, with an ETag: a poller that has it gets
+    a 304."""
     compact = request.args.get("compact", "0")
     if compact not in ("0", "1"):
         raise ApiError(f"compact must be 0 or 1, not {compact[:20]!r}")

@@ -1,8 +1,9 @@
 """The simulator: a virtual board in the browser, and its API (only with a simulated board).
 
-The API is the contract's and needs no PIN: it stands for the players' hands on the board, and
-anyone at the table may move a pawn or scan a card.  The service's simulator checks every
-square, colour and card and raises ValueError with a message for the player; those become 400s.
+The API is fixed for outside tools (docs/api.md, 'The simulator') and needs no PIN: it stands
+for the players' hands on the board, and anyone at the table may move a pawn or scan a card.
+The service's simulator checks every square, colour and card and raises ValueError with a
+message for the player; those become 400s.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def _act(action: Callable[[], Any]):
     return jsonify(reply if isinstance(reply, dict) else {"ok": True})
 
 
-# -- the contract's routes ------------------------------------------------------------------------
+# -- the routes of docs/api.md, 'The simulator' ---------------------------------------------------
 
 
 @blueprint.post("/api/sim/scan")

@@ -170,7 +170,8 @@ def test_a_position_frame_lights_every_pawn():
 
 
 def test_the_roles_of_lit_places_keep_their_words():
-    """The values of the state's ``lit`` (CONTRACT section 5) and the page's role classes."""
+    """The values of the state's ``lit`` (docs/api.md, 'GET /api/state', 'What is lit') and the
+    page's role classes."""
     assert [role.value for role in Role] == [
         "turn", "pawn", "destination", "hint", "slide", "bump", "switch", "choice", "moved",
         "correction", "check", "position", "celebration", "error", "ask",

@@ -99,7 +99,8 @@ def test_computer_seats_are_recorded_and_come_back_after_a_restart(tmp_path):
 
 
 def test_a_new_game_over_an_unfinished_one_keeps_it_as_abandoned(daemon, tmp_path):
-    """CONTRACT section 5: the old game stays in the records, ended early with no winner."""
+    """docs/api.md, 'POST /api/game': the old game stays in the records, ended early with no
+    winner."""
     owner = daemon.owner
     wait_for(owner, lambda s: s["link"]["up"])
     owner.command("new_game", {"players": ["red", "blue"]})

@@ -25,7 +25,8 @@ def texts(position: Position, player: str, card: str, edition=HASBRO, teams: boo
 
 
 def results(position: Position, player: str, card: str, edition=HASBRO, teams: bool = False):
-    """The positions a card can lead to, as contract JSON with sorted lists (order-free)."""
+    """The positions a card can lead to, as pawn-list JSON (docs/coordinates.md) with sorted
+    lists (order-free)."""
     return {_key(m.after) for m in options(position, player, card, edition, teams).moves}
 
 

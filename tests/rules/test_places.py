@@ -28,8 +28,9 @@ def test_every_place_round_trips_through_each_spelling():
 
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
 def test_every_place_a_pawn_of_each_edition_can_stand_on(edition):
-    """Section 3 names a pawn's place without its colour; with the colour it stands alone."""
-    del edition  # every edition plays on the same board: the places are the contract's
+    """A pawn list (docs/coordinates.md) names a pawn's place without its colour; with the colour
+    it stands alone."""
+    del edition  # every edition plays on the same board: the places are docs/coordinates.md's
     for colour in range(len(COLOURS)):
         for number in range(PLACE_COUNT):
             place = Place(number, colour)

@@ -1,4 +1,5 @@
-"""The simulator's API (the contract's routes, no PIN) and its page; all 404 on real hardware."""
+"""The simulator's API (docs/api.md, 'The simulator': no PIN) and its page; all 404 on real
+hardware."""
 
 from __future__ import annotations
 
@@ -137,7 +138,7 @@ def test_with_no_game_the_hand_holds_a_box_of_every_colour(client):
 
 
 def test_one_press_of_the_boards_new_game_button_only_asks(client, service):
-    """CONTRACT section 5: a second press within 3 s ends the game; one press does not."""
+    """docs/api.md, 'The simulator': a second press within 3 s ends the game; one press does not."""
     service.start(("red", "blue"))
     service.scan("1")
     assert client.post("/api/sim/press", json={"button": "new_game"}).status_code == 200

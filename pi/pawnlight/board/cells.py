@@ -127,7 +127,7 @@ def area_index(cell: int) -> int:
 #: ``blue-start-3`` (the place's one spelling, rules.board.Place).
 CELL_NAMES: tuple[str, ...] = tuple(str(place) for place in CELL_PLACES)
 #: Each cell's name on the wire, the keys of ``GET /api/sim/leds`` and of the state's ``lit``:
-#: ``T4``, ``S2:red``, ``start:red:1`` (the contract's spelling, ``Place.key``).
+#: ``T4``, ``S2:red``, ``start:red:1`` (``Place.key``; docs/simulator.md, 'LED names').
 CELL_KEYS: tuple[str, ...] = tuple(place.key for place in CELL_PLACES)
 
 

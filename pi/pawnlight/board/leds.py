@@ -92,7 +92,8 @@ class Lit(NamedTuple):
 
 
 class Role(StrEnum):
-    """What a lit place means: the values of GET /api/state's ``lit`` (CONTRACT section 5)."""
+    """What a lit place means: the values of GET /api/state's ``lit`` (docs/api.md,
+    'GET /api/state', 'What is lit')."""
 
     TURN = "turn"  # the player's START, breathing
     PAWN = "pawn"  # a pawn that can move, dim

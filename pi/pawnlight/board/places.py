@@ -1,6 +1,7 @@
-"""Reading the contract's pawn lists for the page: where each pawn stands, how many in each area.
+"""Reading pawn lists (docs/coordinates.md, 'Places') for the page: where each pawn stands, how
+many in each area.
 
-The contract names a pawn's place without its colour (``S2`` is red's S2 only in red's list);
+A pawn list names a pawn's place without its colour (``S2`` is red's S2 only in red's list);
 the page names places on their own with ``rules.board.Place`` (``Place(number, colour).key``:
 ``T4``, ``S2:red``, ``start:red``).
 """
@@ -21,7 +22,7 @@ from pawnlight.rules.board import (
 
 
 def pawn_places(pawns: Mapping[str, Any] | None) -> Iterator[tuple[int, int]]:
-    """Every pawn of a contract-form pawn list as ``(colour, place)``, skipping what cannot be
+    """Every pawn of a pawn list as ``(colour, place)``, skipping what cannot be
     read: the page must draw whatever the companion or the simulated board reports."""
     if not isinstance(pawns, Mapping):
         return

@@ -610,14 +610,14 @@ def render_board(
 ) -> str:
     """The whole board as one ``<svg>`` element.
 
-    ``pawns`` is the contract's form (``{"red": ["start", "T7", "S2", "home"], ...}``; a
-    simulated board may hold fewer pawns).  ``diamonds`` draws the classic editions' diamond
-    squares; ``marks`` the highlights of some moves; ``leds`` (the simulator's LED keys to
-    ``#rrggbb``) what the real LEDs show; ``lit`` (LED key -> role: the state's ``lit``, with
-    ``lit_colours``) what they mean, one mark per lit LED; ``guidance`` the corrections as
-    arrows, over ``sensed`` (the pawns where the board senses them, drawn instead of ``pawns``
-    when given); ``interactive`` makes the squares and areas buttons. ``theme`` picks the
-    board's colours (LIGHT, DARK); ``at`` (x, y, size) places the board in a bigger picture.
+    ``pawns`` is the pawn-list form of docs/coordinates.md, 'Places' (``{"red": ["start", "T7",
+    "S2", "home"], ...}``; a simulated board may hold fewer pawns). ``diamonds`` draws the classic
+    editions' diamond squares; ``marks`` the highlights of some moves; ``leds`` (the simulator's LED
+    keys to ``#rrggbb``) what the real LEDs show; ``lit`` (LED key -> role: the state's ``lit``,
+    with ``lit_colours``) what they mean, one mark per lit LED; ``guidance`` the corrections as
+    arrows, over ``sensed`` (the pawns where the board senses them, drawn instead of ``pawns`` when
+    given); ``interactive`` makes the squares and areas buttons.  ``theme`` picks the board's
+    colours (LIGHT, DARK); ``at`` (x, y, size) places the board in a bigger picture.
     """
     occupants: dict[str, str] = {}
     counts: dict[str, int] = {}

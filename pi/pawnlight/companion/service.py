@@ -42,7 +42,8 @@ class SimulatedBoardControls(Protocol):
         """Every LED's colour now (``#rrggbb``), keyed by place (see docs/simulator.md)."""
 
     def board(self) -> dict[str, Any]:
-        """``{"pawns": {...}}``: the pawns physically on the board (contract section 3 form)."""
+        """``{"pawns": {...}}``: the pawns physically on the board (pawn lists, as in
+        docs/coordinates.md, 'Places')."""
 
     def set_board(self, pawns: dict[str, Any]) -> None:
         """Set the whole physical board at once; ValueError for a bad position."""
@@ -60,7 +61,7 @@ class Service(Protocol):
     sim: SimulatedBoardControls | None
 
     def state(self) -> dict[str, Any]:
-        """The latest state snapshot (contract section 5 fields and more); ``version`` counts."""
+        """The latest state snapshot (docs/api.md, 'GET /api/state'); ``version`` counts."""
 
     def subscribe(self) -> Subscription: ...
 

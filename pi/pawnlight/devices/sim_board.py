@@ -246,7 +246,8 @@ class SimulatedBoard:
         return {"placed": COLOURS[which], "on": square}
 
     def board(self) -> dict[str, Any]:
-        """The pawns on the board in the contract's form (pawns of absent colours omitted)."""
+        """The pawns on the board as pawn lists (docs/coordinates.md, 'Places'); pawns of absent
+        colours omitted."""
         with self._lock:
             cells = list(self.cells)
         pawns: dict[str, list[str]] = {}

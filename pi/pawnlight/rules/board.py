@@ -8,8 +8,7 @@ Places are small integers so that positions are cheap to build, hash and compare
 * ``66``     ``start``.
 
 Safety squares, home and start belong to a colour: a place number only means something together
-with the colour of the pawn standing there.  Everything here follows section 1 of the contract in
-docs/coordinates.md.
+with the colour of the pawn standing there.  Everything here follows docs/coordinates.md, 'Places'.
 """
 
 from __future__ import annotations
@@ -98,7 +97,8 @@ SLIDE_AT: tuple[Slide | None, ...] = tuple(
 
 
 def place_name(place: int) -> str:
-    """The contract's name of a place: ``T7``, ``S2``, ``home``, ``start``."""
+    """The name of a place in pawn lists (docs/coordinates.md, 'Places'): ``T7``, ``S2``,
+    ``home``, ``start``."""
     if 0 <= place < PLACE_COUNT:
         return PLACE_NAMES[place]
     return _place_name(place)
@@ -172,10 +172,11 @@ class Place(_PlaceFields):
     * ``str(p)``, the one spelling of the project's files and messages: ``T7``, ``red-S2``,
       ``red-start``, ``red-home``, ``red-start-1`` (layout files, calibration, diagnostics,
       guidance);
-    * ``p.key``, the contract's spelling on the wire (section 5: the simulator API, ``lit``,
-      the LED keys, the page's ``data-place``): ``T7``, ``S2:red``, ``start:red``,
+    * ``p.key``, the spelling on the wire (docs/simulator.md, 'Place names': the simulator
+      API, ``lit``, the LED keys, the page's ``data-place``): ``T7``, ``S2:red``, ``start:red``,
       ``start:red:1``;
-    * ``p.name``, the rules core's name without the colour (section 3 pawn lists): ``S2``.
+    * ``p.name``, the rules core's name without the colour (the pawn lists of
+      docs/coordinates.md): ``S2``.
 
     :meth:`parse` reads all of these, and ``red S2`` / ``red START 1`` as people type them,
     in any letter case.
@@ -201,7 +202,7 @@ class Place(_PlaceFields):
             raise ValueError(f"a place is text such as T7 or red-S2, not {text!r}")
         place = _PLACES_BY_TEXT.get(" ".join(text.replace("-", " ").split()).lower())
         if place is None:
-            place = _PLACES_BY_TEXT.get(text.strip().lower())  # the contract's S2:red
+            place = _PLACES_BY_TEXT.get(text.strip().lower())  # the wire's S2:red
         if place is None:
             if text.strip().lower() in _COLOURLESS:
                 raise ValueError(f"place {text!r} needs its colour, e.g. red-{text.strip()}")
@@ -215,8 +216,8 @@ class Place(_PlaceFields):
 
     @property
     def key(self) -> str:
-        """The contract's stand-alone spelling: ``T7``, ``S2:red``, ``start:red``,
-        ``start:red:1``."""
+        """The stand-alone spelling on the wire (docs/simulator.md, 'Place names'): ``T7``,
+        ``S2:red``, ``start:red``, ``start:red:1``."""
         if self.colour < 0:
             return PLACE_NAMES[self.number]
         key = f"{PLACE_NAMES[self.number]}:{COLOURS[self.colour]}"

@@ -1,4 +1,4 @@
-"""The contract's JSON questions to the rules core (sections 3 and 4), as plain functions.
+"""The JSON questions to the rules core, as plain functions (docs/coordinates.md).
 
 Both take the decoded JSON object and return the answer object; bad input raises ValueError with
 one line that names the problem.  ``pawnlight rules moves|score`` wrap them with standard I/O.
@@ -31,7 +31,8 @@ def _field(request: Mapping[str, Any], name: str) -> Any:
     return request[name]
 
 
-#: The fields each question takes (contract sections 3 and 4); any other is refused.
+#: The fields each question takes (docs/coordinates.md, 'pawnlight rules moves' and 'pawnlight
+#: rules score'); any other is refused.
 MOVES_FIELDS = ("edition", "pawns", "player", "card", "teams", "house_rules")
 SCORE_FIELDS = ("edition", "pawns", "doubled")
 #: More doublings than any game sees; the score doubles each time, so the limit keeps the
@@ -53,8 +54,8 @@ def _string(request: Mapping[str, Any], name: str, example: str) -> str:
 
 
 def _pawns(request: Mapping[str, Any]) -> Position:
-    """The position, with every colour and location written exactly as the contract does
-    (``T7``, not ``t7``; ``red``, not ``Red``)."""
+    """The position, with every colour and location written exactly as docs/coordinates.md,
+    'Places' does (``T7``, not ``t7``; ``red``, not ``Red``)."""
     pawns = _field(request, "pawns")
     if isinstance(pawns, Mapping):
         for colour, places in pawns.items():
@@ -82,7 +83,8 @@ _EXACT_PLACES = frozenset(place_name(p) for p in range(PLACE_COUNT))
 
 
 def moves(request: object) -> dict[str, Any]:
-    """Every legal way for ``player`` to play ``card`` in ``pawns`` (contract section 3)."""
+    """Every legal way for ``player`` to play ``card`` in ``pawns`` (docs/coordinates.md,
+    'pawnlight rules moves')."""
     request = _object(request)
     _only(request, MOVES_FIELDS)
     edition = get_edition(_string(request, "edition", '"hasbro-2002"'))
@@ -111,7 +113,7 @@ def moves(request: object) -> dict[str, Any]:
 
 
 def score(request: object) -> dict[str, Any]:
-    """Points at the end of a point game (contract section 4)."""
+    """Points at the end of a point game (docs/coordinates.md, 'pawnlight rules score')."""
     request = _object(request)
     _only(request, SCORE_FIELDS)
     edition = get_edition(_string(request, "edition", '"parker-1950"'))

@@ -5,9 +5,10 @@ A move is one or more parts joined by commas (a split 7 has two or more).  A par
     [C:]FROM-TO[>END]      a move along the board: forward, backward, out of START, or Sorry!
     FROM<>TO[>END]         an 11's switch of the pawn on FROM with the opponent on TO
 
-``FROM`` and ``TO`` are the contract's place names (``T7``, ``S2``, ``start``, ``home``).  ``C:``
-is the colour's initial (``R``, ``B``, ``Y``, ``G``), written when ``FROM`` is not a track square,
-since only a track square tells whose pawn stands there.  ``>END`` shows a slide to its end.
+``FROM`` and ``TO`` are the place names of docs/coordinates.md, 'Places' (``T7``, ``S2``,
+``start``, ``home``).  ``C:`` is the colour's initial (``R``, ``B``, ``Y``, ``G``), written when
+``FROM`` is not a track square, since only a track square tells whose pawn stands there.
+``>END`` shows a slide to its end.
 
 Examples: ``T7-T14``, ``R:start-T4``, ``T58-T1>T4``, ``T2-S3``, ``R:S2-T0``, ``T7<>T30``,
 ``T3-T6,T20-T24``.  ``parse_move(move_text(move), position) == move`` for every legal move.

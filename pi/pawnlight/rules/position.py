@@ -49,7 +49,8 @@ class Position(NamedTuple):
 
     @classmethod
     def from_json(cls, data: object) -> Position:
-        """Read the contract's form ``{"red": ["start", "T7", ...], ...}``, validating it."""
+        """Read pawn lists, ``{"red": ["start", "T7", ...], ...}`` (docs/coordinates.md,
+        'Places'), validating them."""
         if not isinstance(data, Mapping) or not data:
             raise ValueError("pawns must be an object mapping colours to lists of locations")
         groups: list[tuple[int, ...] | None] = [None] * 4

@@ -6,8 +6,8 @@ that turns the rules core's places (``T0``..``T59``, ``S1``..``S5``, START, HOME
 those words, always with the colour of the pawn concerned. The compact notation
 (rules/notation.py) stays the language of records and the API's ``text`` fields.
 
-The landmarks follow CONTRACT section 1: on side k (b = 15k) of the colour of that side, the
-short slide runs T(b+1)->T(b+4) (its end circle is the start circle), the long slide
+The landmarks follow docs/coordinates.md, 'Places': on side k (b = 15k) of the colour of that
+side, the short slide runs T(b+1)->T(b+4) (its end circle is the start circle), the long slide
 T(b+9)->T(b+13).
 """
 
