@@ -96,13 +96,17 @@ def apply(cells: list[int], correction: Correction, sensing: str, rng: random.Ra
         cells[rng.choice(free)] = pawn
 
     if correction.action == Fix.LIFT:
+        assert correction.source is not None
         take(correction.source, correction.colour)
     elif correction.action == Fix.PUT:
+        assert correction.target is not None
         place(correction.target, correction.colour)
     elif correction.action == Fix.MOVE:
+        assert correction.source is not None and correction.target is not None
         place(correction.target, take(correction.source, correction.colour))
     else:
         assert correction.action == Fix.CHECK
+        assert correction.source is not None
         cell = next(c for c in cells_of(correction.source) if cells[c] == UNKNOWN)
         cells[cell] = correction.colour  # reseated: it reads right now
 

@@ -62,13 +62,15 @@ SETTINGS = settings(
 @SETTINGS
 @given(turn=turns(), seed=st.integers(0, 2**32 - 1))
 def test_random_moves_acted_out_are_recognised_on_a_colour_board(turn, seed):
-    acted_out_is_recognised(COLOUR, *turn, random.Random(seed))
+    position, options, move = turn
+    acted_out_is_recognised(COLOUR, position, options, move, random.Random(seed))
 
 
 @SETTINGS
 @given(turn=turns(), seed=st.integers(0, 2**32 - 1))
 def test_random_moves_acted_out_are_recognised_on_a_presence_board(turn, seed):
-    acted_out_is_recognised(PRESENCE, *turn, random.Random(seed))
+    position, options, move = turn
+    acted_out_is_recognised(PRESENCE, position, options, move, random.Random(seed))
 
 
 @settings(max_examples=150, deadline=None, derandomize=True, database=None)
@@ -76,6 +78,7 @@ def test_random_moves_acted_out_are_recognised_on_a_presence_board(turn, seed):
 def test_slow_walkers_with_long_pauses_and_bad_sensors(turn, seed, layout):
     """Every pawn walked square by square, many pauses longer than the settle time, and
     flicker in most pauses."""
+    position, options, move = turn
     acted_out_is_recognised(
-        layout, *turn, random.Random(seed), walk=1.0, long_pause=0.7, flicker=0.8
+        layout, position, options, move, random.Random(seed), walk=1.0, long_pause=0.7, flicker=0.8
     )

@@ -95,6 +95,7 @@ def test_walking_a_pawn_square_by_square_while_counting(layout):
     assert any(isinstance(d, InProgress) and not d.partial for d in seen)
     decision = table.settle()
     assert isinstance(decision, Recognised)
+    assert decision.move is not None
     assert move_text(decision.move) == "T10-T15"
 
 
@@ -122,6 +123,7 @@ def test_a_slide_sweeping_three_pawns_returned_in_any_order(layout, order, mover
     assert quiet(seen[:-1])
     decision = table.settle()
     assert isinstance(decision, Recognised)
+    assert decision.move is not None
     assert move_text(decision.move) == "T22-T24>T28"
 
 
@@ -142,6 +144,7 @@ def test_a_bumped_pawn_returned_before_or_after_the_move(layout, when):
     assert quiet(seen)
     decision = table.settle()
     assert isinstance(decision, Recognised)
+    assert decision.move is not None
     assert move_text(decision.move) == "T10-T15"
 
 
@@ -155,6 +158,7 @@ def test_a_sorry_onto_one_of_two_pawns_of_a_colour_is_told_by_the_square_lifted(
     assert quiet(seen)
     decision = table.settle()
     assert isinstance(decision, Recognised)
+    assert decision.move is not None
     assert move_text(decision.move) == "R:start-T45"
 
 
@@ -182,6 +186,7 @@ def test_pawns_touched_while_the_board_was_still_at_the_position_do_not_count():
     table.move("red START", "T45")
     decision = table.settle()
     assert isinstance(decision, Recognised)
+    assert decision.move is not None
     assert move_text(decision.move) == "R:start-T45"
 
 
@@ -202,6 +207,7 @@ def test_an_11_switch_with_both_pawns_lifted_on_a_colour_board():
     assert quiet(_switch(table))
     decision = table.settle()
     assert isinstance(decision, Recognised)
+    assert decision.move is not None
     assert move_text(decision.move) == "T6<>T25"
 
 
@@ -354,6 +360,7 @@ def test_a_five_part_team_seven_played_backwards_with_long_pauses(layout):
         for _ in range(4):
             decision = table.wait(1.0)
             assert isinstance(decision, InProgress), decision
+    assert isinstance(decision, InProgress)
     assert decision.partial
     table.move(*parts[-1])
     decision = table.settle()
@@ -402,6 +409,7 @@ def test_moves_with_the_very_same_result_are_one_move_with_alternatives():
     table.move("T42", "T44")
     decision = table.settle()
     assert isinstance(decision, Recognised)
+    assert decision.move is not None
     assert move_text(decision.move) == "T42-T49"  # the simplest way to say it
     assert [move_text(m) for m in decision.alternatives] == ["T44-T49,T42-T44"]
 
@@ -544,11 +552,13 @@ def test_guidance_follows_the_board_and_clears_when_it_fits(layout):
     assert isinstance(decision, Mismatch)
     # As far from the position as from the legal result: back to the position, no guessing.
     assert decision.move is None
+    assert decision.first is not None
     assert decision.first.action == Fix.MOVE
     assert (str(decision.first.source), str(decision.first.target)) == ("T20", "T10")
     table.lift("T20")
     lifted = table.wait(0.06)  # updated as soon as a change is more than flicker
     assert isinstance(lifted, Mismatch)
+    assert lifted.first is not None
     assert lifted.first.action == Fix.PUT
     table.put("T15")
     assert isinstance(table.wait(0.06), Waiting)
@@ -563,6 +573,7 @@ def test_a_pawn_counted_one_short_is_guided_on_after_a_while(layout):
     assert isinstance(table.wait(1.0), InProgress)  # maybe still counting
     decision = table.wait(1.5)  # no: past the patience
     assert isinstance(decision, Mismatch)
+    assert decision.move is not None
     assert move_text(decision.move) == "T10-T15"
     pawn = "red pawn" if layout is COLOUR else "pawn"
     assert [c.code for c in decision.corrections] == [f"move the {pawn} from T14 to T15"]
@@ -579,6 +590,7 @@ def test_a_bumped_pawn_put_in_the_wrong_start(layout):
     table.move("T10", "T15")
     decision = table.settle()
     assert isinstance(decision, Mismatch)
+    assert decision.move is not None
     assert move_text(decision.move) == "T10-T15"
     pawn = "blue pawn" if layout is COLOUR else "pawn"
     assert [c.code for c in decision.corrections] == [
@@ -595,6 +607,7 @@ def test_a_pawn_whose_colour_cannot_be_read():
     recogniser.feed(reading, 0.0)
     decision = recogniser.tick(0.5)
     assert isinstance(decision, Mismatch)
+    assert decision.first is not None
     assert decision.first.action == Fix.CHECK
     assert decision.first.code == (
         "check the pawn on T40: its colour cannot be read (a blue pawn belongs there)"
@@ -608,6 +621,7 @@ def test_with_no_legal_move_any_change_is_a_mismatch(layout):
     table.move("red START", "T4")
     decision = table.settle()
     assert isinstance(decision, Mismatch)
+    assert decision.first is not None
     assert decision.first.action == Fix.MOVE
     assert decision.first.code.endswith("from T4 to red-start")
     table.move("T4", "red START")
@@ -633,8 +647,10 @@ def test_a_mismatch_may_lead_to_a_legal_result_when_that_is_nearer(layout):
     table.move("T10", "T15")
     decision = table.settle()
     assert isinstance(decision, Mismatch)
+    assert decision.move is not None
     assert move_text(decision.move) == "T10-T15"
     assert [c.action for c in decision.corrections] == [Fix.MOVE]
+    assert decision.first is not None
     assert str(decision.first.target) == "blue-start"
 
 

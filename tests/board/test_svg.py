@@ -196,7 +196,9 @@ def test_the_picture_describes_the_position_in_words():
     assert describe({}) == "no pawns on the board"
     root = parse(render_board({"blue": ["T30", "start"]}))
     assert root.attrib["role"] == "img"
-    assert "blue: T30, 1 in start" in root.find("svg:title", NS).text
+    title = root.find("svg:title", NS)
+    assert title is not None and title.text is not None
+    assert "blue: T30, 1 in start" in title.text
 
 
 @pytest.mark.parametrize(

@@ -54,7 +54,9 @@ def marks_for(moves: Iterable[Move]) -> Marks:
     return Marks(destinations, frozenset(origins), tuple(slides), frozenset(bumped))
 
 
-def parse_moves(texts: Sequence[str], pawns: Mapping[str, Any] | None, teams: bool) -> list[Move]:
+def parse_moves(
+    texts: Sequence[object], pawns: Mapping[str, Any] | None, teams: bool
+) -> list[Move]:
     """The moves the texts describe in this position; texts that do not fit are left out (a
     forfeit has no move, and a page must never fail over one odd line)."""
     try:
