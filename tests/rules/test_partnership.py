@@ -2,13 +2,14 @@
 
 import pytest
 
-from pawnlight.rules import move_text
+from pawnlight.rules import Game, GameConfig, Match, move_text
 
 from .helpers import HASBRO, PARKER, PARKER_1939, key, options, pos, results, texts
 
 classic = pytest.mark.parametrize("edition", [PARKER, PARKER_1939], ids=lambda e: e.name)
 every = pytest.mark.parametrize("edition", [HASBRO, PARKER, PARKER_1939], ids=lambda e: e.name)
 
+RED, BLUE, YELLOW, GREEN = range(4)
 TEAM = dict(red="start start start start", yellow="start start start T20")
 
 
@@ -181,3 +182,49 @@ def test_no_forfeit_while_the_partner_can_move(edition):
     )
     result = options(position, "red", "5", edition, teams=True)
     assert not result.forfeit and texts(position, "red", "5", edition, teams=True) == {"T20-T25"}
+
+
+def _won_by_red_and_yellow(edition: str, blue: str) -> Game:
+    """A partnership game that red and yellow have just won (yellow's last pawn goes home)."""
+    position = pos(
+        red="home home home home",
+        yellow="S5 home home home",
+        blue=blue,
+        green="T40 start start start",
+    )
+    game = Game(GameConfig(edition=edition, teams=True), position)
+    game.draw("1")
+    game.play("Y:S5-home")
+    return game
+
+
+@pytest.mark.parametrize("edition", ["parker-1950", "parker-1939"])
+def test_a_double_game_counts_as_two_wins_in_the_match(edition):
+    """Books 000, 002 and 003: "should it so happen that both of the players who are partners
+    succeed in getting all of their eight men around the board and into their homes before either
+    of the opposing players gets his four men home, the game immediately becomes a double game and
+    is the equivalent of winning two single games."  The match's wins count it twice (issue #34:
+    it counted once)."""
+    config = GameConfig(edition=edition, teams=True)
+    double = _won_by_red_and_yellow(edition, blue="home home home S1")
+    assert double.result is not None and double.result.double_game
+    assert Match(config, first=double).wins == {RED: 2, BLUE: 0, YELLOW: 2, GREEN: 0}
+    # Blue has all four home: a single game, one win each.
+    single = _won_by_red_and_yellow(edition, blue="home home home home")
+    assert single.result is not None and not single.result.double_game
+    assert Match(config, first=single).wins == {RED: 1, BLUE: 0, YELLOW: 1, GREEN: 0}
+    # Across a match the two add up.
+    assert Match(config, first=single, earlier=[double]).wins == {
+        RED: 3,
+        BLUE: 0,
+        YELLOW: 3,
+        GREEN: 0,
+    }
+
+
+def test_hasbro_has_no_double_game_in_the_match():
+    """Hasbro (book 001): "The first partnership to get all eight pawns into their respective HOMEs
+    wins the game."  It has no double game, so a team's win counts once."""
+    game = _won_by_red_and_yellow("hasbro-2002", blue="home home home S1")
+    config = GameConfig(edition="hasbro-2002", teams=True)
+    assert Match(config, first=game).wins == {RED: 1, BLUE: 0, YELLOW: 1, GREEN: 0}

@@ -47,10 +47,15 @@ class Match:
 
     @property
     def wins(self) -> dict[int, int]:
+        """Games won by each colour.  A partnership's double game counts twice: it "is the
+        equivalent of winning two single games" (books 000, 002, 003)."""
         wins = dict.fromkeys(self.games[0].order, 0)
         for game in self.games:
-            for colour in game.result.winners if game.result else ():
-                wins[colour] += 1
+            result = game.result
+            if result is None:
+                continue
+            for colour in result.winners:
+                wins[colour] += 2 if result.double_game else 1
         return wins
 
     @property
