@@ -150,6 +150,24 @@ def test_score_bad_input(request_, problem):
     assert answer.returncode == 2 and answer.stdout == "" and problem in answer.stderr
 
 
+def test_score_refuses_doubling_in_hasbro_2002_whose_book_has_none():
+    """The classic books print "DOUBLING: The Final Score in a doubled game is doubled."  The
+    Hasbro book (001) prints its point play without it: "SCORING: All players score 5 points for
+    each pawn on HOME. The WINNER also scores as follows: 5 points for each opponent's pawn *not*
+    in its HOME ..." and no word of doubling.  The game refuses a double there, and so does the
+    score (issue #34: it doubled anyway); 0 doublings is the plain score."""
+    pawns = {"red": ["home"] * 4, "blue": ["home", "T3", "start", "start"]}
+    request = {"edition": "hasbro-2002", "pawns": pawns}
+    plain = run("score", json.dumps(dict(request, doubled=0)))
+    assert plain.returncode == 0, plain.stderr
+    # Red: 20 for its four home, 15 for blue's three not home, 50 as blue has only one home.
+    assert json.loads(plain.stdout) == {"winner": "red", "scores": {"red": 85, "blue": 5}}
+    answer = run("score", json.dumps(dict(request, doubled=1)))
+    assert answer.returncode == 2 and answer.stdout == ""
+    lines = answer.stderr.strip().splitlines()
+    assert len(lines) == 1 and "hasbro-2002 has no doubling" in lines[0]
+
+
 def test_a_house_rules_list_is_accepted_in_the_schema():
     answer = run("moves", json.dumps(dict(EXAMPLE, house_rules=[])))
     assert answer.returncode == 0, answer.stderr

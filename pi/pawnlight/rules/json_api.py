@@ -125,6 +125,12 @@ def score(request: object) -> dict[str, Any]:
                 :200
             ]
         )
+    if doubled and edition.scoring.drop_out_win is None:
+        # As the game refuses a double in this edition, so does the score (docs/rules.md, 23).
+        raise ValueError(
+            f"doubled: {edition.name} has no doubling (its rule book has none); give 0 or leave "
+            "it out"
+        )
     winner = winner_of(position)
     if winner is None:
         raise ValueError("no colour has every pawn home: the game is not over")

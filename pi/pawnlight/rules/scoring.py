@@ -33,6 +33,8 @@ def final_scores(
     rules = edition.scoring
     if doubled < 0:
         raise ValueError("doubled counts doublings and cannot be negative")
+    if doubled and rules.drop_out_win is None:
+        raise ValueError(f"{edition.name} has no doubling")
     scores = {c: rules.per_pawn_home * pawns_home(position, c) for c in position.colours}
     opponents = [c for c in position.colours if c != winner]
     home_counts = [pawns_home(position, c) for c in opponents]
