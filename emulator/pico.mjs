@@ -450,6 +450,10 @@ function command(cmd) {
       flood.periodNs = cmd.period_ms * 1e6;
       floodAlarm.schedule(0);
       break;
+    case 'send': // bytes from the host at this instant of the Pico's time, bypassing the pty
+      for (const b of Buffer.from(cmd.hex, 'hex')) toPico.push(b);
+      emit({ ev: 'sent', id: cmd.id, t: now });
+      break;
     case 'hang': // not modelled on the emulated chip: the firmware's own loop is what runs
       emit({ ev: 'log', message: 'hang is not supported on the emulated Pico' });
       break;

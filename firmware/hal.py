@@ -6,7 +6,8 @@
 #   spi_bus(bus, baudrate, sck, mosi, miso)
 #   adc_input(pin)                      .read_u16()
 #   neopixels(pin, count)               neopixel.NeoPixel interface
-#   open_serial()                       the link to the Pi: .read() -> bytes, .write(bytes)
+#   open_serial()                       the link to the Pi: .readinto(buf) -> n (what has
+#                                       arrived, at most len(buf), never waiting), .write(bytes)
 #   wait(timeout_ms)                    sleep until input from the Pi arrives or time is up
 #   ticks_ms, ticks_diff, ticks_add     MicroPython's wrapping millisecond ticks
 #   sleep_us(us)                        short settling delays (a no-op in the simulator)

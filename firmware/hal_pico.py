@@ -13,9 +13,6 @@ import neopixel as _neopixel
 
 CONFIG_FILE = "config.json"
 MAINTENANCE_FLAG = "maintenance.flag"
-# Bytes read from USB per loop pass at most (a little over one full LED frame): bounds the
-# time spent reading so a flood of input cannot starve the sensor scan or the watchdog.
-READ_LIMIT = 1024
 
 
 def setup(cfg):
@@ -87,13 +84,14 @@ def stop_watchdog():
 class UsbSerial:
     """USB CDC through stdin/stdout.
 
-    MicroPython has no "read what is there" call on stdin: read(n) blocks until n bytes
-    have come (micropython/micropython#8772), and byte-at-a-time reads cost a Python call
-    each. So the reader follows the framing instead: every frame is COBS, in which each
-    block starts with a code byte saying how many bytes follow it, and the Pi writes whole
-    frames at once. A code byte is read alone, then the rest of its block in one call. The
-    only bytes read one at a time are the delimiters and code bytes (one per 254 data
-    bytes, or per zero byte in the data).
+    MicroPython has no "read what is there" call on stdin: read(n) and readinto(buf) wait
+    until n (or len(buf)) bytes have come (micropython/micropython#8772), and nothing says
+    how many have. Only poll does, and only that one byte has: so a byte is read only when
+    poll says one is there, and reading never waits. (Trusting the framing instead, reading
+    a COBS block whole once its code byte came, blocked for good on a frame cut short: the
+    board sat blind until the watchdog reset it, issue #31.) A frame cut short is then
+    bytes like any others; the decoder drops them at the next delimiter. Each byte costs
+    the same, whatever it holds.
     """
 
     def __init__(self):
@@ -101,18 +99,25 @@ class UsbSerial:
         self._out = sys.stdout.buffer
         self._poll = select.poll()
         self._poll.register(self._in, select.POLLIN)
+        self._one = bytearray(1)
 
-    def read(self):
-        buf = bytearray()
-        poll = self._poll.poll
-        read = self._in.read
-        while len(buf) < READ_LIMIT and poll(0):
-            code = read(1)
-            buf += code
-            if code[0] > 1:
-                # A COBS block: code - 1 bytes follow, and they are already on the way.
-                buf += read(code[0] - 1)
-        return bytes(buf)
+    def readinto(self, buf):
+        """What has arrived, at most len(buf) bytes, into buf; the number read."""
+        one = self._one
+        ipoll = self._poll.ipoll
+        readinto = self._in.readinto
+        size = len(buf)
+        n = 0
+        while n < size:
+            ready = False
+            for _ in ipoll(0):
+                ready = True
+            if not ready:
+                break
+            readinto(one)
+            buf[n] = one[0]
+            n += 1
+        return n
 
     def write(self, data):
         self._out.write(data)

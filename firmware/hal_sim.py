@@ -247,15 +247,14 @@ class _PipeSerial:
     def __init__(self):
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
-        self._chunk = bytearray(2048)
 
-    def read(self):
-        n = self._in.readinto(self._chunk)
+    def readinto(self, buf):
+        n = self._in.readinto(buf)
         if n is None:
-            return b""
+            return 0
         if n == 0:
             sys.exit(0)  # the parent closed the line: it is shutting the simulator down
-        return bytes(self._chunk[:n])
+        return n
 
     def write(self, data):
         self._out.write(data)

@@ -6,6 +6,11 @@
 import protocol as P
 
 try:
+    from cobs_fast import decode_into as _decode_into  # viper: the Pico and the unix port
+except ImportError:  # no native emitter: the same decoding in Python
+    _decode_into = None
+
+try:
     from time import ticks_add, ticks_diff
 except ImportError:  # pragma: no cover - only the Pico and the unix port run this module
 
@@ -16,11 +21,17 @@ except ImportError:  # pragma: no cover - only the Pico and the unix port run th
         return a + b
 
 
+# Bytes taken from the port per loop pass at most: a frame takes a few passes, so a flood of
+# input cannot hold the sensor scan up for long.
+READ_SIZE = 256
+
+
 class HostLink:
     def __init__(self, port, hello, now, first_seq, retransmit_ms=100, heartbeat_ms=500):
-        self.port = port  # .read() -> bytes, .write(bytes)
+        self.port = port  # .readinto(buf) -> bytes read (never waits), .write(bytes)
         self.hello = hello  # HELLO payload, sent at boot and in answer to every HOST_HELLO
-        self.decoder = P.FrameDecoder()
+        self.decoder = P.FrameDecoder(P.MAX_ENCODED, _decode_into)
+        self._rx = bytearray(READ_SIZE)  # what port.readinto() fills, allocated once
         self.sender = P.ReliableSender(retransmit_ms, 1000, 32, first_seq)
         self.inbound = P.DuplicateFilter()
         self.led_frames = P.DuplicateFilter()
@@ -85,11 +96,11 @@ class HostLink:
     # --- input -----------------------------------------------------------------------------
     def receive(self, now):
         """Read what arrived; returns [(type, payload)] the firmware must act on."""
-        data = self.port.read()
-        if not data:
+        n = self.port.readinto(self._rx)
+        if not n:
             return []
         requests = []
-        for mtype, seq, payload in self.decoder.feed(data):
+        for mtype, seq, payload in self.decoder.feed(self._rx, n):
             try:
                 self._dispatch(mtype, seq, payload, now, requests)
             except P.MessageError as e:

@@ -186,3 +186,38 @@ def test_missing_card_reader_is_reported_as_a_firmware_error() -> None:
         assert board.link.wait_connected(1).card_reader is False
         error = board.recorder.wait_for(lambda e: isinstance(e, FirmwareError))
         assert error.code == P.E_CARD_READER and "MFRC522" in error.message
+
+
+def test_a_frame_cut_short_then_silence_never_hangs_the_reader() -> None:
+    # Issue #31: the reader trusted each COBS code byte and then waited in read(code - 1) for
+    # bytes that never came, blind until the watchdog reset the chip. No driver here: the
+    # line must stay silent after the cut frame (a driver's heartbeat would end it).
+    pico = EmulatedPico("presence")
+    with pico:
+        start = len(pico.reports)
+        pico.command({"op": "trace"})
+        pico.wait_event("tracing", start)
+        bright = P.encode_frame(P.LED_FRAME, 5, bytes([200, 100, 50] * 132))
+        pico.command({"op": "send", "hex": bright[:60].hex(), "id": 1})  # first block: 254
+        cut = pico.wait_event("sent", start)["t"]
+        # Three seconds of the Pico's time: past the 2 s watchdog if the reader were stuck.
+        pico.wait_pico(cut + 3_000_000_000)
+        hello = P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(0x31))
+        after = len(pico.reports)
+        pico.command({"op": "send", "hex": hello.hex(), "id": 2})
+        asked = pico.wait_event("sent", after)["t"]
+        pico.wait_pico(asked + 200_000_000)
+        report_at = len(pico.reports)
+        pico.command({"op": "report", "id": 3})
+        tx = pico.wait_event("report", report_at)["tx"]
+        decoder = P.FrameDecoder()
+        answers = [
+            t
+            for t, data in tx
+            if t >= asked
+            for mtype, _s, _p in decoder.feed(bytes.fromhex(data))
+            if mtype == P.HELLO
+        ]
+        assert answers, "no HELLO after the HOST_HELLO"
+        assert answers[0] - asked < 100_000_000  # within 100 ms of the Pico's time
+        assert pico.boots == 1 and pico.exit_codes == []  # no watchdog reset

@@ -148,7 +148,8 @@ check(not hal.bootsel_held(), "a glitch is not a press")
 fake_rp2.bootsel_button = lambda: 1
 check(not hal.bootsel_held(), "pressed from power-on (or not modelled) does not count")
 
-# USB reads follow the COBS blocks: whole frames, with few read calls.
+# USB reads never wait: a byte is read only when poll says one has arrived, so a frame cut
+# short, then silence, leaves the reader with what came, and the next frame is read whole.
 
 
 class FakeStdin:
@@ -156,35 +157,58 @@ class FakeStdin:
         self.data = data
         self.calls = 0
 
-    def read(self, n):
+    def readinto(self, buf):
         self.calls += 1
-        assert n <= len(self.data), "read past the bytes that arrived (it would block)"
-        out = self.data[:n]
+        assert len(buf) <= len(self.data), "read past the bytes that arrived (it would block)"
+        n = len(buf)
+        buf[:n] = self.data[:n]
         self.data = self.data[n:]
-        return out
+        return n
 
 
 class FakePoll:
     def __init__(self, stdin):
         self.stdin = stdin
 
-    def poll(self, timeout=0):
-        return [(self.stdin, 1)] if self.stdin.data else []
+    def ipoll(self, timeout=0):
+        return iter([(self.stdin, 1)] if self.stdin.data else [])
+
+
+def usb(data):
+    serial = hal.UsbSerial()
+    serial._in = FakeStdin(data)
+    serial._poll = FakePoll(serial._in)
+    return serial
+
+
+def read_all(serial, size=256):
+    buf = bytearray(size)
+    out = b""
+    while True:
+        n = serial.readinto(buf)
+        if not n:
+            return out
+        out += bytes(buf[:n])
 
 
 frame = P.encode_frame(P.LED_FRAME, 7, bytes([10, 20, 30] * 132))
-serial = hal.UsbSerial()
-serial._in = FakeStdin(frame + frame)
-serial._poll = FakePoll(serial._in)
-got = serial.read()
+got = read_all(usb(frame + frame))
 check(got == frame + frame, "both frames read")
-check(serial._in.calls < 20, f"read in blocks, not bytes ({serial._in.calls} calls)")
 decoded = P.FrameDecoder().feed(got)
 check(len(decoded) == 2 and decoded[1][1] == 7, "frames decode")
 dark = P.encode_frame(P.LED_FRAME, 8, bytes(396))  # all zeros: every byte its own block
-serial._in = FakeStdin(dark)
-serial._poll = FakePoll(serial._in)
-check(serial.read() == dark, "a dark frame reads whole")
+check(read_all(usb(dark)) == dark, "a dark frame reads whole")
+serial = usb(frame[:100])  # cut short: its COBS block says 250 more bytes follow
+buf = bytearray(256)
+check(serial.readinto(buf) == 100 and serial.readinto(buf) == 0, "a cut frame: no waiting")
+hello = P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(99))
+serial._in.data = hello
+n = serial.readinto(buf)
+decoder = P.FrameDecoder()
+decoder.feed(frame[:100])
+got = decoder.feed(buf, n)
+check([f[0] for f in got] == [P.HOST_HELLO], "the next frame after a cut one is read")
+check(serial.readinto(bytearray(0)) == 0, "an empty buffer reads nothing")
 
 if failures:
     print(f"FAILED {len(failures)} of {count}")

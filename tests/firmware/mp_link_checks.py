@@ -27,9 +27,11 @@ class Port:
         self.inbox = b""
         self.out = bytearray()
 
-    def read(self):
-        data, self.inbox = self.inbox, b""
-        return data
+    def readinto(self, buf):
+        n = min(len(buf), len(self.inbox))
+        buf[:n] = self.inbox[:n]
+        self.inbox = self.inbox[n:]
+        return n
 
     def write(self, data):
         self.out += data
@@ -49,7 +51,10 @@ def new_link():
 
 def receive(port, link, frame, now):
     port.inbox = frame
-    return link.receive(now)
+    got = []
+    while port.inbox:
+        got += link.receive(now)
+    return got
 
 
 # --- a recorded session from the Pi, every earlier frame replayed -------------------------
@@ -89,6 +94,20 @@ for mtype in (P.SNAPSHOT_REQUEST, P.LED_FRAME):
 receive(port, link, P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(0x5678)), 103)
 got = receive(port, link, recorded[0], 104)
 check(len(got) == 1, "a new session's first frame is taken in, whatever its number")
+
+# --- the viper COBS decoder agrees with the Python one, dark or bright --------------------
+from cobs_fast import decode_into  # noqa: E402
+
+cases = [b"", bytes(396), bytes(range(256)) * 3, bytes([7] * 600), b"\x00\x01" * 200]
+for body in cases:
+    enc = P.cobs_encode(body)
+    a = bytearray(len(enc) + 1)
+    b = bytearray(len(enc) + 1)
+    na = P.cobs_decode_into(memoryview(enc), len(enc), memoryview(a))
+    nb = decode_into(enc, len(enc), b)
+    check(na == nb == len(body) and a[:na] == b[:nb] == body, f"viper COBS, {len(body)} bytes")
+check(decode_into(b"\x05\x01", 2, bytearray(2)) == -1, "viper COBS: a block past the end")
+check(link.decoder._decode_into is decode_into, "the link decodes with the viper one")
 
 if failures:
     print(f"FAILED {len(failures)} of {count}")

@@ -208,7 +208,7 @@ class EmulatedPico(SimulatedFirmware):
         self._launch(argv, cwd=EMULATOR_DIR)
 
     def _on_event(self, event: dict[str, object]) -> None:
-        if event.get("ev") in ("report", "applied", "tracing"):
+        if event.get("ev") in ("report", "applied", "tracing", "sent"):
             self.reports.append(event)
             self._changed.notify_all()
             return
