@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from pawnlight.firmware.protocol import PROTOCOL_MAJOR, PROTOCOL_MINOR
 
 from pawnlight.board.cells import CELLS, LEDS, parse_cell_name
 from pawnlight.board.layout import Layout
 from pawnlight.cli import main
 from pawnlight.diagnostics import doctor, terminal_board
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 
 PRESENCE = Layout.named("presence")
 
@@ -24,7 +29,11 @@ def test_doctor_once_on_the_simulated_board(capsys):
     assert "pawnlight doctor: simulated presence board" in out
     assert "Link:      up" in out
     assert "Findings:  none, the board looks healthy" in out
-    assert "Firmware:  1.1.0 (protocol 1.1), presence board, 112 channels, 132 LEDs" in out
+    # The firmware's version as app.py declares it (a MicroPython module: read, not imported).
+    declared = re.search(r'FIRMWARE_VERSION = "([^"]+)"', (FIRMWARE / "app.py").read_text())
+    assert declared is not None
+    version = f"{declared[1]} (protocol {PROTOCOL_MAJOR}.{PROTOCOL_MINOR})"
+    assert f"Firmware:  {version}, presence board, 112 channels, 132 LEDs" in out
     assert "CRC failures 0" in out
     board = next(line for line in out.splitlines() if line.startswith("Board:"))
     assert board.startswith("Board:     up ") and "up 0 ms," not in board  # a real heartbeat
