@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Generator
+from typing import Any, Protocol
 
-from pawnlight.companion.service import Service
+from pawnlight.companion.service import Subscription
 
 #: How long one wait for a snapshot lasts: the longest a stopping server waits for a stream.
 WAKE = 0.5
+
+
+class Publisher(Protocol):
+    """The part of :class:`~pawnlight.companion.service.Service` a stream reads."""
+
+    def state(self) -> dict[str, Any]: ...
+
+    def subscribe(self) -> Subscription: ...
 
 
 def event(state: dict[str, Any]) -> str:
@@ -28,14 +36,15 @@ def event(state: dict[str, Any]) -> str:
 
 
 def stream(
-    service: Service,
+    service: Publisher,
     stopping: Callable[[], bool],
     heartbeat: float = 15.0,
     clock: Callable[[], float] = time.monotonic,
     encode: Callable[[dict[str, Any]], str] = event,
-) -> Iterator[str]:
-    """The text of an event stream; ends when ``stopping()`` turns true.  ``encode`` makes a
-    snapshot's event (the app's sends the compact state, encoded once for all phones)."""
+) -> Generator[str, None, None]:
+    """The text of an event stream; ends when ``stopping()`` turns true (or when the generator
+    is closed).  ``encode`` makes a snapshot's event (the app's sends the compact state, encoded
+    once for all phones)."""
     # Subscribe before reading the state, so no snapshot can fall between the two.
     subscription = service.subscribe()
     try:

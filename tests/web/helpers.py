@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from ..helpers import PIN
 
@@ -14,7 +17,14 @@ def login(client: FlaskClient) -> str:
     """Log in through the page's route; returns the CSRF token for changing requests."""
     response = client.post("/api/login", json={"pin": PIN})
     assert response.status_code == 200, response.json
-    return response.json["csrf"]
+    return json_of(response)["csrf"]
+
+
+def json_of(response: TestResponse) -> Any:
+    """The response's JSON body, which must be there (``response.json`` is None without one)."""
+    body = response.json
+    assert body is not None, (response.status_code, response.data[:300])
+    return body
 
 
 def start_game(page, colours: tuple[str, ...] = ("red", "blue")) -> None:

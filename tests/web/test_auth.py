@@ -7,7 +7,7 @@ from pawnlight.web.app import create_app
 from pawnlight.web.ratelimit import PinLimiter
 
 from ..helpers import ManualClock
-from .helpers import OWNER, PIN, SECRET, login
+from .helpers import OWNER, PIN, SECRET, json_of, login
 
 GAME = {"players": ["red", "blue"]}
 
@@ -45,7 +45,7 @@ def test_without_a_pin_nothing_can_change_and_the_message_says_how(service):
         client.post("/api/login", json={"pin": PIN}),
         client.get("/api/diagnostics"),
     ):
-        assert response.status_code == 403 and "PAWNLIGHT_PIN" in response.json["error"]
+        assert response.status_code == 403 and "PAWNLIGHT_PIN" in json_of(response)["error"]
     assert service.commands == []
     assert client.get("/api/session").json == {"owner": False, "pin_set": False, "csrf": None}
     assert b"PAWNLIGHT_PIN" in client.get("/").data
@@ -102,7 +102,7 @@ def test_changing_the_pin_logs_every_phone_out(service, client):
     other = create_app(service, pin="97531", secret_key=SECRET).test_client()
     other.set_cookie("pawnlight_session", cookie.value)
     assert status_of(other, {"X-CSRF-Token": token}) == 403
-    assert other.get("/api/session").json["owner"] is False
+    assert json_of(other.get("/api/session"))["owner"] is False
 
 
 def test_the_page_knows_its_owner(client):
@@ -234,7 +234,9 @@ def test_logins_survive_a_restart_but_not_a_pin_change(service, tmp_path):
     path = tmp_path / "sessions.json"
     first = create_app(service, pin=PIN, secret_key=SECRET, sessions_path=path).test_client()
     token = login(first)
-    cookie = first.get_cookie("pawnlight_session").value
+    session = first.get_cookie("pawnlight_session")
+    assert session is not None
+    cookie = session.value
     again = create_app(service, pin=PIN, secret_key=SECRET, sessions_path=path).test_client()
     again.set_cookie("pawnlight_session", cookie)
     assert status_of(again, {"X-CSRF-Token": token}) == 200
@@ -242,7 +244,7 @@ def test_logins_survive_a_restart_but_not_a_pin_change(service, tmp_path):
     changed = create_app(service, pin="97531", secret_key=SECRET, sessions_path=path)
     other = changed.test_client()
     other.set_cookie("pawnlight_session", cookie)
-    assert other.get("/api/session").json["owner"] is False
+    assert json_of(other.get("/api/session"))["owner"] is False
 
 
 # -- the names the page answers to ----------------------------------------------------------------

@@ -57,9 +57,18 @@ def test_each_version_is_built_once_however_many_ask_at_once():
 def test_only_the_last_versions_are_kept():
     cache = LiveCache()
     for version in range(1, 10):
-        cache.get({"version": version}, "k", lambda v=version: v)
+
+        def build(v: int = version) -> int:
+            return v
+
+        cache.get({"version": version}, "k", build)
     rebuilt = []
-    cache.get({"version": 1}, "k", lambda: rebuilt.append(1) or 1)
+
+    def rebuild() -> int:
+        rebuilt.append(1)
+        return 1
+
+    cache.get({"version": 1}, "k", rebuild)
     assert rebuilt == [1]
     assert cache.get({"version": 9}, "k", lambda: "again") == 9
 

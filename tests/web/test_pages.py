@@ -93,7 +93,9 @@ def test_scores_and_match_totals_in_point_play(client, service):
         doubled=1,
     )
     html = page(client)
-    row = re.search(r'<tr data-colour="red">.*?</tr>', html, re.S).group(0)
+    found = re.search(r'<tr data-colour="red">.*?</tr>', html, re.S)
+    assert found is not None
+    row = found.group(0)
     assert re.findall(r"<td>(\d+)</td>", row) == ["45", "70", "1"]
     assert "game 2 of the match" in html and "scores count ×2" in html
     assert 'id="result" class="result">red won<' in html
@@ -137,7 +139,9 @@ def test_a_finished_game_shows_its_figures(client, service):
     html = page(client)
     assert "83 turns · 7 pawns sent back to start (2 swept off slides) · 4 slides" in html
     assert "1 switch · 3 Sorry! cards · 12 turns without a move" in html
-    row = re.search(r'id="statistics".*?<tr data-colour="blue">(.*?)</tr>', html, re.S).group(1)
+    found = re.search(r'id="statistics".*?<tr data-colour="blue">(.*?)</tr>', html, re.S)
+    assert found is not None
+    row = found.group(1)
     assert re.findall(r"<td>(\d+)</td>", row) == ["41", "5", "5", "2", "3", "4"]
     assert "Cards that could not move: Sorry! ×2, 10 ×1." in html
 
@@ -193,7 +197,9 @@ def test_the_page_loads_nothing_from_elsewhere(client):
 
 def test_static_files_are_versioned_and_cached(client):
     html = page(client)
-    css = re.search(r'href="(/static/style\.css\?v=\w+)"', html).group(1)
+    found = re.search(r'href="(/static/style\.css\?v=\w+)"', html)
+    assert found is not None
+    css = found.group(1)
     response = client.get(css)
     assert response.status_code == 200 and "max-age=31536000" in response.headers["Cache-Control"]
     for script in ("live.js", "status.js", "owner.js"):
@@ -302,7 +308,13 @@ def test_a_fragment_is_rendered_once_per_version_for_everyone(client, app, servi
     cached = client.get("/partial/live", headers={"If-None-Match": first.headers["ETag"]})
     assert cached.status_code == 304
     renders = []
-    live = context_of(app).live
+
+    def render() -> str:
+        renders.append(1)
+        return "never"
+
+    ctx = context_of(app)
+    assert ctx is not None
     state = service.state()
-    live.text(state, ("live", False), lambda: renders.append(1) or "never")
+    ctx.live.text(state, ("live", False), render)
     assert renders == []  # already built for this version

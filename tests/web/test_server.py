@@ -143,6 +143,7 @@ def test_a_phones_fragment_comes_from_the_cache_the_same_as_flasks(app, served, 
             break
     assert response.status == 200 and body == flask_html
     etag = response.getheader("ETag")
+    assert etag is not None
     connection.request("GET", "/partial/live", headers={"If-None-Match": etag})
     again = connection.getresponse()
     again.read()
@@ -170,6 +171,7 @@ def test_the_state_through_the_server_is_the_services_with_an_etag(served, servi
         assert response.status == 200 and json.loads(response.read()) == service.state()
         assert response.getheader("Content-Type") == "application/json"
         etag = response.getheader("ETag")
+        assert etag is not None
         connection.request("GET", "/api/state", headers={"If-None-Match": etag})
         again = connection.getresponse()
         again.read()

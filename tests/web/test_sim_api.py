@@ -7,7 +7,7 @@ import pytest
 from pawnlight.web.app import create_app
 
 from .fakes import FakeService
-from .helpers import OWNER, PIN, SECRET
+from .helpers import OWNER, PIN, SECRET, json_of
 
 SIM_ROUTES = [
     ("POST", "/api/sim/scan"),
@@ -28,7 +28,7 @@ def test_without_a_simulated_board_the_sim_routes_are_404(method, route):
     response = client.open(route, method=method, json={"card": "7"})
     assert response.status_code == 404
     if route.startswith("/api/"):
-        assert response.json["error"].startswith("no such route")
+        assert json_of(response)["error"].startswith("no such route")
 
 
 def test_the_sim_page_and_its_link_only_with_a_simulated_board():

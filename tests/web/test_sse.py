@@ -17,7 +17,7 @@ from pawnlight.web.server import WebServer
 
 from ..helpers import ManualClock
 from .fakes import FakeService
-from .helpers import PIN, SECRET
+from .helpers import PIN, SECRET, json_of
 from .sse import EventReader
 
 CLIENTS = 20
@@ -116,7 +116,9 @@ def test_the_events_route_streams_state_events(app, client, service):
     assert data_of(next(chunks).decode())["phase"] == "idle"
     service.command("new_game", {"players": ["red", "blue"]})
     assert data_of(next(chunks).decode())["phase"] == "setup"
-    context_of(app).stopping.set()
+    ctx = context_of(app)
+    assert ctx is not None
+    ctx.stopping.set()
     assert list(chunks) == []
     response.close()
     assert service.subscribers == []
@@ -128,7 +130,7 @@ def test_streams_past_the_limit_are_told_to_poll(service):
     first = client.get("/api/events", buffered=False)
     assert first.status_code == 200
     refused = client.get("/api/events")
-    assert refused.status_code == 503 and "poll GET /api/state" in refused.json["error"]
+    assert refused.status_code == 503 and "poll GET /api/state" in json_of(refused)["error"]
     assert refused.headers["Retry-After"] == "30"
     first.close()  # never iterated: the slot still comes back
     again = client.get("/api/events", buffered=False)
@@ -222,8 +224,10 @@ def test_streams_past_the_per_address_cap_are_refused_while_others_are_not(servi
         assert "poll GET /api/state" in json.loads(refused.response.read())["error"]
         refused.close()
         readers[0].close()
+        ctx = context_of(app)
+        assert ctx is not None
         deadline = time.monotonic() + WAIT
-        while context_of(app).streams.open > 1 and time.monotonic() < deadline:
+        while ctx.streams.open > 1 and time.monotonic() < deadline:
             time.sleep(0.02)  # the server sees the phone go
         again = EventReader(server.port)
         assert again.status == 200 and again.next_state()["phase"] == "idle"
@@ -253,7 +257,8 @@ def test_the_fake_service_counts_its_subscriptions():
     service = FakeService()
     subscription = service.subscribe()
     service.command("settings", {"brightness": 0.1})
-    assert subscription.get(1.0)["settings"]["brightness"] == 0.1
+    snapshot = subscription.get(1.0)
+    assert snapshot is not None and snapshot["settings"]["brightness"] == 0.1
     subscription.close()
     assert service.subscribers == [] and service.closed == 1
 
