@@ -1,5 +1,5 @@
 """How long the lights take: an LED frame (painted up to 25 times a second) and the state's
-``lit`` with the snapshot it is part of, in a busy moment (four players, a split 7: 21 moves).
+``lit`` with the state it is part of, in a busy moment (four players, a split 7: 21 moves).
 
     .venv/bin/python benchmarks/lights_speed.py [--repeat N]
 """
@@ -15,8 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from companion.bench import Bench
-from pawnlight.companion.lights import frame_for, lit_state
-from pawnlight.companion.state import snapshot
+from pawnlight.companion.lights import frame_for, picture_for
 from pawnlight.rules import Position
 from pawnlight.rules.game import Game, GameConfig
 
@@ -49,11 +48,13 @@ def main() -> int:
     companion = bench.companion
     print(f"{companion.phase}: {len(bench.game.legal)} legal moves of a 7, four players")
     frame = per_call_ms(lambda i: frame_for(companion, i * 0.04), repeat)
-    lit = per_call_ms(lambda i: lit_state(companion), repeat)
-    state = per_call_ms(lambda i: snapshot(companion), max(repeat // 4, 1))
+    lit = per_call_ms(lambda i: picture_for(companion, i * 0.04), repeat)
+    typed = per_call_ms(lambda i: companion.state(), repeat)
+    state = per_call_ms(lambda i: companion.state().to_json(), max(repeat // 4, 1))
     print(f"LED frame (painted up to 25 times a second): {frame:.3f} ms")
     print(f"lit (what every lit place means):            {lit:.3f} ms")
-    print(f"whole snapshot, lit included:                {state:.3f} ms")
+    print(f"the typed state, lit included (every input): {typed:.3f} ms")
+    print(f"its JSON too (once per published change):    {state:.3f} ms")
     return 0
 
 

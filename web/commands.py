@@ -11,9 +11,8 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
+from pawnlight.companion import config
 from pawnlight.rules.board import COLOURS
-from pawnlight.rules.editions import EDITIONS, VARIANTS
-from pawnlight.rules.house_rules import HOUSE_RULES
 
 from . import bodies
 from .auth import owner_only
@@ -33,27 +32,28 @@ def run(name: str, args: dict[str, Any]):
     return jsonify(reply if isinstance(reply, dict) else {"ok": True})
 
 
+def _as_given(value: Any, name: str) -> Any:
+    return value  # checked as a whole by config.new_game
+
+
+def _setting(value: Any, name: str) -> Any:
+    return _checked(config.setting, name, value)
+
+
+def _checked(check: Any, *args: Any) -> Any:
+    """A check of companion.config, its refusal a 400 in its own words."""
+    try:
+        return check(*args)
+    except config.ConfigError as error:
+        raise ApiError(str(error)) from None
+
+
 @blueprint.post("/api/game")
 @owner_only()
 def new_game():
-    data = bodies.body(
-        {
-            "edition": bodies.one_of(EDITIONS),
-            "players": bodies.list_of(COLOUR, 2, 4, each="colour"),
-            "teams": bodies.boolean,
-            "variant": bodies.one_of(VARIANTS),
-            "draw_leader": bodies.boolean,
-            "extra_one": bodies.boolean,
-            "house_rules": bodies.list_of(
-                bodies.one_of(HOUSE_RULES), 0, len(HOUSE_RULES), each="house rule"
-            ),
-            "computer": bodies.seats,
-        }
-    )
-    players = data.get("players")
-    if players is not None and len(set(players)) != len(players):
-        raise ApiError("a colour is named twice in players")
-    return run("new_game", data)
+    """Checked once, here (config.new_game); the companion is given the checked request."""
+    data = bodies.body(dict.fromkeys(config.NEW_GAME_FIELDS, _as_given))
+    return run("new_game", {"game": _checked(config.new_game, data)})
 
 
 @blueprint.post("/api/undo")
@@ -125,17 +125,9 @@ def enrol_cancel():
 @blueprint.post("/api/settings")
 @owner_only()
 def settings():
-    data = bodies.body(
-        {
-            "brightness": bodies.number(0, 1),
-            "settle": bodies.number(0.1, 2),
-            "speech": bodies.boolean,
-        }
-    )
+    data = bodies.body(dict.fromkeys(config.SETTING_NAMES, _setting))
     if not data:
-        raise ApiError(
-            "give brightness (0 to 1), settle (0.1 to 2 seconds) or speech (true or false)"
-        )
+        raise ApiError(f"give {config.SETTINGS_WORDS}")
     return run("settings", data)
 
 

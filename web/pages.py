@@ -75,7 +75,7 @@ def _replay(state: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None
     except IndexError as error:
         return None, str(error).capitalize() + "."
     entry = view.turns(state)[turn - 1]
-    said = view.turn_words(entry, bool(state.get("teams")))
+    said = view.turn_said(state, turn)
     colour = str(entry.get("colour", "")).capitalize()
     label = f"{colour}, {view.card_label(entry.get('card'))}: {said} ({entry.get('text')})"
     return {"turn": turn, "when": when, "svg": svg, "label": label}, None

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pawnlight.board.guidance import Fix
-from pawnlight.board.marks import NO_MARKS, parse_moves, turn_marks
+from pawnlight.board.marks import NO_MARKS, turn_marks
 from pawnlight.board.svg import Centre, render_board
 from pawnlight.companion.phases import CompanionPhase
+from pawnlight.companion.state import PlayedTurn, Published
 from pawnlight.rules import EDITIONS
 from pawnlight.rules.board import START, Place, parse_colour
 from pawnlight.rules.words import a_card, move_words, no_move_reason
@@ -88,28 +89,45 @@ class HistoryLine:
         return f"{self.colour} {card_label(self.card)}: {self.text}"
 
 
-def turn_words(turn: Mapping[str, Any], teams: bool) -> str:
-    """A turn of the history in board words (its notation when it cannot be read)."""
-    text, card = turn.get("text"), str(turn.get("card", ""))
-    if text == "forfeit":
-        return f"no move, {no_move_reason(card)}"
-    if text == "discard":
+def said(played: PlayedTurn) -> str:
+    """A turn of the history in board words, from its move (its notation when it has none)."""
+    turn = played.turn
+    if played.move is not None:
+        return move_words(played.move)
+    if turn.text == "forfeit":
+        return f"no move, {no_move_reason(turn.card)}"
+    if turn.text == "discard":
         return "discarded, no move"
-    moves = parse_moves([str(text)], turn.get("before"), teams)
-    return move_words(moves[0]) if moves else str(text)
+    return turn.text
+
+
+def played_turns(state: Mapping[str, Any]) -> tuple[PlayedTurn, ...]:
+    """The history's turns as values, from the typed state the snapshot was made from (none
+    for a snapshot that is plain JSON)."""
+    typed = state.typed if isinstance(state, Published) else None
+    return typed.game.turns if typed is not None and typed.game is not None else ()
+
+
+def turn_said(state: Mapping[str, Any], number: int) -> str:
+    """Turn ``number`` (from 1) in board words; its notation when the state has no values."""
+    played = played_turns(state)
+    if 1 <= number <= len(played):
+        return said(played[number - 1])
+    entries = turns(state)
+    return str(entries[number - 1].get("text", "")) if 1 <= number <= len(entries) else ""
 
 
 def history(state: Mapping[str, Any]) -> list[HistoryLine]:
     """Every turn, newest first; from ``turns`` (with colours and cards) when the snapshot has
-    it, else from the bare ``history`` texts."""
-    teams = bool(state.get("teams"))
+    it, else from the bare ``history`` texts.  The words come from each turn's move."""
+    played = played_turns(state)
     lines = [
         HistoryLine(
             n,
             str(t.get("colour", "")),
             str(t.get("card", "")),
             str(t.get("text", "")),
-            turn_words(t, teams),
+            said(played[n - 1]) if n <= len(played) else "",
         )
         for n, t in enumerate(turns(state), 1)
     ]
@@ -148,13 +166,13 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
     marks = turn_marks(entry, bool(state.get("teams")))
     caption = f"turn {turn}, {when}"
     centre = Centre(str(entry.get("colour")), entry.get("card"), caption)
-    said = turn_words(entry, bool(state.get("teams")))
+    words = turn_said(state, turn)
     return render_board(
         entry.get(when),
         diamonds=diamonds(state),
         marks=marks if marks else NO_MARKS,
         centre=centre,
-        label=f"The board {when} turn {turn}: {entry.get('colour')}, {said}.",
+        label=f"The board {when} turn {turn}: {entry.get('colour')}, {words}.",
     )
 
 

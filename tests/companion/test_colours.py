@@ -10,7 +10,6 @@ from pawnlight.board.cells import EMPTY, cells_of
 from pawnlight.board.guidance import Correction, Fix
 from pawnlight.board.snapshot import canonical, reading_for, true_occupancy
 from pawnlight.companion.signals import Reading
-from pawnlight.companion.state import snapshot
 from pawnlight.rules import move_text
 from pawnlight.rules.board import Place, parse_colour
 
@@ -111,7 +110,7 @@ def test_undo_after_a_bump_guides_each_colour_back(layout):
     bench.command("undo")
     bench.advance(0.5)  # the board stays as it is past the settle time
     assert bench.companion.phase == "setup"
-    first = snapshot(bench.companion)["corrections"][0]
+    first = bench.companion.state().to_json()["corrections"][0]
     assert first == BLUE_BACK.text, first
     # Done the old, misleading way: a red pawn from red START into blue START.  A presence board
     # now reads exactly as the game wants; it must not be accepted.
@@ -154,7 +153,7 @@ def test_a_restart_before_the_undo_is_put_back_still_guides_each_colour():
     bench.companion = Companion(old.layout, old.deck, old.settings)
     bench.effects += bench.companion.resume(Game.replay(old.game.config, recorded))
     hands.show(settle=True)
-    assert snapshot(bench.companion)["corrections"][0] == BLUE_BACK.text
+    assert bench.companion.state().to_json()["corrections"][0] == BLUE_BACK.text
     shown = hands.follow_guidance()
     assert shown == [BLUE_BACK.text, RED_BACK.text]
     assert hands.board() == canonical(true_occupancy(bench.game.position))
@@ -194,7 +193,7 @@ def test_a_new_game_of_other_colours_is_set_up_from_the_box():
         }
     )
     assert hands.board() == canonical(true_occupancy(wanted))
-    assert bench.companion.phase == "draw", snapshot(bench.companion)["corrections"]
+    assert bench.companion.phase == "draw", bench.companion.state().to_json()["corrections"]
 
 
 def test_a_new_game_never_moves_a_pawn_of_unknown_colour_on_a_guess():

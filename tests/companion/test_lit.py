@@ -1,4 +1,5 @@
-"""The state's ``lit`` is exactly what the LEDs light, in every phase (CONTRACT section 5)."""
+"""The state's ``lit`` is exactly what the LEDs light, in every phase (docs/api.md,
+'GET /api/state', 'What is lit')."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import pytest
 from pawnlight.board.cells import CELL_KEYS, CELLS, SLIDE_CHANNEL_SQUARES
 from pawnlight.board.leds import OFF
 from pawnlight.companion.lights import frame_for
-from pawnlight.companion.state import snapshot
 from pawnlight.players import hint
 from pawnlight.rules import Position
 from pawnlight.rules.game import Game, GameConfig
@@ -31,7 +31,7 @@ def on_keys(bench: Bench, at: float) -> set[str]:
 
 
 def assert_lit_is_what_the_leds_show(bench: Bench) -> dict[str, str]:
-    lit = snapshot(bench.companion)["lit"]
+    lit = bench.companion.state().to_json()["lit"]
     seen: set[str] = set()
     for at in INSTANTS:
         on = on_keys(bench, bench.now + at)
@@ -98,7 +98,7 @@ def test_a_wrong_board_lights_the_corrections():
     wrong = Position.from_json({"red": ["T5", "start", "start", "start"], "blue": ["start"] * 4})
     bench.show(wrong)
     bench.advance(2.5)
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["corrections"]
     lit = assert_lit_is_what_the_leds_show(bench)
     assert lit["T5"] == "correction"
@@ -118,7 +118,7 @@ def test_part_way_through_a_split_seven():
     bench.scan("7")
     halfway = Position.from_json({"red": ["T8", "T20", "start", "start"], "blue": ["start"] * 4})
     bench.show(halfway, settle=False)
-    assert snapshot(bench.companion)["in_progress"]
+    assert bench.companion.state().to_json()["in_progress"]
     assert_lit_is_what_the_leds_show(bench)
 
 
@@ -151,6 +151,6 @@ def test_the_winner_is_celebrated(winner):
 
 def test_with_the_brightness_at_zero_nothing_is_lit():
     bench = started()
-    assert snapshot(bench.companion)["lit"]
+    assert bench.companion.state().to_json()["lit"]
     bench.command("settings", brightness=0)
-    assert snapshot(bench.companion)["lit"] == {}
+    assert bench.companion.state().to_json()["lit"] == {}

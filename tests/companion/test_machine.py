@@ -2,9 +2,8 @@
 
 import pytest
 
-from pawnlight.companion.machine import CommandError
+from pawnlight.companion.service import CommandRefused
 from pawnlight.companion.signals import Buzz, FinishRecord, Pressed, RecordEvent, StartRecord
-from pawnlight.companion.state import snapshot
 from pawnlight.rules import Position
 from pawnlight.rules.board import parse_colour
 
@@ -30,7 +29,7 @@ def test_a_new_game_waits_for_the_board_then_for_a_card():
     assert any(isinstance(e, StartRecord) for e in bench.effects)
     assert bench.companion.phase == "setup"
     bench.show(initial("red", "blue"))
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["phase"] == "draw" and state["turn"] == "red"
     assert state["pawns"] == {"red": ["start"] * 4, "blue": ["start"] * 4}
 
@@ -38,12 +37,12 @@ def test_a_new_game_waits_for_the_board_then_for_a_card():
 def test_a_move_is_recognised_recorded_then_play_passes():
     bench = started()
     bench.scan("1")
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["phase"] == "move" and state["card"] == "1"
     assert [m["text"] for m in state["legal"]] == ["R:start-T4"]
     after = bench.game.legal[0].after
     bench.show(after)
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["history"] == ["R:start-T4"] and state["turn"] == "blue"
     kinds = [e.event.kind for e in bench.effects if isinstance(e, RecordEvent)]
     assert kinds == ["draw", "move"]
@@ -65,7 +64,7 @@ def test_unknown_tags_are_refused_and_the_same_tag_twice_is_ignored():
     from pawnlight.companion.signals import CardScanned
 
     bench.effects += bench.companion.handle(CardScanned("DEADBEEF", 1.0))
-    assert "unknown card tag DEADBEEF" in snapshot(bench.companion)["warning"]
+    assert "unknown card tag DEADBEEF" in bench.companion.state().to_json()["warning"]
     assert Buzz("illegal") in bench.effects
     bench.scan("5")  # red cannot move: forfeited, blue's turn
     assert bench.game.history[-1].text == "forfeit"
@@ -85,7 +84,7 @@ def test_a_wrong_move_gets_corrections_and_nothing_is_recorded():
     wrong = Position.from_json({"red": ["T5", "start", "start", "start"], "blue": ["start"] * 4})
     bench.show(wrong)
     bench.advance(2.5)
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["phase"] == "move"
     assert state["corrections"] and "1st square after red's start circle" in state["corrections"][0]
     assert bench.game.history == ()
@@ -101,7 +100,7 @@ def test_a_takeback_on_the_board_undoes_the_move():
     bench.show(initial("red", "blue"))
     assert bench.companion.phase == "draw"  # not yet: a takeback is held a while
     bench.advance(1.6)
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["history"] == [] and state["phase"] == "move" and state["card"] == "2"
     assert [e.kind for e in bench.recorded()] == ["draw", "move", "undo"]
 
@@ -134,7 +133,7 @@ def test_presence_boards_ask_when_two_moves_look_alike():
     lifted = Position.from_places([(66, 66, 66), (66, 66, 66), None, None])
     bench.show(lifted, settle=False)
     bench.show(position)
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["phase"] == "choose", state["message"]
     assert "T10<>T30" in [c["text"] for c in state["choices"]]
     bench.command("resolve", move="T10<>T30")
@@ -152,7 +151,7 @@ def test_declining_an_11_with_the_confirm_button():
     bench.companion.resume(Game(GameConfig(players=("red", "blue")), position))
     bench.show(position)
     bench.scan("11")
-    assert snapshot(bench.companion)["forfeit_allowed"]
+    assert bench.companion.state().to_json()["forfeit_allowed"]
     bench.effects += bench.companion.handle(Pressed("confirm", bench.now + 0.1))
     assert bench.game.history[-1].text == "forfeit" and bench.game.turn == 1
 
@@ -165,11 +164,11 @@ def test_leader_draw_with_a_tie():
     bench.scan("10")
     bench.scan("3")
     assert bench.companion.phase == "leader"
-    assert snapshot(bench.companion)["leader"]["drawing"] == ["red", "blue"]
+    assert bench.companion.state().to_json()["leader"]["drawing"] == ["red", "blue"]
     bench.scan("4")
     bench.scan("sorry")
     assert bench.companion.phase == "setup"
-    assert snapshot(bench.companion)["players"][0] == "blue"
+    assert bench.companion.state().to_json()["players"][0] == "blue"
 
 
 def test_enrolment_asks_for_every_card_and_refuses_a_tag_twice():
@@ -179,12 +178,12 @@ def test_enrolment_asks_for_every_card_and_refuses_a_tag_twice():
 
     bench = Bench()
     bench.companion = Companion(bench.layout, CardDeck())
-    with pytest.raises(CommandError, match="enrol the pack"):
+    with pytest.raises(CommandRefused, match="enrol the pack"):
         bench.command("new_game", players=["red", "blue"])
     bench.command("enrol")
-    assert "scan a 1 card (1 of 4)" in snapshot(bench.companion)["enrol"]["prompt"]
+    assert "scan a 1 card (1 of 4)" in bench.companion.state().to_json()["enrol"]["prompt"]
     effects = bench.companion.handle(CardScanned("AA000001", 1))
-    assert "scan a 1 card (2 of 4)" in snapshot(bench.companion)["enrol"]["prompt"]
+    assert "scan a 1 card (2 of 4)" in bench.companion.state().to_json()["enrol"]["prompt"]
     bench.companion.handle(CardScanned("AA000002", 2))
     effects = bench.companion.handle(CardScanned("AA000001", 3))
     assert "already enrolled as a 1" in bench.companion.warning
@@ -198,12 +197,12 @@ def test_enrolment_asks_for_every_card_and_refuses_a_tag_twice():
 def test_point_play_doubling_through_commands():
     bench = started(players=("red", "blue", "green"), edition="parker-1950", variant="points")
     bench.command("double", colour="blue")
-    assert snapshot(bench.companion)["phase"] == "double"
+    assert bench.companion.state().to_json()["phase"] == "double"
     bench.command("accept", colour="red")
     bench.command("drop", colour="green")
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["doubled"] == 1 and state["phase"] == "draw"
-    with pytest.raises(CommandError, match="name the colour"):
+    with pytest.raises(CommandRefused, match="name the colour"):
         bench.command("double")
 
 
@@ -241,12 +240,12 @@ def test_whole_games_of_every_variant_end_with_a_finished_record(layout, config)
             break
         bench.scan(deck.draw())
         if bench.companion.phase == "move":
-            assert snapshot(bench.companion)["statistics"] is None  # only once it is over
+            assert bench.companion.state().to_json()["statistics"] is None  # only once it is over
             played.append(rng.choice(bench.game.legal))
             bench.play(played[-1])
     assert bench.companion.phase == "over"
     assert any(isinstance(e, FinishRecord) for e in bench.effects)
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["result"]["winners"] or state["result"]["patience"]
     assert len(state["history"]) == len(bench.game.history)
     # The end-of-game figures agree with the moves the players made on the board.
@@ -268,7 +267,7 @@ def test_a_computer_seat_chooses_and_a_person_makes_its_move():
     bench = started(players=("red", "blue"), computer={"blue": "heuristic"})
     bench.scan("5")  # red cannot move: forfeited
     bench.scan("1")  # blue's card: the computer chooses
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["computer"] == {"blue": "heuristic"}
     assert state["guided"]["text"] == "B:start-T19" and "computer" in state["guided"]["by"]
     # A person makes the lit move for the computer.
@@ -278,9 +277,9 @@ def test_a_computer_seat_chooses_and_a_person_makes_its_move():
 
 def test_computer_seats_must_be_players_and_known_players():
     bench = Bench()
-    with pytest.raises(CommandError, match="green is not playing"):
+    with pytest.raises(CommandRefused, match="green is not playing"):
         bench.command("new_game", players=["red", "blue"], computer={"green": "heuristic"})
-    with pytest.raises(CommandError, match="unknown player"):
+    with pytest.raises(CommandRefused, match="unknown player"):
         bench.command("new_game", players=["red", "blue"], computer={"blue": "genius"})
 
 
@@ -288,17 +287,17 @@ def test_computer_seats_must_be_players_and_known_players():
 def test_a_new_game_names_its_edition_and_variant_in_words(settings):
     # Words, not the compiled GameConfig's own TypeError (docs/rules-core.md).
     bench = Bench()
-    with pytest.raises(CommandError, match="edition and variant must be names"):
+    with pytest.raises(CommandRefused, match=r"unknown (edition|variant) .* \(expected one of"):
         bench.command("new_game", players=["red", "blue"], **settings)
 
 
 def test_the_hint_button_lights_the_suggested_move():
     bench = started()
     bench.effects += bench.companion.handle(Pressed("hint", bench.now))
-    assert "a hint is for a person with a card to play" in snapshot(bench.companion)["warning"]
+    assert "a hint is for a person with a card to play" in bench.companion.state().to_json()["warning"]
     bench.scan("1")
     bench.effects += bench.companion.handle(Pressed("hint", bench.now))
-    assert snapshot(bench.companion)["guided"] == {"text": "R:start-T4", "by": "hint"}
+    assert bench.companion.state().to_json()["guided"] == {"text": "R:start-T4", "by": "hint"}
 
 
 def test_computer_seats_go_into_the_record_and_come_back_on_resume():
@@ -308,11 +307,11 @@ def test_computer_seats_go_into_the_record_and_come_back_on_resume():
     game = bench.game
     resumed = Bench()
     resumed.effects += resumed.companion.resume(game, {"blue": "heuristic"})
-    assert snapshot(resumed.companion)["computer"] == {"blue": "heuristic"}
+    assert resumed.companion.state().to_json()["computer"] == {"blue": "heuristic"}
     # A header that no longer fits the game (hand-edited, damaged) leaves people in every seat.
     damaged = Bench()
     damaged.effects += damaged.companion.resume(game, {"green": "heuristic"})
-    state = snapshot(damaged.companion)
+    state = damaged.companion.state().to_json()
     assert state["computer"] == {} and "green is not playing" in state["warning"]
 
 
@@ -321,9 +320,9 @@ def test_a_hint_lights_one_move_and_the_player_may_still_choose():
     bench.scan("1")
     reply = bench.command("hint")
     assert reply["hint"] == "R:start-T4"
-    assert snapshot(bench.companion)["guided"] == {"text": "R:start-T4", "by": "hint"}
+    assert bench.companion.state().to_json()["guided"] == {"text": "R:start-T4", "by": "hint"}
     bench.play(bench.game.legal[0])
-    assert snapshot(bench.companion)["guided"] is None
+    assert bench.companion.state().to_json()["guided"] is None
 
 
 # -- issue #22: recognition always follows the phase and the card -----------------------------
@@ -332,7 +331,7 @@ def test_a_hint_lights_one_move_and_the_player_may_still_choose():
 def _points_red_yellow_after_a_5_and_a_double() -> Bench:
     bench = started(players=("red", "yellow"), edition="parker-1950", variant="points")
     bench.scan("5")
-    assert [m["text"] for m in snapshot(bench.companion)["legal"]] == ["T4-T9"]
+    assert [m["text"] for m in bench.companion.state().to_json()["legal"]] == ["T4-T9"]
     bench.command("double", colour="yellow")
     assert bench.companion.phase == "double"
     return bench
@@ -355,7 +354,7 @@ def test_a_double_accepted_after_a_restart_recognises_the_cards_move():
     restarted.command("accept", colour="red")
     assert restarted.companion.phase == "move"
     restarted.play(restarted.game.legal[0])
-    assert _made(restarted, "T4-T9"), snapshot(restarted.companion)["corrections"]
+    assert _made(restarted, "T4-T9"), restarted.companion.state().to_json()["corrections"]
     assert restarted.companion.phase == "draw" and restarted.game.turn == parse_colour("yellow")
 
 
@@ -369,7 +368,7 @@ def test_a_double_accepted_after_drop_and_undo_recognises_the_cards_move():
     assert bench.companion.phase == "double"
     bench.command("accept", colour="red")
     bench.play(bench.game.legal[0])
-    assert _made(bench, "T4-T9"), snapshot(bench.companion)["corrections"]
+    assert _made(bench, "T4-T9"), bench.companion.state().to_json()["corrections"]
 
 
 def test_a_double_called_during_a_move_keeps_the_move_recognisable_once_accepted():
@@ -395,7 +394,7 @@ def _switch_offered() -> Bench:
     bench.show(lifted, settle=False)
     bench.show(position)
     bench.advance(1.0)  # left still well past the settle time
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["phase"] == "choose" and [c["text"] for c in state["choices"]] == ["T10<>T30"]
     return bench
 
@@ -408,8 +407,8 @@ def test_in_choose_a_legal_move_made_on_the_board_wins():
     forward = next(m for m in bench.game.legal if move_text(m) == "T10-T21")
     bench.play(forward)
     assert _made(bench, "T10-T21")
-    assert bench.companion.phase == "draw" and snapshot(bench.companion)["choices"] == []
-    with pytest.raises(CommandError, match="no move to choose"):
+    assert bench.companion.phase == "draw" and bench.companion.state().to_json()["choices"] == []
+    with pytest.raises(CommandRefused, match="no move to choose"):
         bench.command("resolve", move="T10<>T30")
 
 
@@ -418,7 +417,7 @@ def test_in_choose_a_choice_the_board_no_longer_shows_is_refused():
     # Both pawns are lifted again: the board shows none of the moves offered.
     lifted = Position.from_places([(66, 66, 66), (66, 66, 66), None, None])
     bench.show(lifted)
-    with pytest.raises(CommandError, match="the board has changed"):
+    with pytest.raises(CommandRefused, match="the board has changed"):
         bench.command("resolve", move="T10<>T30")
     assert bench.game.history == ()
     # Put back, the question comes again and may be answered.
@@ -443,7 +442,7 @@ def test_a_new_settle_time_applies_to_the_move_being_made():
 def test_an_answer_with_no_question_asked_is_not_called_stale():
     bench = started()
     bench.scan("1")
-    with pytest.raises(CommandError, match="no move to choose between now"):
+    with pytest.raises(CommandRefused, match="no move to choose between now"):
         bench.command("resolve", move="R:start-T4")
 
 
@@ -451,7 +450,7 @@ def test_a_new_game_plays_by_its_house_rules():
     bench = started(players=("red", "blue"), edition="parker-1950", house_rules=["diamond-lock"])
     assert bench.game.edition.diamond_lock
     assert bench.game.config.house_rules == ("diamond-lock",)
-    with pytest.raises(CommandError, match="unknown house rule 'sticky'"):
+    with pytest.raises(CommandRefused, match="unknown house rule 'sticky'"):
         Bench("colour").command("new_game", players=["red", "blue"], house_rules=["sticky"])
 
 
@@ -461,7 +460,7 @@ def test_trouble_outside_the_game_is_the_warning_until_it_is_put_right():
     bench = started()
     companion = bench.companion
     assert companion.handle(Trouble("the disk is full", bench.now)) == []
-    assert snapshot(companion)["warning"] == "the disk is full"
+    assert companion.state().to_json()["warning"] == "the disk is full"
     companion.handle(Trouble("another problem", bench.now, over=True))  # not the one shown
     assert companion.warning == "the disk is full"
     companion.handle(Trouble("the disk is full", bench.now, over=True))

@@ -3,7 +3,6 @@
 import json
 
 from pawnlight.companion.phases import CompanionPhase
-from pawnlight.companion.state import snapshot
 from pawnlight.rules.game import Game, GameConfig, Phase
 
 from .bench import Bench
@@ -26,10 +25,10 @@ def test_a_game_phase_is_the_companion_phase_of_the_same_word():
 
 def test_the_state_carries_the_phase_as_a_plain_word():
     bench = Bench()
-    state = snapshot(bench.companion)
+    state = bench.companion.state().to_json()
     assert state["phase"] == "idle" and type(state["phase"]) is str
     bench.command("new_game", players=["red", "blue"])
-    state = json.loads(json.dumps(snapshot(bench.companion)))
+    state = json.loads(json.dumps(bench.companion.state().to_json()))
     assert state["phase"] == "setup"
 
 

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from pawnlight.companion.machine import CommandError, Companion
+from pawnlight.companion.machine import Companion
+from pawnlight.companion.service import CommandRefused
 from pawnlight.companion.signals import RecordEvent, Remember, StartRecord
 from pawnlight.rules import Game, move_text
 from pawnlight.rules.board import COLOURS
@@ -76,7 +77,7 @@ class Evening(RuleBasedStateMachine):
         colour = data.draw(st.sampled_from([COLOURS[c] for c in game.order]), label="colour")
         try:
             self.bench.command(action, colour=colour)
-        except CommandError:
+        except CommandRefused:
             return
         self.bench.show(self.bench.game.position)
 
@@ -85,7 +86,7 @@ class Evening(RuleBasedStateMachine):
     def undo(self) -> None:
         try:
             self.bench.command("undo")
-        except CommandError:
+        except CommandRefused:
             return
         self.bench.show(self.bench.game.position)  # the players put the board back as lit
 

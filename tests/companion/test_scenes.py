@@ -12,7 +12,6 @@ import pytest
 from pawnlight.board.leds import Scene, dimmed_scene
 from pawnlight.companion.lights import dimmed, frame_for, picture_for
 from pawnlight.companion.signals import Pressed, ShowLeds
-from pawnlight.companion.state import snapshot
 from pawnlight.rules import Position
 from pawnlight.rules.game import Game, GameConfig
 from pawnlight.rules.notation import parse_move
@@ -56,7 +55,7 @@ def a_wrong_board() -> Bench:
         Position.from_json({"red": ["T5", "start", "start", "start"], "blue": ["start"] * 4})
     )
     bench.advance(2.5)
-    assert snapshot(bench.companion)["corrections"]
+    assert bench.companion.state().to_json()["corrections"]
     return bench
 
 

@@ -7,7 +7,6 @@ import random
 from pawnlight.board.layout import choose_layout
 from pawnlight.companion.deck import CardDeck, simulated_uids
 from pawnlight.companion.machine import Companion
-from pawnlight.companion.state import snapshot
 from pawnlight.rules import Deck, Game, GameConfig
 from pawnlight.rules.board import COLOURS
 
@@ -40,19 +39,19 @@ def test_the_turns_follow_moves_undos_and_a_new_game():
     companion = Companion(choose_layout(None, "presence"), CardDeck(simulated_uids()))
     game = random_game(1, 30)
     companion.resume(game)
-    assert snapshot(companion)["turns"] == written_out(game)
+    assert companion.state().to_json()["turns"] == written_out(game)
 
     while game.history and len(game.history) > 25:  # taken back: the cache must not keep them
         game.undo()
-    assert snapshot(companion)["turns"] == written_out(game)
+    assert companion.state().to_json()["turns"] == written_out(game)
 
     rng, deck = random.Random(2), Deck(random.Random(3))
     while len(game.history) < 28:  # played on from there: new turns after the kept ones
         options = game.draw(deck.draw())
         if options.moves:
             game.play(rng.choice(options.moves))
-    assert snapshot(companion)["turns"] == written_out(game)
+    assert companion.state().to_json()["turns"] == written_out(game)
 
     other = random_game(4, 12)  # another game on the same companion
     companion.resume(other)
-    assert snapshot(companion)["turns"] == written_out(other)
+    assert companion.state().to_json()["turns"] == written_out(other)

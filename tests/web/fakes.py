@@ -1,9 +1,9 @@
 """An in-memory Service for the web tests: the real turn loop, real snapshots, a virtual board.
 
 FakeService keeps a real :class:`~pawnlight.companion.machine.Companion` (so a real
-:class:`~pawnlight.rules.Game` inside), builds every state with the real
-:func:`~pawnlight.companion.state.snapshot`, and answers commands with the companion's own
-replies and refusals.  Its simulator is the daemon's own
+:class:`~pawnlight.rules.Game` inside), publishes every state as the owner does (the real
+:class:`~pawnlight.companion.state.CompanionState`, in a ``Published``), and answers commands
+with the companion's own replies and refusals.  Its simulator is the daemon's own
 :class:`~pawnlight.devices.sim_board.SimulatedBoard`: lifting and placing pawns turns into
 sensor readings through the shipped layout, which go straight to the companion (no firmware in
 between), and the LEDs are the board model's own frames.  Time is virtual: after every input the
@@ -34,7 +34,7 @@ from pawnlight.companion.signals import (
     StartRecord,
     Tick,
 )
-from pawnlight.companion.state import snapshot
+from pawnlight.companion.state import CompanionState, Published
 from pawnlight.devices.events import BUTTONS
 from pawnlight.devices.sim_board import SimulatedBoard
 from pawnlight.rules.board import COLOURS
@@ -83,6 +83,7 @@ class FakeService:
         self.fail_next: Exception | None = None
         self.records: dict[int, tuple[Any, datetime]] = {}
         self._state: dict[str, Any] = {}
+        self._typed: CompanionState | None = None
         self._copies: dict[str, int] = {}
         self.sim: SimulatedBoard | None = None
         if sim:
@@ -100,9 +101,9 @@ class FakeService:
 
     # -- the Service protocol -----------------------------------------------------------------
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> Published:
         with self.lock:
-            return copy.deepcopy(self._state)
+            return self._copy()
 
     def subscribe(self) -> FakeSubscription:
         with self.lock:
@@ -261,12 +262,19 @@ class FakeService:
         self._publish()
 
     def _publish(self) -> None:
-        fresh = {**snapshot(self.companion), **self.overrides}
+        typed = self.companion.state()
+        fresh = Published(typed, self.overrides)
         old = {k: v for k, v in self._state.items() if k != "version"}
         if fresh == old:
             return
         self.version += 1
-        fresh["version"] = self.version
-        self._state = fresh
+        self._typed = typed
+        self._state = Published(typed, {**self.overrides, "version": self.version})
         for subscription in self.subscribers:
-            subscription.queue.put(copy.deepcopy(fresh))
+            subscription.queue.put(self._copy())
+
+    def _copy(self) -> Published:
+        """A state of its own for each reader (a test may change what it is given)."""
+        if self._typed is None:
+            return Published.__new__(Published)
+        return Published(self._typed, {**copy.deepcopy(self.overrides), "version": self.version})

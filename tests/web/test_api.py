@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pawnlight.web.app import create_app
 
+from pawnlight.companion.config import new_game
 from pawnlight.companion.service import CommandRefused
 from pawnlight.store.errors import JournalError
 
@@ -161,7 +162,7 @@ def test_a_new_game_goes_to_the_companion_with_its_fields(client, service):
     }
     response = client.post("/api/game", json=body, headers=OWNER)
     assert response.status_code == 200 and response.json["ok"] is True
-    assert service.commands[-1] == ("new_game", body)
+    assert service.commands[-1] == ("new_game", {"game": new_game(body)})
     state = client.get("/api/state").json
     assert state["edition"] == "parker-1950" and state["variant"] == "points"
     assert state["players"] == ["red", "yellow"] and state["phase"] == "setup"
@@ -397,7 +398,7 @@ def test_computer_seats_and_a_hint(client, service):
 def test_a_new_game_may_name_house_rules(client, service):
     body = {"players": ["red", "blue"], "house_rules": ["strict-own-landing"]}
     assert client.post("/api/game", json=body, headers=OWNER).status_code == 200
-    assert service.commands[-1] == ("new_game", body)
+    assert service.commands[-1] == ("new_game", {"game": new_game(body)})
     bad = {"players": ["red", "blue"], "house_rules": ["sticky"]}
     assert "unknown house rule 'sticky'" in error_of(
         client.post("/api/game", json=bad, headers=OWNER), 400

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from pawnlight.companion.config import new_game
+
 from ..helpers import PHONE, screenshot
 from .helpers import PIN
 
@@ -112,17 +114,15 @@ def test_the_owner_logs_in_and_starts_a_game(phone, served, service, expect):
     screenshot(phone, "owner-new-game")
     phone.get_by_role("button", name="Start the game").click()
     expect(phone.locator("#phase")).to_have_text("Set up the board")
-    assert service.commands[-1] == (
-        "new_game",
-        {
-            "edition": "parker-1950",
-            "variant": "points",
-            "players": ["yellow", "red"],
-            "teams": False,
-            "draw_leader": False,
-            "extra_one": False,
-        },
-    )
+    sent = {
+        "edition": "parker-1950",
+        "variant": "points",
+        "players": ["yellow", "red"],
+        "teams": False,
+        "draw_leader": False,
+        "extra_one": False,
+    }
+    assert service.commands[-1] == ("new_game", {"game": new_game(sent)})
     expect(phone.locator("#corrections li").first).to_contain_text("put")
     # The owner's buttons follow the state: a double in classic point play.
     service.sim.set_board(service.state()["pawns"])

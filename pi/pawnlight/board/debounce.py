@@ -81,6 +81,16 @@ class Debouncer:
         return 0.0 if self.board is None else at - self.since
 
     @property
+    def pending(self) -> bool:
+        """A reading unlike the board waits to become it (or to be dropped as flicker)."""
+        return self._away_since is not None
+
+    @property
+    def now(self) -> float:
+        """The time of the last reading or advance."""
+        return self._now
+
+    @property
     def touched(self) -> frozenset[int]:
         """Cells that differed from the reference during the board's last time away from it."""
         return frozenset(self._touched)

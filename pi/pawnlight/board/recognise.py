@@ -183,6 +183,15 @@ class Recogniser:
         """The debounced board (None before the first reading)."""
         return self._debounce.board
 
+    @property
+    def settled(self) -> bool:
+        """The latest reading is decided: no change waits to be taken in, and at the last
+        reading or tick the board had been still for ``settle`` (true before any reading)."""
+        debounce = self._debounce
+        if debounce.board is None:
+            return True
+        return not debounce.pending and debounce.held(debounce.now) >= self.settle
+
     # -- deciding ---------------------------------------------------------------------------------
 
     def _decide(self, at: float) -> Decision:

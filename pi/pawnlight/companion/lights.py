@@ -7,37 +7,37 @@ the page can never highlight a place the board does not light, or miss one it do
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Protocol
 
 from ..board import leds
 from ..board.layout import Layout
 from ..board.recognise import Decision, Mismatch
-from ..rules.board import COLOURS
 from ..rules.game import Game
 from ..rules.moves import Move
+from .config import full_brightness
 from .phases import CompanionPhase
 
 Frame = leds.Frame
 Picture = leds.Picture
 
 
-class _Settings(Protocol):
-    brightness: float
-
-
 class Lit(Protocol):
-    """What the picture is painted from: the companion (machine.Companion) as the LEDs see it.
-    A protocol, so the machine can paint its frames without this module importing it."""
+    """What the picture is painted from: the companion's table (table.Table) as the LEDs see
+    it.  A protocol, so the painting needs nothing of the turn loop but these."""
 
-    layout: Layout
-    phase: str
-    decision: Decision
-    warning: str | None
-    guided: Move | None
-    asking_until: float | None
-    now: float
-    settings: _Settings
-
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def phase(self) -> CompanionPhase: ...
+    @property
+    def decision(self) -> Decision: ...
+    @property
+    def warning(self) -> str | None: ...
+    @property
+    def guided(self) -> Move | None: ...
+    @property
+    def asking_until(self) -> float | None: ...
     @property
     def game(self) -> Game | None: ...
 
@@ -70,7 +70,9 @@ def picture_for(companion: Lit, at: float, record: bool = True) -> Picture:
         return leds.guidance_picture(layout, decision.corrections, at, game.turn, record)
     if companion.phase == CompanionPhase.SETUP:
         return leds.position_picture(layout, game.position, record)
-    moves = game.legal if companion.phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE) else ()
+    moves: Sequence[Move] = ()
+    if companion.phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE):
+        moves = game.legal
     role = leds.Role.DESTINATION
     if companion.guided is not None and companion.phase == CompanionPhase.MOVE:
         moves = (companion.guided,)  # the computer's move, or a hint: only that one lit
@@ -82,26 +84,8 @@ def frame_for(companion: Lit, at: float) -> Frame:
     return picture_for(companion, at, record=False).frame
 
 
-def lit_json(picture: Picture) -> dict[str, str]:
-    """``lit`` of GET /api/state: place key -> role (CONTRACT section 5)."""
-    return {key: lit.role.value for key, lit in sorted(picture.lit.items())}
-
-
-def lit_colours_json(picture: Picture) -> dict[str, str]:
-    """The colour of the pawn each lit place is about, where there is one (the page rings a
-    destination in the moving pawn's colour, as the LED shows it)."""
-    return {key: COLOURS[lit.colour] for key, lit in sorted(picture.lit.items()) if lit.colour >= 0}
-
-
-def lit_state(companion: Lit) -> dict[str, Any]:
-    if companion.settings.brightness <= 0:  # the owner turned the LEDs off: nothing is lit
-        return {"lit": {}, "lit_colours": {}}
-    picture = picture_for(companion, companion.now)
-    return {"lit": lit_json(picture), "lit_colours": lit_colours_json(picture)}
-
-
 def dimmed(frame: Frame, brightness: float) -> Frame:
     """The owner's brightness setting, applied last (the firmware then caps total current)."""
-    if brightness >= 0.999:
+    if full_brightness(brightness):
         return frame
     return tuple(leds.scale(rgb, brightness) for rgb in frame)

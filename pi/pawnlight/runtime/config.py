@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from pawnlight.companion import config as checks
 from pawnlight.devices.controls import ControlPins
 from pawnlight.devices.open_board import BoardSpecError, parse_board_spec
 from pawnlight.errors import PawnlightError
@@ -66,8 +67,8 @@ class Config:
     card_reader: str = "board"
     keyboard_device: str | None = None
     keyboard_decimal: bool = False
-    brightness: float = 0.6
-    settle: float = 0.3
+    brightness: float = checks.BRIGHTNESS_DEFAULT
+    settle: float = checks.SETTLE_DEFAULT
     pins: ControlPins = field(default_factory=ControlPins)
 
 
@@ -79,8 +80,6 @@ _TOP_KEYS = {
     "card_reader": str,
     "keyboard_device": str,
     "keyboard_decimal": bool,
-    "brightness": (int, float),
-    "settle": (int, float),
     "data": str,
     "public_url": str,
 }
@@ -142,6 +141,8 @@ def _apply_file(config: Config, path: Path) -> None:
                 if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item <= 27:
                     raise ConfigError(f"{path}: pins.{sub} must be a BCM pin number 0..27")
             config.pins = ControlPins(**{**config.pins.__dict__, **value})
+        elif key in checks.SETTING_NAMES and key != "speech":
+            setattr(config, key, _setting(key, value, str(path)))
         elif key in _TOP_KEYS:
             if not isinstance(value, _TOP_KEYS[key]) or (
                 isinstance(value, bool) and _TOP_KEYS[key] is not bool
@@ -162,9 +163,15 @@ def _check(config: Config, source: str) -> None:
         raise ConfigError(f"{source}: card_reader must be board, spi or keyboard")
     if config.card_reader == "keyboard" and not config.keyboard_device:
         raise ConfigError(f"{source}: card_reader = keyboard needs keyboard_device")
-    if not 0 <= config.brightness <= 1:
-        raise ConfigError(f"{source}: brightness must be between 0 and 1")
-    if not 0.1 <= config.settle <= 2:
-        raise ConfigError(f"{source}: settle must be between 0.1 and 2 seconds")
+    config.brightness = _setting("brightness", config.brightness, source)
+    config.settle = _setting("settle", config.settle, source)
     if not 0 <= config.http_port <= 65535:
         raise ConfigError(f"{source}: the HTTP port must be 0..65535")
+
+
+def _setting(name: str, value: object, source: str) -> float:
+    """A setting the page can change too, checked as the page's are (companion.config)."""
+    try:
+        return float(checks.setting(name, value))
+    except checks.ConfigError as error:
+        raise ConfigError(f"{source}: {error}") from None

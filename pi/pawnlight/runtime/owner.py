@@ -48,7 +48,7 @@ from pawnlight.companion.signals import (
     Tick,
     Trouble,
 )
-from pawnlight.companion.state import snapshot
+from pawnlight.companion.state import CompanionState, Published
 from pawnlight.devices.controls import ButtonPressed
 from pawnlight.devices.events import (
     CardRead,
@@ -72,7 +72,33 @@ STORAGE_RETRY = 0.5
 class _Command:
     name: str
     args: dict[str, Any]
-    reply: Future
+    reply: Future[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Storage:
+    """Whether the journal can be written (``storage`` of the published state)."""
+
+    problem: str | None  # the storage fault's words, None while writes succeed
+    unsaved: int  # events waiting to be written
+    saved_turns: int  # turns of the history that are durable
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.problem is None,
+            "problem": self.problem,
+            "unsaved": self.unsaved,
+            "saved_turns": self.saved_turns,
+        }
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """Everything a published state is made of: a new one is published when this changes."""
+
+    companion: CompanionState
+    game_id: int | None
+    storage: Storage
 
 
 class _Subscription:
@@ -142,8 +168,8 @@ class Owner:
         self.match_ids: list[int] = []
         self._subscribers: list[_Subscription] = []
         self._subscribers_lock = threading.Lock()
-        self._state: dict[str, Any] = {}
-        self._last_fingerprint: tuple = ()
+        self._state: Published | None = None
+        self._shown: _Shown | None = None
         self._version = 0
         self._stop = threading.Event()
         self._ready = threading.Event()
@@ -170,14 +196,15 @@ class Owner:
         """Device threads call this with their events (any thread, never blocks)."""
         self._inbox.put(item)
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> Published:
+        assert self._state is not None  # published from the constructor on
         return self._state
 
     def subscribe(self) -> _Subscription:
         subscription = _Subscription(self)
         with self._subscribers_lock:
             self._subscribers.append(subscription)
-        subscription.offer(self._state)  # replay the current state on connect
+        subscription.offer(self.state())  # replay the current state on connect
         return subscription
 
     def _unsubscribe(self, subscription: _Subscription) -> None:
@@ -186,7 +213,7 @@ class Owner:
                 self._subscribers.remove(subscription)
 
     def command(self, name: str, args: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
-        reply: Future = Future()
+        reply: Future[dict[str, Any]] = Future()
         self._inbox.put(_Command(name, dict(args), reply))
         try:
             return reply.result(timeout=timeout)
@@ -569,46 +596,19 @@ class Owner:
         input (its warning is its own state, never written from here)."""
         self._execute(self.companion.handle(trouble))
 
-    def _fingerprint(self) -> tuple:
-        """What the page shows, cheaply: a snapshot is built only when this changes."""
-        c = self.companion
-        game = c.game
-        return (
-            c.phase,
-            c.message,
-            c.warning,
-            c.decision,
-            c.link_up,
-            c.link_detail,
-            c.settings,
-            c.guided,
-            c.asking_until,
-            c.enrolment.prompt() if c.enrolment else None,
-            (tuple(c.leader.drawing), tuple(c.leader.draws.items())) if c.leader else None,
-            id(game),
-            len(game.events) if game else 0,
-            self.game_id,
-            len(self.errors),
-            self.storage_fault,
-            len(self._unsaved),
-            self._saved_turns,
-        )
-
     def _publish(self) -> None:
-        fingerprint = self._fingerprint()
-        if self._state and fingerprint == self._last_fingerprint:
+        """Publish the state when anything in it changed (equal states are not sent again)."""
+        shown = _Shown(
+            self.companion.state(),
+            self.game_id,
+            Storage(self.storage_fault, len(self._unsaved), self._saved_turns),
+        )
+        if self._state is not None and shown == self._shown:
             return
-        self._last_fingerprint = fingerprint
+        self._shown = shown
         self._version += 1
-        state = snapshot(self.companion)
-        state["version"] = self._version
-        state["game_id"] = self.game_id
-        state["storage"] = {
-            "ok": self.storage_fault is None,
-            "problem": self.storage_fault,
-            "unsaved": len(self._unsaved),
-            "saved_turns": self._saved_turns,
-        }
+        extra = {"version": self._version, "game_id": self.game_id}
+        state = Published(shown.companion, {**extra, "storage": shown.storage.to_json()})
         self._state = state
         with self._subscribers_lock:
             subscribers = list(self._subscribers)

@@ -1,0 +1,243 @@
+"""The owner's commands (from the web page, PIN checked there) and the board's buttons: each
+checks that it makes sense now (else CommandRefused, in words), then acts through the concept
+modules.  ``COMMANDS`` maps each command's name to its handler."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..board.recognise import Ambiguous
+from ..rules.board import COLOURS
+from ..rules.game import GameError
+from ..rules.notation import NotationError, move_text, parse_move
+from ..rules.words import a_card, move_words
+from .config import ConfigError, NewGame, new_game
+from .deck import Enrolment
+from .games import new_game as begin_game
+from .phases import CompanionPhase
+from .points import DOUBLING, Handler, Reply, doubling
+from .recognition import WATCHING_THE_BOARD, enter
+from .sentences import event_text, event_words
+from .service import CommandRefused
+from .signals import Buzz, Effect, Remember, StatusLight
+from .table import Table, seat_players
+from .turns import after_turn, decided, play, recorded
+
+#: Seconds within which the board's New game button must be pressed a second time.
+NEW_GAME_CONFIRM = 3.0
+
+
+def _new_game(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    """``{"game": NewGame}`` (checked by the web with config.new_game), or its raw fields."""
+    request = args.get("game")
+    if not isinstance(request, NewGame):
+        try:
+            request = new_game(args)
+        except ConfigError as error:
+            raise CommandRefused(str(error), 400) from None
+    table.computer = seat_players(request.computer)  # before: its record names them
+    effects = begin_game(table, request.config, draw_leader=request.draw_leader)
+    return {"ok": True, "phase": table.phase}, effects
+
+
+def _next_game(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    game = table.game
+    if game is None or not game.over or table.match is None:
+        raise CommandRefused("the next game starts when this one is over")
+    return {"ok": True}, begin_game(table, game.config, match=True)
+
+
+def _undo(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    game = table.game
+    if game is None or not game.can_undo():
+        raise CommandRefused("nothing to undo")
+    undone = game.undo()
+    table.news = ""
+    effects: list[Effect] = [recorded(game)]
+    enter(table, CompanionPhase.SETUP)
+    said = event_words(undone, game)
+    table.message = f"Undone: {said}. Put the board back as lit."
+    effects += decided(table)
+    return {"ok": True, "undone": event_text(undone), "said": said}, effects
+
+
+def _resolve(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    game = table.game
+    stale = table.phase == CompanionPhase.MOVE and table.withdrawn
+    if game is None or (table.phase != CompanionPhase.CHOOSE and not stale):
+        raise CommandRefused("no move to choose between now")
+    if table.phase == CompanionPhase.MOVE:
+        raise CommandRefused(
+            "the board has changed since the question was asked: it shows none of the "
+            "moves offered now; finish the move on the board"
+        )
+    wanted = args.get("move")
+    if wanted is None and table.choice_unchanged and args.get("none"):
+        enter(table, CompanionPhase.MOVE)
+        return {"ok": True}, []
+    if not isinstance(wanted, str):
+        raise CommandRefused('say which move: {"move": "<notation>"}', 400)
+    try:
+        move = parse_move(wanted, game.position, game.config.teams)
+    except NotationError as error:
+        raise CommandRefused(str(error), 400) from None
+    chosen = next((m for m in table.choices if m.after == move.after), None)
+    if chosen is None:
+        offered = ", ".join(move_text(m) for m in table.choices)
+        raise CommandRefused(f"{wanted} is not one of the moves offered ({offered})", 400)
+    # The question follows the board; check once more that it still shows this move.
+    decision = table.decision
+    if not isinstance(decision, Ambiguous) or chosen.after not in (m.after for m in decision.moves):
+        raise CommandRefused(f"the board no longer shows {wanted}: finish the move on the board")
+    return {"ok": True, "played": move_text(chosen)}, play(table, chosen)
+
+
+def _hint(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    """Light the move pawnlight suggests for the card waiting to be played."""
+    from ..players import hint
+
+    game = table.game
+    if game is None or table.phase != CompanionPhase.MOVE or game.turn in table.computer:
+        raise CommandRefused("a hint is for a person with a card to play")
+    move = hint(game)
+    if move is None:
+        return {"ok": True, "hint": None}, []
+    table.guided, table.guided_by = move, "hint"
+    table.message = f"Hint for {COLOURS[game.turn]}: {move_words(move)}"
+    return {"ok": True, "hint": move_text(move)}, []
+
+
+def _forfeit(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    game = table.game
+    if game is None or table.phase != CompanionPhase.MOVE:
+        raise CommandRefused("no card to decline now")
+    try:
+        game.forfeit()
+    except GameError as error:
+        raise CommandRefused(str(error)) from None
+    effects: list[Effect] = [recorded(game)]
+    last = game.history[-1]
+    table.news = f"{COLOURS[last.colour].capitalize()} declines {a_card(last.card)}"
+    return {"ok": True}, effects + after_turn(table)
+
+
+def _enrol(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    if table.phase not in (CompanionPhase.IDLE, CompanionPhase.OVER, CompanionPhase.ENROL):
+        raise CommandRefused("enrol the pack between games")
+    table.enrolment = Enrolment.start(bool(args.get("extra_one", False)))
+    enter(table, CompanionPhase.ENROL)
+    table.scanned_uid = None
+    table.message = "Enrolling the pack: " + table.enrolment.prompt()
+    return {"ok": True, "prompt": table.enrolment.prompt()}, []
+
+
+def _enrol_cancel(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    if table.phase != CompanionPhase.ENROL:
+        raise CommandRefused("no enrolment to cancel")
+    table.enrolment = None
+    enter(table)
+    table.message = "Enrolment cancelled; the pack is as it was."
+    return {"ok": True}, []
+
+
+def _pin_lockout(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    """The web page counted too many wrong PINs from the network: say so where the
+    players look (the page's warning, the buzzer, the status LED)."""
+    minutes = args.get("minutes")
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 1440:
+        raise CommandRefused("minutes is a whole number from 1 to 1440", 400)
+    table.warning = (
+        f"Too many wrong PINs were tried from the network: the owner's login is locked for "
+        f"{minutes} min. If that was not you, someone on this network is guessing the PIN."
+    )
+    return {"ok": True}, [Buzz("illegal"), StatusLight("error")]
+
+
+def _settings(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    try:
+        settings = table.settings.changed(args)
+    except ConfigError as error:
+        raise CommandRefused(str(error), 400) from None
+    changed_settle = settings.settle != table.settings.settle
+    table.settings = settings
+    if changed_settle and table.phase in WATCHING_THE_BOARD:
+        enter(table, table.phase)  # recognise with the new settle time from now on
+    saved = settings.to_json()
+    return {"ok": True, **saved}, [Remember("settings", saved)]
+
+
+COMMANDS: dict[str, Handler] = {
+    "new_game": _new_game,
+    "next_game": _next_game,
+    "undo": _undo,
+    "resolve": _resolve,
+    "hint": _hint,
+    "forfeit": _forfeit,
+    **{action: doubling(action) for action in DOUBLING},
+    "enrol": _enrol,
+    "enrol_cancel": _enrol_cancel,
+    "pin_lockout": _pin_lockout,
+    "settings": _settings,
+}
+
+
+def command(table: Table, name: str, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    handler = COMMANDS.get(name)
+    if handler is None:
+        raise CommandRefused(f"unknown command {name!r}", 404)
+    return handler(table, args)
+
+
+# -- the board's buttons ----------------------------------------------------------------------
+
+
+def button(table: Table, name: str) -> list[Effect]:
+    try:
+        if name == "undo":
+            return _undo(table, {})[1]
+        if name == "new_game":
+            return _new_game_button(table)
+        if name == "confirm":
+            return _confirm(table)
+        if name == "hint":
+            reply, effects = _hint(table, {})
+            if reply["hint"] is None:
+                table.warning = "no hint: this card has no move to suggest"
+            return effects
+    except CommandRefused as error:
+        table.warning = str(error)
+        return [Buzz("illegal")]
+    return []
+
+
+def _new_game_button(table: Table) -> list[Effect]:
+    """One press during an unfinished game only asks (LEDs and buzzer); a second press
+    within NEW_GAME_CONFIRM seconds ends it and starts the same game again."""
+    game = table.game
+    if game is None:
+        raise CommandRefused("no game to restart: start one from the status page")
+    if not game.over and table.asking_until is None:
+        table.asking_until = table.now + NEW_GAME_CONFIRM
+        table.warning = (
+            f"New game pressed: press it again within {NEW_GAME_CONFIRM:g} s to end this game"
+        )
+        return [Buzz("ask")]
+    table.asking_until = None
+    return begin_game(table, game.config)
+
+
+def _confirm(table: Table) -> list[Effect]:
+    """The confirm button: take the first offered choice, decline an 11, or play on."""
+    if table.phase == CompanionPhase.CHOOSE and table.choices:
+        return _resolve(table, {"move": move_text(table.choices[0])})[1]
+    game = table.game
+    if (
+        table.phase == CompanionPhase.MOVE
+        and game is not None
+        and game.options
+        and game.options.forfeit
+    ):
+        return _forfeit(table, {})[1]
+    if table.phase == CompanionPhase.OVER:
+        return _next_game(table, {})[1]
+    raise CommandRefused("nothing to confirm now")

@@ -1,0 +1,198 @@
+"""The one check of what people may set: the settings (brightness, settle time, speech) and a new
+game's config (``POST /api/game``, the board's buttons, a leader draw kept in the journal).
+
+The config file (runtime/config.py), the web (web/commands.py) and the companion all check with
+these functions, so a value is accepted or refused in the same words everywhere.  Every refusal
+is a :class:`ConfigError` (a ValueError) whose message names the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from ..errors import PawnlightError
+from ..rules.board import COLOURS
+from ..rules.editions import EDITIONS, VARIANTS
+from ..rules.game import GameConfig, GameError
+from ..rules.house_rules import HOUSE_RULES
+
+#: The LEDs' brightness: its default and bounds (0 is dark, 1 the firmware's full current).
+BRIGHTNESS_DEFAULT = 0.6
+BRIGHTNESS_MIN, BRIGHTNESS_MAX = 0.0, 1.0
+#: Seconds a board must be still before a move is accepted: default and bounds.
+SETTLE_DEFAULT = 0.3
+SETTLE_MIN, SETTLE_MAX = 0.1, 2.0
+
+#: The settings' names, in the order the page and the journal give them.
+SETTING_NAMES = ("brightness", "settle", "speech")
+#: The fields of a new game's request (``POST /api/game``).
+NEW_GAME_FIELDS = (
+    "edition",
+    "players",
+    "teams",
+    "variant",
+    "draw_leader",
+    "extra_one",
+    "house_rules",
+    "computer",
+)
+
+
+class ConfigError(PawnlightError, ValueError):
+    """A setting or a game's config that cannot be used; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    brightness: float = BRIGHTNESS_DEFAULT  # 0..1, applied to every LED frame
+    settle: float = SETTLE_DEFAULT  # seconds a board must be still before a move is accepted
+    speech: bool = False  # spoken announcements (espeak-ng on the Pi's audio out)
+
+    def to_json(self) -> dict[str, float | bool]:
+        return {"brightness": self.brightness, "settle": self.settle, "speech": self.speech}
+
+    def changed(self, changes: Mapping[str, object]) -> Settings:
+        """These settings with ``changes`` (any of SETTING_NAMES) checked and applied."""
+        unknown = sorted(set(changes) - set(SETTING_NAMES))
+        if unknown:
+            raise ConfigError(
+                f"unknown setting {unknown[0]!r} (expected {', '.join(SETTING_NAMES)})"
+            )
+        checked = {name: setting(name, value) for name, value in changes.items()}
+        return replace(self, **checked)  # type: ignore[arg-type]
+
+
+def number(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"{name} must be a number")
+    return float(value)
+
+
+def brightness(value: object) -> float:
+    level = number(value, "brightness")
+    if not BRIGHTNESS_MIN <= level <= BRIGHTNESS_MAX:
+        raise ConfigError(f"brightness must be between {BRIGHTNESS_MIN:g} and {BRIGHTNESS_MAX:g}")
+    return level
+
+
+def settle(value: object) -> float:
+    seconds = number(value, "settle")
+    if not SETTLE_MIN <= seconds <= SETTLE_MAX:
+        raise ConfigError(f"settle must be between {SETTLE_MIN:g} and {SETTLE_MAX:g} seconds")
+    return seconds
+
+
+def setting(name: str, value: object) -> float | bool:
+    """One setting checked by its name (brightness, settle, speech)."""
+    if name == "brightness":
+        return brightness(value)
+    if name == "settle":
+        return settle(value)
+    if name == "speech":
+        return flag(value, "speech")
+    raise ConfigError(f"unknown setting {name!r} (expected {', '.join(SETTING_NAMES)})")
+
+
+#: What the settings are, in words (the answer to an empty change).
+SETTINGS_WORDS = (
+    f"brightness ({BRIGHTNESS_MIN:g} to {BRIGHTNESS_MAX:g}), "
+    f"settle ({SETTLE_MIN:g} to {SETTLE_MAX:g} seconds) or speech (true or false)"
+)
+
+
+def full_brightness(level: float) -> bool:
+    """Whether LED frames go out as painted (no dimming): the one cut-off."""
+    return level >= BRIGHTNESS_MAX
+
+
+def flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be true or false")
+    return value
+
+
+def _name(value: object, name: str, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value.strip().lower() not in choices:
+        raise ConfigError(f"unknown {name} {value!r} (expected one of {', '.join(choices)})")
+    return value.strip().lower()
+
+
+def _names(value: object, name: str, each: str, choices: tuple[str, ...]) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple):
+        raise ConfigError(f"{name} must be a list")
+    try:
+        return tuple(_name(item, each, choices) for item in value)
+    except ConfigError as error:
+        raise ConfigError(f"{error}, in {name}") from None
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A new game as asked for: its config, the colours the computer plays (colour -> player
+    spec), and whether the leader is drawn first."""
+
+    config: GameConfig
+    computer: tuple[tuple[str, str], ...] = ()
+    draw_leader: bool = False
+
+
+def new_game(args: Mapping[str, object]) -> NewGame:
+    """A new game's request (``POST /api/game``'s body) checked: every field by name, then the
+    rules' own limits (partnership needs four colours, the book's variants)."""
+    unknown = sorted(set(args) - set(NEW_GAME_FIELDS))
+    if unknown:
+        raise ConfigError(f"unknown field {unknown[0]!r} (expected {', '.join(NEW_GAME_FIELDS)})")
+    players = _names(args.get("players", list(COLOURS)), "players", "colour", COLOURS)
+    if not 2 <= len(players) <= 4:
+        raise ConfigError("players must have 2 to 4 entries")
+    if len(set(players)) != len(players):
+        raise ConfigError("a colour is named twice in players")
+    house_rules = args.get("house_rules", [])
+    if isinstance(house_rules, str):
+        raise ConfigError(f"house_rules must be a list of names, got {house_rules!r}")
+    config = GameConfig(
+        edition=_name(args.get("edition", "hasbro-2002"), "edition", tuple(EDITIONS)),
+        players=players,
+        teams=flag(args.get("teams", False), "teams"),
+        variant=_name(args.get("variant", "standard"), "variant", VARIANTS),
+        extra_one=flag(args.get("extra_one", False), "extra_one"),
+        house_rules=tuple(
+            sorted(set(_names(house_rules, "house_rules", "house rule", tuple(HOUSE_RULES))))
+        ),
+    )
+    check_config(config)
+    return NewGame(
+        config,
+        computer=computer_seats(args.get("computer", {}), config),
+        draw_leader=flag(args.get("draw_leader", False), "draw_leader"),
+    )
+
+
+def check_config(config: GameConfig) -> None:
+    """The rules' limits on a game's config (a config kept in the journal is checked so too)."""
+    try:
+        config.check()
+    except (GameError, ValueError) as error:
+        raise ConfigError(str(error)) from None
+
+
+def computer_seats(seats: object, config: GameConfig) -> tuple[tuple[str, str], ...]:
+    """``{"blue": "heuristic", "green": "strong"}`` checked: playing colours, known players."""
+    from ..players.registry import parse_spec  # the players load on first use
+
+    if not isinstance(seats, Mapping):
+        raise ConfigError('computer must map colours to players, e.g. {"blue": "heuristic"}')
+    chosen: list[tuple[str, str]] = []
+    for name, spec in seats.items():
+        colour = _name(name, "colour", COLOURS)
+        if colour not in config.players:
+            raise ConfigError(f"{name} is not playing")
+        if not isinstance(spec, str) or len(spec) > 60:
+            raise ConfigError(f"say which player for {name}: random, heuristic or strong")
+        try:
+            parse_spec(spec)
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
+        chosen.append((colour, spec))
+    return tuple(sorted(chosen, key=lambda seat: COLOURS.index(seat[0])))

@@ -1,0 +1,127 @@
+"""What the companion knows at the table: the game (in its match), the phase, the recogniser,
+the words on the page.  One mutable object, changed only by the companion's concept modules
+(cards, turns, games, commands, ...) on the owner thread; readers get a frozen
+:class:`~pawnlight.companion.state.CompanionState` of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..board.health.stuck import StuckSensorDetector
+from ..board.layout import COLOUR, Layout
+from ..board.leds import Frame, Scene
+from ..board.recognise import Decision, Recogniser, Waiting
+from ..board.tracking import PawnTracker
+from ..rules.game import Game, GameConfig
+from ..rules.match import Match
+from ..rules.moves import Move
+from ..rules.position import Position
+from .config import Settings
+from .deck import CardDeck, Enrolment
+from .phases import CompanionPhase
+
+if TYPE_CHECKING:
+    from ..players.base import Player
+
+#: What the page says before any game (the status page's Owner section starts one).
+NO_GAME = "No game yet: the owner starts one on the status page (Owner, with the PIN)."
+
+
+@dataclass
+class LeaderDraw:
+    """The leader draw in progress: who still has to scan, what each drew."""
+
+    config: GameConfig
+    drawing: list[str]  # colours still to scan, in seat order
+    draws: dict[str, str]
+    rounds: int = 1
+
+
+class Table:
+    """The companion's working state (see the module docstring)."""
+
+    def __init__(self, layout: Layout, deck: CardDeck, settings: Settings | None = None) -> None:
+        self.layout = layout
+        self.deck = deck
+        self.settings = settings or Settings()
+        self.match: Match | None = None
+        self.phase: CompanionPhase = CompanionPhase.IDLE
+        self.recogniser: Recogniser | None = None
+        #: Presence boards: which colour stands where, followed from every change (None on a
+        #: colour board, which reads the colours itself).
+        self.pawns: PawnTracker | None = None if layout.sensing == COLOUR else PawnTracker()
+        #: The colours the guidance shown last asks for (pawns put down are taken to follow it).
+        self.colours_asked: tuple[int, ...] | None = None
+        self.decision: Decision = Waiting()
+        self.reading: tuple[int, ...] | None = None
+        self.link_up = False
+        self.link_detail = "not connected"
+        self.firmware: str | None = None
+        self.message = NO_GAME
+        self.warning: str | None = None
+        self.enrolment: Enrolment | None = None
+        self.leader: LeaderDraw | None = None
+        self.choices: tuple[Move, ...] = ()
+        #: The board moved on while a question was open: an answer now is refused as stale.
+        self.withdrawn = False
+        self.choice_unchanged = False
+        self.scanned_uid: str | None = None
+        self.last_frame: Frame | None = None
+        self.last_scene: Scene | None = None  # the animation the last frame is an instant of
+        self.last_frame_at = 0.0
+        self.takeback_since: float | None = None
+        #: Colours played by the computer: colour -> (spec, Player).
+        self.computer: dict[int, tuple[str, Player]] = {}
+        #: The one move lit for a person to make: the computer's choice, or a hint.
+        self.guided: Move | None = None
+        self.guided_by = ""
+        #: What happened on the last turn, in board words ("Red drew a 5: no pawn can go ...").
+        self.news = ""
+        #: Until when the board asks for a second New game press (None: not asking).
+        self.asking_until: float | None = None
+        self.now = 0.0
+        #: Sensors that read a pawn for a long time while the rest of the board changes: what
+        #: the watch suspects (board.health.stuck, as JSON for the diagnostics page).
+        self.stuck_watch = StuckSensorDetector(layout)
+        self.stuck: list[dict[str, Any]] = []
+        self.stuck_checked = 0.0
+
+    @property
+    def game(self) -> Game | None:
+        return self.match.current if self.match is not None else None
+
+    def game_phase(self) -> CompanionPhase:
+        """The phase the game itself waits in (idle without a game)."""
+        game = self.game
+        return CompanionPhase.IDLE if game is None else CompanionPhase.of_game(game.phase)
+
+    def previous_position(self) -> Position | None:
+        """The position before the last move that changed the board (for takebacks)."""
+        game = self.game
+        if game is None:
+            return None
+        for turn in reversed(game.history):
+            if turn.before != turn.after:
+                return turn.before
+        return None
+
+
+def seat_players(seats: tuple[tuple[str, str], ...]) -> dict[int, tuple[str, Player]]:
+    """Checked computer seats (config.computer_seats) -> each colour's spec and player."""
+    from ..players import make_player
+    from ..rules.board import parse_colour
+
+    players: dict[int, tuple[str, Player]] = {}
+    for name, spec in seats:
+        colour = parse_colour(name)
+        players[colour] = (spec, make_player(spec, seed=colour))
+    return players
+
+
+def seats_of(table: Table) -> tuple[tuple[str, str], ...]:
+    """The computer seats as colour names and specs, in colour order."""
+    from ..rules.board import COLOURS
+
+    return tuple((COLOURS[c], spec) for c, (spec, _) in sorted(table.computer.items()))

@@ -1,0 +1,128 @@
+"""A turn on the board: what the recogniser decided becomes a move played, a question to the
+players, a takeback; and after every turn, the next phase and its words."""
+
+from __future__ import annotations
+
+from ..board.recognise import Ambiguous, Recognised, Takeback
+from ..rules.board import COLOURS
+from ..rules.game import Game, GameError
+from ..rules.moves import Move
+from ..rules.words import move_words
+from .phases import CompanionPhase
+from .recognition import board_matches, enter, follow_colours
+from .sentences import phase_message, result_text, with_news
+from .signals import Buzz, Effect, FinishRecord, RecordEvent
+from .table import Table
+
+#: Seconds the board must stay at the previous position before a move is taken back.
+TAKEBACK_HOLD = 1.5
+
+
+def recorded(game: Game) -> RecordEvent:
+    """The game's newest event, with what the game decided with it, for the record."""
+    return RecordEvent(
+        game.events[-1], len(game.events), len(game.history), game.result if game.over else None
+    )
+
+
+def decided(table: Table) -> list[Effect]:
+    """Act on the recogniser's decision (called after every reading, tick and phase change)."""
+    follow_colours(table)
+    decision = table.decision
+    game = table.game
+    if game is None:
+        return []
+    if table.phase == CompanionPhase.SETUP:
+        if board_matches(table):
+            if table.pawns is not None:
+                table.pawns.reset(game.position)
+            enter(table)
+            table.message = phase_message(table)
+            return [Buzz("turn")]
+        return []
+    if table.phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE):
+        # The board is the authority, over a pending question too: a legal move made on it
+        # is played, and the question follows what it shows now.
+        if isinstance(decision, Recognised):
+            return play(table, decision.move)
+        if isinstance(decision, Ambiguous):
+            if table.phase == CompanionPhase.CHOOSE and decision.moves == table.choices:
+                return []
+            table.phase = CompanionPhase.CHOOSE
+            table.choices = decision.moves
+            table.choice_unchanged = decision.unchanged
+            table.message = "The board fits more than one move: say which one on the page"
+            return [Buzz("turn")]
+    if isinstance(decision, Takeback) and table.phase in (
+        CompanionPhase.DRAW,
+        CompanionPhase.MOVE,
+        CompanionPhase.CHOOSE,
+    ):
+        # Half-way through a move the board can pass through the last position (a pawn
+        # bumped by the mover put back in START first): a takeback must be held longer.
+        if table.takeback_since is None:
+            table.takeback_since = table.now
+        if table.now - table.takeback_since >= TAKEBACK_HOLD:
+            table.takeback_since = None
+            return take_back(table)
+        return []
+    table.takeback_since = None
+    if table.phase == CompanionPhase.CHOOSE:
+        # The board moved on from what was asked: the question is withdrawn.
+        table.phase = CompanionPhase.MOVE
+        table.choices = ()
+        table.withdrawn = True
+        table.message = phase_message(table)
+    return []
+
+
+def play(table: Table, move: Move) -> list[Effect]:
+    """A move made on the board (recognised, or chosen by the players): into the game."""
+    game = table.game
+    assert game is not None
+    colour = COLOURS[game.turn]
+    again = bool(game.options is not None and game.options.again)
+    try:
+        game.play(move)
+    except GameError as error:  # cannot happen for a recognised move; keep the game safe
+        table.warning = str(error)
+        return [Buzz("illegal")]
+    if table.pawns is not None:
+        table.pawns.reset(game.position)  # the board shows the move, in the move's colours
+    table.choices = ()
+    table.guided = None
+    table.news = f"{colour.capitalize()}: {move_words(move)}"
+    if again and not game.over:
+        table.news += f". The 2 says {colour} draws again"
+    return [recorded(game), Buzz("confirm"), *after_turn(table)]
+
+
+def after_turn(table: Table) -> list[Effect]:
+    """The turn is over: the game's next phase, with the turn's news before its message."""
+    game = table.game
+    assert game is not None
+    table.guided = None
+    enter(table)
+    if game.over:
+        result = game.result
+        assert result is not None
+        said = result_text(result)
+        table.message = f"{table.news}. {said}" if table.news else said
+        return [FinishRecord(result), Buzz("win")]
+    table.message = with_news(table.news, phase_message(table))
+    return [Buzz("turn")]
+
+
+def take_back(table: Table) -> list[Effect]:
+    """The board went back to before the last move: undo it (and any card since)."""
+    game = table.game
+    assert game is not None
+    effects: list[Effect] = []
+    while game.can_undo():
+        undone = game.undo()
+        effects.append(recorded(game))
+        if undone.kind == "move":
+            break
+    enter(table)
+    table.message = "Move taken back. " + phase_message(table)
+    return [*effects, Buzz("turn")]
