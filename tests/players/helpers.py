@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 from pawnlight.players.base import Player, card_options, distinct_moves
+from pawnlight.players.registry import make_player
+from pawnlight.players.strong import StrongPlayer
 from pawnlight.players.view import GameView, view_of
 from pawnlight.rules import EDITIONS, Deck, Game, GameConfig, Position
 from pawnlight.rules.game import Phase
@@ -23,6 +25,13 @@ VARIANT_CASES = [
 def pos(**pawns: str) -> Position:
     """``pos(red="T7 S2 start start")``: each colour's pawns by place name."""
     return Position.from_json({colour: places.split() for colour, places in pawns.items()})
+
+
+def strong(spec: str) -> StrongPlayer:
+    """``make_player(spec)`` for a ``strong`` spec, as the StrongPlayer it makes."""
+    player = make_player(spec)
+    assert isinstance(player, StrongPlayer), player
+    return player
 
 
 class Checked(Player):

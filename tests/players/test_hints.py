@@ -4,7 +4,7 @@ import pytest
 
 from pawnlight.players import HeuristicPlayer, StrongPlayer, hint, view_of
 from pawnlight.players.base import card_options
-from pawnlight.rules import Game, GameConfig, move_text
+from pawnlight.rules import Game, GameConfig, Move, move_text
 
 from .helpers import pos
 
@@ -16,19 +16,24 @@ def game_at(position, **config) -> Game:
     return Game(GameConfig(players=players, **config), position)
 
 
+def text(move: Move | None) -> str | None:
+    """A hinted move's notation, or None for no move."""
+    return None if move is None else move_text(move)
+
+
 def test_a_hint_is_legal_and_leaves_the_game_alone():
     game = Game(GameConfig())
     game.draw("1")
     events = list(game.events)
     move = hint(game)
-    assert move in game.options.moves
+    assert game.options is not None and move in game.options.moves
     assert game.events == events and game.phase == "move"
 
 
 def test_hints_for_any_card_before_drawing_and_none_without_a_move():
     game = Game(GameConfig())
     assert hint(game, "12") is None  # every pawn in START
-    assert move_text(hint(game, "2")) == "R:start-T4"
+    assert text(hint(game, "2")) == "R:start-T4"
     with pytest.raises(ValueError, match="name the card"):
         hint(game)
 
@@ -36,8 +41,8 @@ def test_hints_for_any_card_before_drawing_and_none_without_a_move():
 def test_hints_take_the_winning_move():
     position = pos(red="home home home S3", blue="T30 T31 start start")
     game = game_at(position)
-    assert move_text(hint(game, "3")) == "R:S3-home"
-    assert move_text(hint(game, "3", player=StrongPlayer(budget=50))) == "R:S3-home"
+    assert text(hint(game, "3")) == "R:S3-home"
+    assert text(hint(game, "3", player=StrongPlayer(budget=50))) == "R:S3-home"
 
 
 def test_the_heuristic_bumps_the_leader_rather_than_a_straggler():
@@ -50,7 +55,8 @@ def test_the_heuristic_bumps_the_leader_rather_than_a_straggler():
     )
     game = game_at(position)
     assert {m.bumped for m in card_options(view_of(game), "3").moves} == {((1, 45),), ((3, 10),)}
-    assert hint(game, "3").bumped == ((1, 45),)
+    move = hint(game, "3")
+    assert move is not None and move.bumped == ((1, 45),)
 
 
 def test_the_heuristic_moves_a_threatened_pawn_into_safety():
@@ -58,7 +64,7 @@ def test_the_heuristic_moves_a_threatened_pawn_into_safety():
     # With a 3 it can go T1-S2 into safety, or move the pawn on T20 on.
     position = pos(red="T1 T20 start start", blue="T59 start start start")
     game = game_at(position)
-    assert move_text(hint(game, "3")) == "T1-S2"
+    assert text(hint(game, "3")) == "T1-S2"
 
 
 def test_the_heuristic_declines_an_11_whose_only_switch_hurts():
@@ -81,7 +87,7 @@ def test_team_play_moves_the_partner_when_that_is_better():
         green="T45 start start start",
     )
     game = game_at(position, teams=True)
-    assert move_text(hint(game, "5")) == "Y:S1-home"
+    assert text(hint(game, "5")) == "Y:S1-home"
 
 
 def test_point_play_choose_card_plays_the_winning_card():

@@ -54,10 +54,12 @@ def test_point_play_plays_the_move_it_planned_with_the_card():
     hand = ("7", "11", "4", "sorry", "1")
     view = view_of(game, hand=hand)
     card = player.choose_card(view)
+    assert player._planned is not None
     planned = player._planned[1]
     game.draw(card)
     rest = list(hand)
     rest.remove(card)
+    assert game.options is not None
     move = player.choose(view_of(game, hand=rest), card, game.options)
     assert move is planned or move == planned
     assert move is None or move_text(move) in {move_text(m) for m in card_options(view, card).moves}

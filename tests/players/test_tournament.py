@@ -3,7 +3,7 @@
 import pytest
 
 from pawnlight.players.confidence import wilson_interval
-from pawnlight.players.registry import make_player, parse_spec, split_specs
+from pawnlight.players.registry import parse_spec, split_specs
 from pawnlight.players.tournament import (
     TournamentSettings,
     format_result,
@@ -12,6 +12,8 @@ from pawnlight.players.tournament import (
     seating,
 )
 from pawnlight.rules.game import GameError
+
+from .helpers import strong
 
 
 def test_wilson_interval_matches_known_values():
@@ -102,8 +104,8 @@ def test_bad_player_specs_are_refused_with_a_reason(bad):
 
 def test_player_specs():
     assert parse_spec(" Strong:budget=400, width=3") == ("strong", {"budget": 400, "width": 3})
-    assert make_player("strong:budget=7").budget == 7
-    assert make_player("strong:margin=0.5").margin == 0.5
+    assert strong("strong:budget=7").budget == 7
+    assert strong("strong:margin=0.5").margin == 0.5
 
 
 def test_a_list_of_players_keeps_each_players_settings_together():

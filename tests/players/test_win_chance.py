@@ -11,9 +11,9 @@ from pawnlight.players.evaluation import Evaluator
 from pawnlight.players.rollout import TERMINAL, Rollouts
 from pawnlight.players.view import card_probabilities
 from pawnlight.players.win_chance import FEATURES, WinChance, WinModel, default_model
-from pawnlight.rules import COLOURS, Game, GameConfig
+from pawnlight.rules import COLOURS, Game, GameConfig, Position
 
-from .helpers import moments, pos
+from .helpers import moments, pos, strong
 
 RED, BLUE, YELLOW, GREEN = (COLOURS.index(c) for c in ("red", "blue", "yellow", "green"))
 ORDER = (RED, BLUE, YELLOW, GREEN)
@@ -24,7 +24,7 @@ def chance_for(team=(RED,)):
     return WinChance(evaluator, team, ORDER)
 
 
-def race(red: str) -> object:
+def race(red: str) -> Position:
     """Red's pawns as given; the others halfway round with two pawns home each."""
     return pos(
         red=red,
@@ -113,14 +113,15 @@ def test_the_strong_players_futures_end_in_the_chance_to_win():
     view = view_of(game)
     position = race("home home T50 T55")
     rollouts = Rollouts(view, chance_leaf=True)
+    assert isinstance(rollouts.root, Evaluator)  # four players, no patience
     expected = WinChance(rollouts.root, view.team, view.order).value(position, BLUE)
     assert rollouts.leaf(position, BLUE) == pytest.approx(TERMINAL * (2 * expected - 1))
     assert Rollouts(view).leaf(position, BLUE) == Rollouts(view).root.score(position)
 
 
 def test_the_strong_player_takes_its_leaf_from_its_spec():
-    assert make_player("strong").leaf == "score"
-    assert make_player("strong:leaf=chance,budget=300").leaf == "chance"
+    assert strong("strong").leaf == "score"
+    assert strong("strong:leaf=chance,budget=300").leaf == "chance"
     with pytest.raises(ValueError, match="leaf is one of"):
         parse_spec("strong:leaf=oracle")
     for view, card, options in moments(4):
