@@ -256,15 +256,19 @@ def card_sentence(card: object) -> str:
 
 def scores(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Rows of the score table: this game's points and, in a match, the totals and wins."""
-    game = state.get("scores") if isinstance(state.get("scores"), Mapping) else {}
-    match = state.get("match") if isinstance(state.get("match"), Mapping) else {}
-    totals = match.get("totals") if isinstance(match.get("totals"), Mapping) else {}
-    wins = match.get("wins") if isinstance(match.get("wins"), Mapping) else {}
+    game = _mapping(state.get("scores"))
+    match = _mapping(state.get("match"))
+    totals = _mapping(match.get("totals"))
+    wins = _mapping(match.get("wins"))
     colours = list(state.get("players") or []) or list(game or totals)
     return [
         {"colour": c, "game": game.get(c), "total": totals.get(c), "wins": wins.get(c)}
         for c in colours
     ]
+
+
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
 
 
 def result_text(state: Mapping[str, Any]) -> str | None:

@@ -68,7 +68,7 @@ class Hands:
 
     def follow_guidance(self, limit: int = 12) -> list[str]:
         """Carry out the first correction shown until the board is accepted; the texts shown."""
-        shown = []
+        shown: list[str] = []
         for _ in range(limit):
             decision = self.bench.companion.decision
             if self.bench.companion.phase != "setup":
@@ -151,6 +151,7 @@ def test_a_restart_before_the_undo_is_put_back_still_guides_each_colour():
     recorded = bench.recorded()
     old = bench.companion
     bench.companion = Companion(old.layout, old.deck, old.settings)
+    assert old.game is not None
     bench.effects += bench.companion.resume(Game.replay(old.game.config, recorded))
     hands.show(settle=True)
     assert bench.companion.state().to_json()["corrections"][0] == BLUE_BACK.text
@@ -223,10 +224,13 @@ def test_a_new_game_never_moves_a_pawn_of_unknown_colour_on_a_guess():
         # No pawn whose colour nobody knows is moved anywhere.
         assert first.action != Fix.MOVE or first.colour >= 0, shown
         if first.action in (Fix.LIFT, Fix.MOVE):
+            assert first.source is not None
             lifted = hands.lift(first.source, first.colour)
         if first.action == Fix.MOVE:
+            assert first.target is not None
             hands.place(first.target, lifted)
         if first.action == Fix.PUT:
+            assert first.target is not None
             hands.place(first.target, first.colour)  # taken from the box, as asked
         hands.show(settle=True)
     assert bench.companion.phase == "draw", shown

@@ -87,6 +87,7 @@ def test_a_hint_lights_only_the_suggested_move_and_so_does_the_page():
     suggested = hint(bench.game)
     bench.command("hint")
     lit = assert_lit_is_what_the_leds_show(bench)
+    assert suggested is not None
     finals = {f"T{step.final}" for step in suggested.steps}
     assert {k for k, role in lit.items() if role == "hint"} == finals
     assert "destination" not in lit.values()

@@ -109,6 +109,7 @@ class Evening(RuleBasedStateMachine):
             fresh.restore_leader(self.leader)
             assert fresh.phase == "leader" and fresh.leader == old.leader
             return
+        assert old.game is not None and old.match is not None
         config = old.game.config
         match_configs = [g.config for g in old.match.games]
         replayed = [

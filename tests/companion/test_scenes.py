@@ -147,13 +147,14 @@ def test_the_owner_sends_a_scene_once_and_frames_to_a_board_without_scenes(tmp_p
     owner = Owner(
         bench.companion,
         tmp_path / "journal.sqlite",
-        send_leds=link.frames.append,
+        send_leds=lambda frame: link.frames.append(tuple(frame)),
         send_scene=link.send_scene,
     )
     owner._execute(list(shows))
     if takes_scenes:
         assert link.frames == []
         [(scene, phase_ms)] = link.scenes  # thirty seconds of breathing: one message
+        assert shows[0].scene is not None
         assert scene == dimmed_scene(shows[0].scene, 0.5)
         assert phase_ms == round(shows[0].at * 1000)
     else:

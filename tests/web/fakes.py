@@ -275,6 +275,5 @@ class FakeService:
 
     def _copy(self) -> Published:
         """A state of its own for each reader (a test may change what it is given)."""
-        if self._typed is None:
-            return Published.__new__(Published)
+        assert self._typed is not None, "published from the constructor on"
         return Published(self._typed, {**copy.deepcopy(self.overrides), "version": self.version})

@@ -30,12 +30,12 @@ def scanned(table: Table, uid: str) -> list[Effect]:
         table.warning = str(error)
         return [Buzz("illegal")]
     if table.phase == CompanionPhase.LEADER:
-        effects, config = leader.scan(table, card)
+        drawn, config = leader.scan(table, card)
         if config is None:
-            return effects
-        effects = start(table, config)
+            return drawn
+        started = start(table, config)
         table.message = f"{config.players[0]} drew the highest card and leads. " + table.message
-        return effects
+        return started
     game = table.game
     if table.phase != CompanionPhase.DRAW or game is None:
         table.warning = f"a {card} was scanned, but no card is wanted now"

@@ -8,6 +8,7 @@ ordered so that a move is recorded (and synced) before the LED frame that confir
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..board.leds import Scene
 from ..rules.game import Event, GameConfig, Result
@@ -137,7 +138,7 @@ class Remember:
     ``leader`` draw in progress), so a restart carries on with it; None forgets it."""
 
     name: str
-    value: dict | None
+    value: dict[str, Any] | None
 
 
 Effect = (

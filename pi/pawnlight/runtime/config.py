@@ -148,7 +148,7 @@ def _apply_file(config: Config, path: Path) -> None:
                 isinstance(value, bool) and _TOP_KEYS[key] is not bool
             ):
                 raise ConfigError(f"{path}: {key} has the wrong type ({type(value).__name__})")
-            setattr(config, key, Path(value) if key == "data" else value)
+            setattr(config, key, Path(str(value)) if key == "data" else value)
         else:
             raise ConfigError(f"{path}: unknown key {key!r}")
 

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from pawnlight.companion.signals import (
     CardScanned,
     Effect,
     FinishRecord,
+    Input,
     LinkChanged,
     Pressed,
     Reading,
@@ -186,7 +188,7 @@ class Owner:
         self.storage_fault: str | None = None
         self._held_leds: ShowLeds | None = None
         self._held_status: str | None = None
-        self._held_inputs: list[object] = []
+        self._held_inputs: list[CardScanned | Pressed] = []
         self._storage_tried = 0.0
         self._publish()
 
@@ -394,7 +396,7 @@ class Owner:
             return
         self._execute(companion.handle(translated))
 
-    def _translate(self, item: object):
+    def _translate(self, item: object) -> Input | None:
         """Device events to companion inputs; the owner keeps the latest of every channel."""
         if isinstance(item, SensorSnapshot):
             if len(item.values) != len(self._values):
@@ -433,16 +435,16 @@ class Owner:
     def _execute(self, effects: list[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, RecordEvent):
-                self._record(lambda j, e=effect: self._append(j, e))
+                self._record(partial(self._append, effect=effect))
             elif isinstance(effect, StartRecord):
                 # The companion plays the new game already: none of its turns is durable until
                 # its record is (a held start must not leave the old game's count standing).
                 self._saved_turns = 0
-                self._record(lambda j, e=effect: self._new_record(j, e))
+                self._record(partial(self._new_record, effect=effect))
             elif isinstance(effect, FinishRecord):
-                self._record(lambda j, e=effect: self._finish_record(j, e))
+                self._record(partial(self._finish_record, effect=effect))
             elif isinstance(effect, Remember):
-                self._record(lambda j, e=effect: j.remember(e.name, e.value))
+                self._record(partial(_remember, effect=effect))
             elif self.storage_fault is not None:
                 # Nothing that would confirm an unsaved move goes out; the newest is kept.
                 if isinstance(effect, ShowLeds):
@@ -543,7 +545,7 @@ class Owner:
         self._shown_scene = None
         self._send_leds(dimmed(leds.frame, brightness))
 
-    def _while_storage_fails(self, item: object) -> None:
+    def _while_storage_fails(self, item: Input) -> None:
         """Board inputs while writes fail: readings are kept (the owner has the latest values),
         cards and buttons wait their turn, the link's state goes through, ticks retry."""
         if isinstance(item, Tick):
@@ -614,6 +616,10 @@ class Owner:
             subscribers = list(self._subscribers)
         for subscription in subscribers:
             subscription.offer(state)
+
+
+def _remember(journal: Journal, effect: Remember) -> None:
+    journal.remember(effect.name, effect.value)
 
 
 def storage_advice(error: Exception, journal: Path) -> str:
