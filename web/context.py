@@ -64,6 +64,9 @@ class Context:
     live: LiveCache = field(default_factory=LiveCache)
     hosts: HostPolicy = field(default_factory=HostPolicy)
     sessions: Sessions = field(default_factory=Sessions)
+    #: The name other phones open this machine by (its network address), set by the web server
+    #: when it serves every interface; None when it serves this machine alone.
+    share_host: str | None = None
 
 
 def context() -> Context:

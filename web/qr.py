@@ -10,11 +10,21 @@ import segno
 from flask import request
 
 from .context import context
+from .hosts import url_of
 
 
 def page_url() -> str:
-    """The configured public address, else the one this page was opened at."""
-    return context().public_url or request.host_url
+    """The address another phone opens: the configured public address; else, when this page
+    was opened at an address only this machine can open and the server serves every interface,
+    the machine's network address (hosts.py) at the same port; else the one it was opened at."""
+    here = context()
+    if here.public_url:
+        return here.public_url
+    url = request.host_url
+    if here.share_host and local_only(url):
+        parts = urlsplit(url)
+        return url_of(here.share_host, parts.port, parts.scheme)
+    return url
 
 
 def local_only(url: str) -> bool:

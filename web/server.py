@@ -13,10 +13,12 @@ import asyncio
 import logging
 import socket
 import threading
+from collections.abc import Callable, Sequence
 
 import uvicorn
 from flask import Flask
 
+from . import hosts
 from .asgi import Front
 from .context import context_of
 from .guard import ConnectionLimits, protocol
@@ -29,7 +31,9 @@ class WebServer:
     read back from :attr:`port` once started.
 
     ``threads`` serve the Flask app (requests that have fully arrived; streams need none);
-    ``limits`` caps connections (guard.py).
+    ``limits`` caps connections (guard.py).  On every interface (``"0.0.0.0"``) the page also
+    answers to the machine's network addresses, ``lan_addresses()`` (hosts.py), and its QR code
+    carries the first of them: :attr:`share_url`.
     """
 
     def __init__(
@@ -41,8 +45,12 @@ class WebServer:
         threads: int = 8,
         limits: ConnectionLimits | None = None,
         shutdown_timeout: float = 3.0,
+        lan_addresses: Callable[[], Sequence[str]] = hosts.lan_addresses,
     ) -> None:
         self.app = app
+        self._lan_addresses = lan_addresses
+        #: The address other phones open, once started on every interface; else None.
+        self.share_url: str | None = None
         self.host = host
         self.port = port
         self.limits = limits or ConnectionLimits()
@@ -95,6 +103,15 @@ class WebServer:
         sock.setblocking(False)
         self._socket = sock
         self.port = sock.getsockname()[1]
+        if hosts.serves_everywhere(self.host):
+            addresses = list(self._lan_addresses())
+            share = hosts.share_host(addresses)
+            self.share_url = hosts.url_of(share, self.port) if share else None
+            if context is not None:
+                context.hosts.add(addresses)
+                if share:
+                    context.hosts.add([share])
+                context.share_host = share
         self._server = uvicorn.Server(self._config)
         self._started.clear()
         self._thread = threading.Thread(target=self._serve, name="pawnlight-web", daemon=True)
@@ -102,6 +119,8 @@ class WebServer:
         if not self._started.wait(10):
             log.warning("the web server took long to start")
         log.info("serving the status page on %s", self.url)
+        if self.share_url:
+            log.info("other phones on this network open %s", self.share_url)
 
     def _serve(self) -> None:
         assert self._server is not None and self._socket is not None
