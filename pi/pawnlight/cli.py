@@ -136,7 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"the board to open: {BOARD_EXAMPLES} (--serial, --sim, --sim-pico are short forms)",
     )
     run.add_argument("--http-port", type=int, help="web server port (default 8080)")
-    run.add_argument("--http-host", help="web server address (default 127.0.0.1)")
+    run.add_argument(
+        "--http-host",
+        help="web server address (default 127.0.0.1, this machine only; 0.0.0.0 lets other "
+        "phones on the network in, the owner PIN guarding every change)",
+    )
     run.add_argument("--data", help="where games and settings are kept")
     run.add_argument(
         "--layout", help="presence, colour, or a layout file (default: the simulated board's)"
