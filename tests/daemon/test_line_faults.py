@@ -1,64 +1,99 @@
-"""The simulated line's made-up frames (POST /api/sim/line): each is read, none taken for a
-repeat. No daemon is started: the fault is made against stand-ins for the firmware's line and
-the driver, so the order of events is the test's, not the machine's."""
+"""The simulated line's made-up frames (POST /api/sim/line, the simulated board's ``line``): each
+is read, none taken for a repeat, and none makes the board's own next frame look like one.
+
+The daemon hands the faults to the simulated firmware (SimulatedFirmware.line_fault), which sends
+``bad-error`` and ``bad-snapshot`` in its own sequence like any other message; the daemon's driver
+reads them off the pty as it reads the board's own frames."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
-from pawnlight.firmware import protocol as P
+import pytest
 
-from pawnlight.devices.sim_firmware import TO_HOST
+from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.runtime.config import Config
 from pawnlight.runtime.daemon import Daemon
 
-
-class Line:
-    """What the daemon injects towards the driver, as (type, seq) frames."""
-
-    def __init__(self) -> None:
-        self.frames: list[tuple[int, int]] = []
-        self._decoder = P.FrameDecoder()
-
-    def inject(self, direction: int, data: bytes) -> None:
-        assert direction == TO_HOST
-        self.frames += [(mtype, seq) for mtype, seq, _p in self._decoder.feed(data)]
+WAIT = 15.0
+#: What the owner notes of each made-up frame once the driver has read it.
+BAD_ERROR = "carte illisible"
+BAD_SNAPSHOT = "malformed SNAPSHOT frame"
 
 
-def made_up(tmp_path, board_seqs: list[int | None]) -> list[tuple[int, int]]:
-    """Alternate bad-error and bad-snapshot faults; before each, the driver's last received
-    sequence number is the next of ``board_seqs``."""
-    daemon = Daemon(Config(data=tmp_path, sim=True))
-    line = Line()
-    daemon.firmware = SimpleNamespace(faults=line)
-    daemon.link = SimpleNamespace(last_received_seq=None)
-    for index, last in enumerate(board_seqs):
-        daemon.link.last_received_seq = last
-        daemon._line_fault("bad-error" if index % 2 == 0 else "bad-snapshot")
-    return line.frames
+def until(done: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
 
 
-def accepted(frames: list[tuple[int, int]], board_seq: int) -> list[tuple[int, int]]:
-    """What the driver's duplicate filter lets through, after the board's ``board_seq``."""
-    inbound = P.DuplicateFilter()
-    inbound.accept(board_seq)
-    return [frame for frame in frames if inbound.accept(frame[1])]
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[Daemon]:
+    daemon = Daemon(Config(data=tmp_path, sim=True, layout="presence", http_port=0))
+    daemon.start(web=False)
+    try:
+        until(lambda: link_of(daemon).connected, "the simulated board's link")
+        yield daemon
+    finally:
+        daemon.stop()
 
 
-def test_back_to_back_faults_before_the_driver_reads_either_are_both_read(tmp_path):
-    # The API answers before the driver reads the frame: the second fault still sees the
-    # board's own last number. It used to get the first one's number, and was dropped unread.
-    frames = made_up(tmp_path, [17, 17])
-    assert [t for t, _ in accepted(frames, 17)] == [P.ERROR, P.SNAPSHOT]
+def link_of(daemon: Daemon) -> SerialBoardLink:
+    assert daemon.link is not None
+    return daemon.link
 
 
-def test_a_fault_after_the_driver_read_the_last_made_up_frame_is_read_too(tmp_path):
-    # It used to be numbered from the made-up frame's number: back to the board's own, 17.
-    first = made_up(tmp_path / "a", [17])
-    frames = made_up(tmp_path / "b", [17, first[0][1], first[0][1], 18])
-    inbound = P.DuplicateFilter()
-    inbound.accept(17)
-    for _mtype, seq in frames:  # the driver reads each before the next fault is made
-        assert inbound.accept(seq), frames
-    # The board's own next frames are never taken for a repeat of a made-up one.
-    assert {seq for _, seq in frames}.isdisjoint(range(17, 17 + 100))
+def fault(daemon: Daemon, name: str) -> None:
+    """What POST /api/sim/line does: it answers at once, before the driver reads the frame."""
+    assert daemon.sim_board is not None
+    daemon.sim_board.line(name)
+
+
+def read(daemon: Daemon, text: str) -> int:
+    """How many of the owner's board errors so far say ``text``."""
+    assert daemon.owner is not None
+    errors: list[str] = daemon.owner.diagnostics()["errors"]
+    return sum(text in error for error in errors)
+
+
+def change(daemon: Daemon, channel: int) -> None:
+    """The board's own next frame: flip a sensor and wait till the owner has its new value."""
+    firmware, owner = daemon.firmware, daemon.owner
+    assert firmware is not None and owner is not None
+    value = 1 - firmware.sensors[channel]
+    firmware.set_sensor(channel, value)
+    until(lambda: owner.diagnostics()["sensors"][channel] == value, f"sensor {channel}")
+
+
+def nothing_taken_for_a_repeat(daemon: Daemon) -> None:
+    stats = link_of(daemon).stats()
+    assert stats.old_frames == 0 and stats.duplicates == 0 and stats.reconnects == 0
+
+
+def test_back_to_back_faults_before_the_driver_reads_either_are_both_read(daemon):
+    # The API answers before the driver reads the frame: the second fault must not be dropped
+    # as a repeat of the first (the daemon used to number them itself, and it was).
+    fault(daemon, "bad-error")
+    fault(daemon, "bad-snapshot")
+    until(lambda: read(daemon, BAD_ERROR) == 1 and read(daemon, BAD_SNAPSHOT) == 1, "both")
+    change(daemon, 70)
+    nothing_taken_for_a_repeat(daemon)
+
+
+def test_a_fault_after_the_driver_read_the_last_made_up_frame_is_read_too(daemon):
+    # Made-up frames, each read before the next, and the board's own frames between them: none
+    # is taken for a repeat of another, and the board's own changes all arrive.
+    fault(daemon, "bad-error")
+    until(lambda: read(daemon, BAD_ERROR) == 1, "the first made-up frame")
+    fault(daemon, "bad-error")
+    until(lambda: read(daemon, BAD_ERROR) == 2, "the second made-up frame")
+    change(daemon, 70)
+    fault(daemon, "bad-snapshot")
+    until(lambda: read(daemon, BAD_SNAPSHOT) == 1, "the third made-up frame")
+    change(daemon, 71)
+    assert read(daemon, BAD_ERROR) == 2
+    nothing_taken_for_a_repeat(daemon)

@@ -82,6 +82,7 @@ def test_computer_seats_are_recorded_and_come_back_after_a_restart(tmp_path):
     first.start(web=False)
     try:
         owner = first.owner
+        assert owner is not None
         owner.command("new_game", {"players": ["red", "blue"], "computer": {"blue": "heuristic"}})
         state = wait_for(owner, lambda s: s["phase"] == "setup")
         game_id = state["game_id"]
