@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pawnlight.board.guidance import Fix
-from pawnlight.board.marks import NO_MARKS, turn_marks
+from pawnlight.board.marks import NO_MARKS, marks_for, turn_marks
 from pawnlight.board.svg import Centre, render_board
 from pawnlight.companion.phases import CompanionPhase
 from pawnlight.companion.state import PlayedTurn, Published
@@ -159,11 +159,16 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
             guidance=guidance if isinstance(guidance, list) else [],
             sensed=sensed if isinstance(sensed, list) else None,
         )
-    played = turns(state)
-    if not 1 <= turn <= len(played):
-        raise IndexError(f"there is no turn {turn} (the game has {len(played)} so far)")
-    entry = played[turn - 1]
-    marks = turn_marks(entry, bool(state.get("teams")))
+    entries = turns(state)
+    if not 1 <= turn <= len(entries):
+        raise IndexError(f"there is no turn {turn} (the game has {len(entries)} so far)")
+    entry = entries[turn - 1]
+    played = played_turns(state)
+    if len(played) >= turn:  # the turn's move as a value: no notation read back
+        move = played[turn - 1].move
+        marks = marks_for(() if move is None else (move,))
+    else:
+        marks = turn_marks(entry, bool(state.get("teams")))
     caption = f"turn {turn}, {when}"
     centre = Centre(str(entry.get("colour")), entry.get("card"), caption)
     words = turn_said(state, turn)

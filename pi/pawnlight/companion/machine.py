@@ -38,6 +38,7 @@ from ..rules.game import Game
 from . import commands, games, leader
 from .cards import scanned
 from .config import SETTING_NAMES, ConfigError, Settings
+from .describe import state_of
 from .lights import picture_for
 from .signals import (
     CardScanned,
@@ -51,7 +52,7 @@ from .signals import (
     Tick,
     Trouble,
 )
-from .state import CompanionState, state_of
+from .state import CompanionState
 from .table import NO_GAME, Table
 from .turns import decided
 

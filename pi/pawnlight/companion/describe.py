@@ -1,0 +1,183 @@
+"""The companion's table described as a :class:`~.state.CompanionState`: frozen values,
+taken after every input (the owner publishes the ones that differ)."""
+
+from __future__ import annotations
+
+import threading
+
+from ..board.cells import EMPTY, place_of_cell
+from ..board.guidance import Correction
+from ..board.recognise import InProgress, Mismatch
+from ..board.snapshot import true_occupancy
+from ..players.game_stats import GameStatistics, game_statistics
+from ..rules.board import COLOURS
+from ..rules.game import Game, Phase, Turn
+from ..rules.moves import Move
+from ..rules.notation import NotationError, parse_move
+from .lights import picture_for
+from .phases import CompanionPhase
+from .recognition import settled
+from .state import (
+    CompanionState,
+    Enrolling,
+    GameState,
+    Guided,
+    LeaderState,
+    Link,
+    MatchState,
+    Pairs,
+    PlayedTurn,
+    Sensed,
+    same_prefix,
+)
+from .table import Table, seats_of
+
+
+def state_of(table: Table) -> CompanionState:
+    """The table as it is now, in frozen values."""
+    decision = table.decision
+    game = table.game
+    match = table.match
+    guidance: tuple[Correction, ...] = ()
+    sensed = None
+    in_progress: tuple[Move, ...] = ()
+    if isinstance(decision, Mismatch):
+        guidance = tuple(decision.corrections)
+        sensed = _sensed_pawns(table)
+    elif isinstance(decision, InProgress):
+        in_progress = decision.moves
+    lit: Pairs = ()
+    lit_colours: Pairs = ()
+    if table.settings.brightness > 0:  # the owner turned the LEDs off: nothing is lit
+        picture = picture_for(table, table.now)
+        places = sorted(picture.lit.items())
+        lit = tuple((key, place.role.value) for key, place in places)
+        lit_colours = tuple((key, COLOURS[p.colour]) for key, p in places if p.colour >= 0)
+    choosing = table.phase == CompanionPhase.CHOOSE
+    return CompanionState(
+        phase=table.phase,
+        message=table.message,
+        news=table.news,
+        asking=table.asking_until is not None,
+        warning=table.warning,
+        link=Link(table.link_up, table.link_detail, table.firmware),
+        settings=table.settings,
+        deck_enrolled=table.deck.enrolled,
+        game=None if game is None else _game_state(game),
+        lit=lit,
+        lit_colours=lit_colours,
+        guidance=guidance,
+        sensed=sensed,
+        in_progress=in_progress,
+        choices=table.choices if choosing else (),
+        choice_unchanged=table.choice_unchanged if choosing else False,
+        match=(
+            None
+            if match is None
+            or game is None
+            or (len(match.games) <= 1 and game.config.variant != "points")
+            else MatchState(
+                len(match.games),
+                tuple((COLOURS[c], p) for c, p in match.totals.items()),
+                tuple((COLOURS[c], w) for c, w in match.wins.items()),
+            )
+        ),
+        enrol=(
+            None
+            if table.enrolment is None
+            else Enrolling(table.enrolment.prompt(), len(table.enrolment.wanted))
+        ),
+        leader=(
+            None
+            if table.leader is None
+            else LeaderState(
+                tuple(table.leader.drawing),
+                tuple(table.leader.draws.items()),
+                table.leader.rounds,
+            )
+        ),
+        computer=seats_of(table),
+        guided=None if table.guided is None else Guided(table.guided, table.guided_by),
+        settled=settled(table),
+    )
+
+
+def _game_state(game: Game) -> GameState:
+    options = game.options
+    events = game.events
+    return GameState(
+        config=game.config,
+        order=tuple(game.order),
+        turn=None if game.over else game.turn,
+        card=game.card,
+        position=game.position,
+        legal=tuple(game.legal),
+        forfeit_allowed=bool(options and options.forfeit and game.phase == Phase.MOVE),
+        turns=_played(game.history, game.config.teams),
+        doubled=game.doubled,
+        waiting_for=tuple(sorted(game.waiting_for)),
+        can_undo=game.can_undo(),
+        undo_again=bool(events) and events[-1].kind == "undo",
+        result=game.result,
+        statistics=_statistics(game) if game.result is not None else None,
+    )
+
+
+def _sensed_pawns(table: Table) -> tuple[Sensed, ...] | None:
+    """The pawns as they stand on the board now (while it does not match the game), so the
+    page draws the misplaced pawn where it really is: ``{"at": "T20", "colour": "blue"}``, the
+    colour None where the board cannot tell (a presence board's pawn on the track)."""
+    recogniser = table.recogniser
+    board = recogniser.board if recogniser is not None else None
+    if board is None:
+        return None
+    game = table.game
+    expected = true_occupancy(game.position) if game is not None else None
+    pawns = []
+    for cell, value in enumerate(board):
+        if value == EMPTY:
+            continue
+        place = place_of_cell(cell).whole  # the page draws START and HOME as one area
+        colour = value if 0 <= value < len(COLOURS) else place.colour
+        if colour < 0 and expected is not None and 0 <= expected[cell] < len(COLOURS):
+            colour = expected[cell]  # a presence board: the pawn the game has there
+        pawns.append(Sensed(place.key, COLOURS[colour] if colour >= 0 else None))
+    return tuple(pawns)
+
+
+# A state follows every input, and a turn never changes once played (an undo or a new game
+# replaces turns, which identity sees): each turn's move is read from its notation once.
+_lock = threading.Lock()
+_played_turns: list[PlayedTurn] = []
+
+
+def _played(history: tuple[Turn, ...], teams: bool) -> tuple[PlayedTurn, ...]:
+    with _lock:
+        same = same_prefix(_played_turns, history, lambda played: played.turn)
+        del _played_turns[same:]
+        _played_turns.extend(PlayedTurn(turn, _move_of(turn, teams)) for turn in history[same:])
+        return tuple(_played_turns)
+
+
+def _move_of(turn: Turn, teams: bool) -> Move | None:
+    if turn.text in ("forfeit", "discard"):
+        return None
+    try:
+        return parse_move(turn.text, turn.before, teams)
+    except NotationError:
+        return None
+
+
+# The last finished game's figures: states are rebuilt after every input, the game is not.
+# Holding the game itself (not its id) means a new game can never be mistaken for it.
+_last_statistics: tuple[Game, int, GameStatistics] | None = None
+
+
+def _statistics(game: Game) -> GameStatistics:
+    """The game in numbers, for the status page's end-of-game panel."""
+    global _last_statistics
+    turns = len(game.history)
+    cached = _last_statistics
+    if cached is None or cached[0] is not game or cached[1] != turns:
+        cached = _last_statistics = (game, turns, game_statistics(game))
+    return cached[2]
