@@ -206,7 +206,9 @@ class Board:
             self.led_frame = scene
         elif mtype == P.SNAPSHOT_REQUEST:
             # Reported (debounced) values: every change before this point is already queued
-            # ahead of the snapshot, every later one will follow it.
+            # ahead of the snapshot, every later one will follow it. A snapshot still waiting
+            # its turn is replaced by this newer one: requests, however many, queue one.
+            self.link.sender.drop_queued(P.SNAPSHOT)
             self.link.queue_snapshot(self.debouncer.values)
         elif mtype == P.RESET:
             if P.decode_reset(payload) == P.RESET_MAINTENANCE:

@@ -21,9 +21,13 @@ except ImportError:  # pragma: no cover - only the Pico and the unix port run th
         return a + b
 
 
-# Bytes taken from the port per loop pass at most: a frame takes a few passes, so a flood of
-# input cannot hold the sensor scan up for long.
-READ_SIZE = 256
+# HELLO answers go out at most this often: a flood of HOST_HELLOs (or a driver gone wrong) gets
+# one answer per interval, the last one owed sent when the interval is over.
+HELLO_MIN_MS = 50
+
+# Bytes taken from the port per loop pass at most: a longest frame. (The Pico's reader takes
+# fewer per call, hal_pico.READ_LIMIT: its bytes are slow to read.)
+READ_SIZE = 1100
 
 
 class HostLink:
@@ -45,6 +49,9 @@ class HostLink:
         self.stale_frames = 0  # LED frames dropped unseen because a newer one had arrived
         self.led_unacked = None  # (type, seq) of the LED frame handed over, not shown yet
         self.mem_free_min = None  # lowest free heap measured (by the main loop), for heartbeats
+        self._hello_owed = False  # a HOST_HELLO came within HELLO_MIN_MS of the last answer
+        self._next_hello = now
+        self.hellos_deferred = 0
 
     # --- output ----------------------------------------------------------------------------
     def _write(self, mtype, seq, payload):
@@ -119,8 +126,7 @@ class HostLink:
                 self.host_session = session
                 self.inbound.reset()
                 self.led_frames.reset()
-            self.send_hello()
-            self.sender.kick(now)  # whatever is in flight goes out again right away
+            self._answer_hello(now)
         elif mtype == P.HEARTBEAT:
             pass
         elif mtype == P.LED_FRAME or mtype == P.LED_SCENE:  # one channel: the newest wins
@@ -149,6 +155,17 @@ class HostLink:
                 requests.append((mtype, payload))
         # Anything else comes from a newer driver (same major, higher minor): ignored.
 
+    def _answer_hello(self, now):
+        if ticks_diff(now, self._next_hello) < 0:
+            if not self._hello_owed:
+                self.hellos_deferred += 1
+            self._hello_owed = True  # answered by service() once the interval is over
+            return
+        self._hello_owed = False
+        self._next_hello = ticks_add(now, HELLO_MIN_MS)
+        self.send_hello()
+        self.sender.kick(now)  # whatever is in flight goes out again right away
+
     def led_shown(self):
         """The LED frame handed over last is shown (or dropped): acknowledge it now."""
         if self.led_unacked is not None:
@@ -157,6 +174,8 @@ class HostLink:
 
     # --- timers ----------------------------------------------------------------------------
     def service(self, now):
+        if self._hello_owed:
+            self._answer_hello(now)
         frame = self.sender.poll(now)
         if frame is not None:
             self._write(frame[0], frame[1], frame[2])
@@ -174,6 +193,8 @@ class HostLink:
 
     def wait_ms(self, now):
         wait = max(0, ticks_diff(self._next_heartbeat, now))
+        if self._hello_owed:
+            wait = min(wait, max(0, ticks_diff(self._next_hello, now)))
         send = self.sender.wait_ms(now)
         if send is not None and send < wait:
             wait = send

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 import threading
+import time
 
 import pytest
 from pawnlight.firmware import protocol as P
@@ -367,9 +368,11 @@ def test_made_up_frames_take_the_boards_own_turn_and_lose_nothing(
     sim: SimulatedFirmware, link: SerialBoardLink, recorder: EventRecorder, fault: str
 ) -> None:
     before = link.stats().malformed
-    for _ in range(2):  # back to back: each is read, none taken for a repeat
+    for channel in (70, 71):  # each is read, none taken for a repeat
         sim.line_fault(fault)
-    change_once(sim, recorder, 70)
+        # (a bad snapshot's answer, a fresh one, comes before this change: the next made-up
+        # one is not dropped as a snapshot waiting behind it)
+        change_once(sim, recorder, channel)
     stats = link.stats()
     if fault == "bad-snapshot":
         assert stats.malformed == before + 2
@@ -377,3 +380,45 @@ def test_made_up_frames_take_the_boards_own_turn_and_lose_nothing(
         errors = recorder.matching(lambda e: type(e).__name__ == "FirmwareError")
         assert [e.message for e in errors if "carte" in e.message] == ["carte illisible \ufffd"] * 2
     assert stats.old_frames == 0 and stats.duplicates == 0
+
+
+def test_snapshot_requests_flooding_the_board_queue_one_snapshot(sim: SimulatedFirmware) -> None:
+    # Issue #31: requests, however many, must not queue a snapshot each (nor HOST_HELLOs a
+    # HELLO each). A bare client asks 40 times without acknowledging anything, then once more
+    # after a HOST_HELLO flood; the board keeps one snapshot in flight and one waiting.
+    import serial
+
+    port = serial.Serial(sim.port, timeout=0.05)
+    decoder = P.FrameDecoder()
+    got: list[tuple[int, int, bytes]] = []
+
+    def read_for(seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            got.extend(decoder.feed(port.read(4096)))
+
+    try:
+        port.write(P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(0x5151)))
+        read_for(0.3)
+        requests = b"".join(P.encode_frame(P.SNAPSHOT_REQUEST, s, b"") for s in range(1, 41))
+        port.write(requests)
+        port.write(P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(0x5151)) * 50)
+        read_for(1.0)
+        hellos = sum(1 for t, _s, _p in got if t == P.HELLO)
+        snapshots = {s for t, s, _p in got if t == P.SNAPSHOT}
+        assert len(snapshots) == 1  # one in flight, resent (no ACK), at most one waiting
+        assert hellos <= 3  # the boot's, then at most one now and one owed
+        # Acknowledged from now on, as they come: only the one that waited follows.
+        acked = set()
+        end = time.monotonic() + 1.5
+        while time.monotonic() < end:
+            got.extend(decoder.feed(port.read(4096)))
+            for t, s, _p in got:
+                if t == P.SNAPSHOT and s not in acked:
+                    port.write(P.encode_frame(P.ACK, 0, P.encode_ack(P.SNAPSHOT, s)))
+                    acked.add(s)
+        # One for the whole flood, or two if the first went out before the rest came in
+        # (it was 33: one in flight and a queue full of them).
+        assert 1 <= len(acked) <= 2
+    finally:
+        port.close()

@@ -95,6 +95,23 @@ receive(port, link, P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(0x5678))
 got = receive(port, link, recorded[0], 104)
 check(len(got) == 1, "a new session's first frame is taken in, whatever its number")
 
+# --- HELLO answers cannot storm -----------------------------------------------------------
+port, link = new_link()
+flood = P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(0x42)) * 100
+receive(port, link, flood, 1000)
+hellos = [f for f in port.sent() if f[0] == P.HELLO]
+check(len(hellos) == 1, f"100 HOST_HELLOs at once: one HELLO now ({len(hellos)})")
+link.service(1010)
+check(not [f for f in port.sent() if f[0] == P.HELLO], "none more within the interval")
+check(link.wait_ms(1010) <= 40, "the loop wakes up for the owed answer")
+link.service(1000 + 50)
+hellos = [f for f in port.sent() if f[0] == P.HELLO]
+check(len(hellos) == 1, "the owed answer goes out when the interval is over")
+link.service(1200)
+check(not [f for f in port.sent() if f[0] == P.HELLO], "and no more")
+receive(port, link, P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(0x42)), 1300)
+check([f[0] for f in port.sent()].count(P.HELLO) == 1, "a later HOST_HELLO: answered at once")
+
 # --- the viper COBS decoder agrees with the Python one, dark or bright --------------------
 from cobs_fast import decode_into  # noqa: E402
 
