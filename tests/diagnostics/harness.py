@@ -40,18 +40,18 @@ def random_led_faults(seed: int) -> LedFaults:
     return LedFaults(frozenset(leds[:2]), ((leds[2], leds[3]), (leds[4], leds[5])), chain_break)
 
 
-def expected_sensor_findings(layout: Layout, faults: SensorFaults) -> set:
+def expected_sensor_findings(layout: Layout, faults: SensorFaults) -> set[sensor_test.Finding]:
     stuck_value = layout.active if not layout.colour_sensing else 0
-    expected = {sensor_test.Dead(cell) for cell in faults.dead}
+    expected: set[sensor_test.Finding] = {sensor_test.Dead(cell) for cell in faults.dead}
     expected |= {sensor_test.Stuck(cell, stuck_value) for cell in faults.stuck}
     for a, b in faults.swapped:
         expected |= {sensor_test.Swapped(a, b), sensor_test.Swapped(b, a)}
     return expected
 
 
-def expected_led_findings(layout: Layout, faults: LedFaults) -> set:
+def expected_led_findings(layout: Layout, faults: LedFaults) -> set[led_test.LedFinding]:
     places = led_place_names(layout)
-    expected: set = {led_test.DeadLed(led, places[led]) for led in faults.dead}
+    expected: set[led_test.LedFinding] = {led_test.DeadLed(led, places[led]) for led in faults.dead}
     for a, b in faults.swapped:
         expected.add(led_test.MisplacedLed(a, places[a], places[b]))
         expected.add(led_test.MisplacedLed(b, places[b], places[a]))

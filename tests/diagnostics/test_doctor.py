@@ -6,6 +6,7 @@ import io
 import json
 import re
 import threading
+from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
@@ -15,6 +16,7 @@ from pawnlight.firmware.protocol import PROTOCOL_MAJOR, PROTOCOL_MINOR
 
 from pawnlight.board.cells import CELLS, LEDS, parse_cell_name
 from pawnlight.board.layout import Layout
+from pawnlight.board.leds import RGB
 from pawnlight.cli import main
 from pawnlight.diagnostics import doctor, terminal_board
 
@@ -148,7 +150,7 @@ def test_led_patterns():
 
 def test_the_live_view_redraws_until_ctrl_c_and_darkens_its_pattern():
     calls = []
-    frames = []
+    frames: list[Sequence[RGB]] = []
 
     def fetch():
         calls.append(1)

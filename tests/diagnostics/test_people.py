@@ -53,7 +53,8 @@ def test_the_hand_lights_the_place_and_goes_on_when_the_board_sees_the_pawn():
     finally:
         os.close(write)  # the console's reader sees the end of input and lets go
         keyboard.close()
-    assert view.values()[LAYOUT.channel_of[parse_cell_name("T7")]] == 1
+    values = view.values()
+    assert values is not None and values[LAYOUT.channel_of[parse_cell_name("T7")]] == 1
     assert link.frames[-1][LAYOUT.led_of[parse_cell_name("T7")]] == HINT
 
 

@@ -14,9 +14,8 @@ from pathlib import Path
 
 from pawnlight.board import layout as layouts
 from pawnlight.board.layout import SHIPPED, Layout
-from pawnlight.devices.board_link import BoardInfo
+from pawnlight.devices.board_link import BoardInfo, BoardLink
 from pawnlight.devices.open_board import BoardSpec, BoardUnavailable, open_board
-from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim_firmware import SimulatedFirmware
 from pawnlight.hardware.wiring import load_firmware_config
 from pawnlight.store.calibration_file import apply_saved_calibration
@@ -30,7 +29,7 @@ CONNECT_TIMEOUT = 10.0
 class BoardSession:
     """A connected board: its link, the view of what it reports, and (``--sim``) the firmware."""
 
-    link: SerialBoardLink
+    link: BoardLink
     view: BoardView
     info: BoardInfo
     source: str
