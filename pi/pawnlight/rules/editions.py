@@ -8,6 +8,7 @@ quotes the books for every switch.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import StrEnum
 
 
 class Variant(StrEnum):
