@@ -12,10 +12,14 @@ mislead):
 - resends: how often the same SENSOR_CHANGES frame (same sequence number) went out;
 - LED frames/s: frames the firmware latched onto the WS2812 line per second.
 
-"Idle" is the board with nobody sending LED frames; "flood" is 25 full 132-LED frames a
-second from the host (paced by the Pico's clock), as the companion's animations send them.
-The goal (issue 19): under the flood the median scan period stays within 2x of idle and no
-report is sent more than twice.
+"Idle" is the board with nobody sending LED frames; a flood is 25 full 132-LED frames a
+second from the host (paced by the Pico's clock), as the companion's animations send them,
+of two kinds: "random" frames (every byte random, few zero bytes) and "dark" ones, the board's
+own paintings (board/leds.py: the celebration's comets, the "really?" blink of the track),
+mostly dark, so mostly zero bytes, each of which starts a COBS block (issue #31: they cost the
+firmware far more than random ones until reading and decoding cost only the byte count).
+The goal (issues 19 and 31): under either flood the median scan period stays within 2x of
+idle and no report is sent more than twice.
 
 Run:  PAWNLIGHT_RP2040_DIR=path/to/rp2040 .venv/bin/python benchmarks/pico_emulated.py
       [--board presence|colour|both] [--seconds 2.0] [--rate 25] [--firmware DIR]
@@ -54,6 +58,7 @@ class Phase:
     resends: int = 0
     led_frames_per_s: float = 0.0
     offered_per_s: float = 0.0
+    zero_share: float = 0.0  # of the flood's payload bytes
 
 
 def frames_sent(tx: list[list[object]]) -> list[tuple[int, int, int, bytes]]:
@@ -80,7 +85,8 @@ def frames_sent(tx: list[list[object]]) -> list[tuple[int, int, int, bytes]]:
     return out
 
 
-def full_frames(count: int, leds: int, first_seq: int) -> list[str]:
+def full_frames(count: int, leds: int, first_seq: int, rate: float = 25.0) -> list[str]:
+    """Random frames: every byte random (few zero bytes, few COBS blocks)."""
     rng = random.Random(1)
     frames = []
     for i in range(count):
@@ -90,7 +96,46 @@ def full_frames(count: int, leds: int, first_seq: int) -> list[str]:
     return frames
 
 
-def measure(pico: EmulatedPico, name: str, seconds: float, rate: float, toggles: int) -> Phase:
+def dark_frames(count: int, leds: int, first_seq: int, rate: float = 25.0) -> list[str]:
+    """The board's own paintings, frame by frame at the flood's rate: the celebration (comets
+    round the track) and the "really?" blink, mostly dark LEDs, so mostly zero bytes."""
+    from pawnlight.board.layout import Layout
+    from pawnlight.board.leds import ask_picture, celebration_picture
+
+    layout = Layout.named("presence")
+    frames = []
+    for i in range(count):
+        at = i / rate
+        picture = celebration_picture(layout, i // 50 % 4, at) if i % 50 < 40 else None
+        if picture is None:
+            picture = ask_picture(layout, at)
+        colours = list(picture.frame)[:leds]
+        seq = (first_seq + i) & 0xFFFF
+        frames.append(P.encode_frame(P.LED_FRAME, seq, P.encode_leds(colours)).hex())
+    return frames
+
+
+FLOODS = {"random": full_frames, "dark": dark_frames}
+
+
+def zero_share(frames: list[str]) -> float:
+    """The share of zero bytes in the frames' payloads (before COBS)."""
+    zeros = total = 0
+    for frame in frames:
+        (_mtype, _seq, payload), *_ = P.FrameDecoder().feed(bytes.fromhex(frame))
+        zeros += payload.count(0)
+        total += len(payload)
+    return zeros / max(total, 1)
+
+
+def measure(
+    pico: EmulatedPico,
+    name: str,
+    seconds: float,
+    rate: float,
+    toggles: int,
+    flood: str = "random",
+) -> Phase:
     phase = Phase(name)
     low, high = (0, 1) if pico.kind == "presence" else (32768, 52000)
     start = pico.pico_ns()
@@ -100,13 +145,11 @@ def measure(pico: EmulatedPico, name: str, seconds: float, rate: float, toggles:
     led_mark = len(pico.led_times)
     if rate:
         count = int(seconds * rate) + 1
-        pico.command(
-            {
-                "op": "flood",
-                "frames": full_frames(count, pico.led_count, 40000),
-                "period_ms": 1000 / rate,
-            }
-        )
+        # Each flood numbered past the one before: the board takes only newer frames.
+        first = 20000 + 200 * list(FLOODS).index(flood)
+        frames = FLOODS[flood](count, pico.led_count, first, rate)
+        phase.zero_share = zero_share(frames)
+        pico.command({"op": "flood", "frames": frames, "period_ms": 1000 / rate})
         phase.offered_per_s = rate
     applied: list[tuple[int, int, int]] = []  # (Pico time, channel, value)
     step_ns = int(seconds * 1000 / (toggles + 1)) * MS
@@ -167,7 +210,9 @@ def run_board(
         print(f"{kind}: booted and connected in {time.monotonic() - booted:.1f} s (wall)")
         pico.wait_pico(pico.pico_ns() + 300 * MS)  # let the snapshot exchange settle
         phases = [measure(pico, "idle", seconds, 0, toggles)]
-        phases.append(measure(pico, f"{rate:g}/s LED flood", seconds, rate, toggles))
+        for flood in FLOODS:
+            name = f"{rate:g}/s {flood}"
+            phases.append(measure(pico, name, seconds, rate, toggles, flood))
     return phases
 
 
@@ -177,13 +222,14 @@ def show(kind: str, phases: list[Phase]) -> bool:
     print(f"\n{kind} board (Pico time)")
     print(
         f"  {'':16} {'scan median':>11} {'scan p99':>9} {'change->USB':>12} "
-        f"{'reports':>7} {'max sends':>9} {'resends':>7} {'LED f/s':>7}"
+        f"{'reports':>7} {'max sends':>9} {'resends':>7} {'LED f/s':>7} {'zeros':>6}"
     )
     for ph in phases:
         lat = f"{statistics.median(ph.latencies_ms):.1f} ms" if ph.latencies_ms else "none"
         print(
             f"  {ph.name:16} {ph.scan_median_ms:>8.1f} ms {ph.scan_p99_ms:>6.1f} ms {lat:>12} "
-            f"{ph.reports:>7} {ph.max_sends:>9} {ph.resends:>7} {ph.led_frames_per_s:>7.1f}"
+            f"{ph.reports:>7} {ph.max_sends:>9} {ph.resends:>7} {ph.led_frames_per_s:>7.1f} "
+            f"{ph.zero_share:>6.0%}"
         )
     for ph in phases[1:]:
         ratio = ph.scan_median_ms / max(idle.scan_median_ms, 1e-9)

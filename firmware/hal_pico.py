@@ -81,6 +81,15 @@ def stop_watchdog():
     machine.mem32[_SCRATCH_DELIBERATE] = _DELIBERATE
 
 
+# Bytes read per loop pass at most. Each costs the Pico about 60 us (a poll and a one-byte
+# read), so a frame is read over several passes and the sensor scan runs between them: at 25
+# LED frames a second the scan period's median stays near idle's (docs/firmware.md). A loop
+# whose passes are slow (the colour board's scan takes ~45 ms) may read READ_PER_MS bytes for
+# every millisecond since the last read, about a third of its time.
+READ_LIMIT = 32
+READ_PER_MS = 5
+
+
 class UsbSerial:
     """USB CDC through stdin/stdout.
 
@@ -100,13 +109,17 @@ class UsbSerial:
         self._poll = select.poll()
         self._poll.register(self._in, select.POLLIN)
         self._one = bytearray(1)
+        self._last_read = ticks_ms()
 
     def readinto(self, buf):
         """What has arrived, at most len(buf) bytes, into buf; the number read."""
         one = self._one
         ipoll = self._poll.ipoll
         readinto = self._in.readinto
-        size = len(buf)
+        now = ticks_ms()
+        allowed = max(READ_LIMIT, ticks_diff(now, self._last_read) * READ_PER_MS)
+        self._last_read = now
+        size = min(len(buf), allowed)
         n = 0
         while n < size:
             ready = False

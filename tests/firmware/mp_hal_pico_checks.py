@@ -200,7 +200,9 @@ dark = P.encode_frame(P.LED_FRAME, 8, bytes(396))  # all zeros: every byte its o
 check(read_all(usb(dark)) == dark, "a dark frame reads whole")
 serial = usb(frame[:100])  # cut short: its COBS block says 250 more bytes follow
 buf = bytearray(256)
-check(serial.readinto(buf) == 100 and serial.readinto(buf) == 0, "a cut frame: no waiting")
+check(serial.readinto(buf) == hal.READ_LIMIT, "at most READ_LIMIT bytes a call")
+check(len(read_all(serial)) == 100 - hal.READ_LIMIT, "a cut frame: the rest, no waiting")
+check(serial.readinto(buf) == 0, "then nothing, at once")
 hello = P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(99))
 serial._in.data = hello
 n = serial.readinto(buf)

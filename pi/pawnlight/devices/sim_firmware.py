@@ -11,7 +11,8 @@ brightness limit, reboot the board, pull and re-plug the cable, damage bytes on 
 
 Control channel: two pipes to the firmware process carrying newline-separated JSON,
 commands in (``{"op": "set", "channel": 5, "value": 1}``, ``set_all``, ``card``, ``noise``,
-``hang``, ``ping``) and events out (``{"ev": "ready"}``, ``{"ev": "leds", "rgb": "<hex>"}``,
+``hang``, ``ping``, ``send``: a reliable message the firmware queues in its own sequence)
+and events out (``{"ev": "ready"}``, ``{"ev": "leds", "rgb": "<hex>"}``,
 ``pong``, ``watchdog``, ``log``). The physical state is also written to ``world.json``
 before every boot, so a rebooted firmware finds the pawns where they were.
 
