@@ -147,3 +147,32 @@ def test_the_board_breathes_the_turn_from_one_scene(daemon, monkeypatch):
     daemon.firmware.wait_for_leds(breathing, timeout=10.0)
     assert sent[before:] == []
     assert "send_scene" in sent
+
+
+def test_settled_is_false_from_a_changed_reading_until_its_move_is_decided(daemon):
+    """docs/api.md, 'Settled': a test may wait on ``settled`` instead of a quiet period, so no
+    published state may say settled while a changed board waits to be decided."""
+    owner = daemon.owner
+    wait_for(owner, lambda s: s["link"]["up"])
+    owner.command("new_game", {"players": ["red", "blue"]})
+    daemon.sim_board.set_board({"red": ["start"] * 4, "blue": ["start"] * 4})
+    wait_for(owner, lambda s: s["phase"] == "draw" and s["settled"])
+    daemon.sim_board.scan("1")
+    wait_for(owner, lambda s: s["phase"] == "move" and s["settled"])
+    subscription = owner.subscribe()
+    try:
+        daemon.sim_board.lift("start:red")
+        daemon.sim_board.place("T4", "red")
+        seen = []
+        deadline = time.monotonic() + 15
+        while not (seen and seen[-1]["settled"] and seen[-1]["history"]):
+            assert time.monotonic() < deadline, [(s["settled"], s["history"]) for s in seen]
+            state = subscription.get(timeout=1.0)
+            if state is not None:
+                seen.append(state)
+    finally:
+        subscription.close()
+    changed = next(i for i, s in enumerate(seen) if not s["settled"])
+    undecided = [s for s in seen[changed:] if s["settled"] and not s["history"]]
+    assert undecided == [], "settled before the move was decided"
+    assert seen[-1]["history"] == ["R:start-T4"] and seen[-1]["turn"] == "blue"

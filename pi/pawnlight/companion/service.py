@@ -1,14 +1,18 @@
 """What the web layer may ask of the running companion: read state, subscribe, send commands.
 
 The web app is given an object of this shape and nothing else, so it cannot reach around the
-companion: it reads immutable snapshots and sends commands that the owner thread carries out.
+companion: it reads published states (frozen values, and their JSON) and sends commands that the
+owner thread carries out.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import PawnlightError
+
+if TYPE_CHECKING:
+    from .state import Published
 
 
 class CommandRefused(PawnlightError):
@@ -21,7 +25,7 @@ class CommandRefused(PawnlightError):
 
 class Subscription(Protocol):
     def get(self, timeout: float) -> dict[str, Any] | None:
-        """The next snapshot, or None when none came within ``timeout`` seconds."""
+        """The next published state, or None when none came within ``timeout`` seconds."""
 
     def close(self) -> None: ...
 
@@ -60,8 +64,9 @@ class Service(Protocol):
     #: The simulator's controls, or None on real hardware.
     sim: SimulatedBoardControls | None
 
-    def state(self) -> dict[str, Any]:
-        """The latest state snapshot (docs/api.md, 'GET /api/state'); ``version`` counts."""
+    def state(self) -> Published:
+        """The latest published state: the JSON of docs/api.md's 'GET /api/state' (``version``
+        counts), with the typed ``CompanionState`` it came from (``typed``)."""
 
     def subscribe(self) -> Subscription: ...
 

@@ -3,8 +3,8 @@
 Device threads (the serial link, gpiozero, card readers) and the web server only put items on
 the owner's queue. The owner takes them one at a time, hands them to the companion, then does
 what the companion asked, in order: a move is written to the journal (and synced) before the
-LED frame that confirms it goes out. After each item it publishes a new immutable snapshot of
-the state to every subscriber (the SSE streams).
+LED frame that confirms it goes out. After each item it takes the companion's frozen state and,
+when it differs from the last one published, publishes it to every subscriber (the SSE streams).
 
 When a write fails (disk full, a read-only file, a journal that cannot be opened) the owner holds
 the game where it is rather than confirm what is not durable: the unwritten events wait in order,
@@ -117,7 +117,7 @@ class _Subscription:
     def offer(self, state: dict[str, Any]) -> None:
         try:
             self.queue.put_nowait(state)
-        except queue.Full:  # a stalled reader: drop its oldest snapshot, keep the newest
+        except queue.Full:  # a stalled reader: drop its oldest state, keep the newest
             with contextlib.suppress(queue.Empty):
                 self.queue.get_nowait()
             with contextlib.suppress(queue.Full):
