@@ -1,6 +1,7 @@
-"""From a state snapshot to what the pages show: words for the phase, the history, the scores,
-the board picture of now or of any turn.  Pure functions of the snapshot, so the server-rendered
-page and the fragments the page's script fetches are the same HTML.
+"""From a published state to what the pages show: words for the phase, the history, the scores,
+the board picture of now or of any turn.  Pure functions of the state (its JSON, and for the
+history its typed turns: each turn's move as a value), so the server-rendered page and the
+fragments the page's script fetches are the same HTML.
 """
 
 from __future__ import annotations

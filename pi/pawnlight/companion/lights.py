@@ -89,3 +89,8 @@ def dimmed(frame: Frame, brightness: float) -> Frame:
     if full_brightness(brightness):
         return frame
     return tuple(leds.scale(rgb, brightness) for rgb in frame)
+
+
+def dimmed_scene(scene: leds.Scene, brightness: float) -> leds.Scene:
+    """A scene at the owner's brightness, with the same cut-off as a frame's."""
+    return scene if full_brightness(brightness) else leds.dimmed_scene(scene, brightness)

@@ -28,8 +28,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pawnlight.board.leds import Scene, dimmed_scene, error_picture
-from pawnlight.companion.lights import dimmed
+from pawnlight.board.leds import Scene, error_picture
+from pawnlight.companion.lights import dimmed, dimmed_scene
 from pawnlight.companion.machine import Companion
 from pawnlight.companion.service import CommandRefused, SimulatedBoardControls
 from pawnlight.companion.signals import (
