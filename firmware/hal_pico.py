@@ -2,6 +2,7 @@
 # interface. The link to the Pi is the USB CDC serial port, which MicroPython exposes as
 # sys.stdin / sys.stdout; nothing else may ever print, or it would corrupt the frames.
 
+import io
 import os
 import select
 import sys
@@ -81,45 +82,78 @@ def stop_watchdog():
     machine.mem32[_SCRATCH_DELIBERATE] = _DELIBERATE
 
 
-# Bytes read per loop pass at most. Each costs the Pico about 60 us (a poll and a one-byte
-# read), so a frame is read over several passes and the sensor scan runs between them: at 25
-# LED frames a second the scan period's median stays near idle's (docs/firmware.md). A loop
-# whose passes are slow (the colour board's scan takes ~45 ms) may read READ_PER_MS bytes for
-# every millisecond since the last read, about a third of its time.
-READ_LIMIT = 32
-READ_PER_MS = 5
+# Reading USB input. MicroPython has no "read what is there" call on stdin: readinto(buf)
+# waits until len(buf) bytes have come (micropython/micropython#8772), and only poll says
+# anything, that one byte has. Reading a byte per poll never waits, but costs the Pico ~60 us
+# a byte (a quarter of its time under 25 LED frames a second, and more than the colour board
+# has); trusting the framing (a COBS block read whole once its code byte came) blocked for good
+# on a frame cut short, until the watchdog reset the board (issue #31). So stdin is read in
+# chunks of CHUNK bytes, which C copies from the USB buffer, and a guard makes sure no read
+# waits long: stdin asks its second terminal (os.dupterm) for a byte only when no USB byte is
+# waiting, and the guard, armed during a read, answers zero bytes (delimiters) once the read
+# has waited GUARD_MS. Bytes cut short are then dropped by the decoder at those delimiters,
+# and at the end of a burst the chunk is padded with empty gaps. Every chunk costs the same,
+# whatever its bytes hold: dark LED frames (mostly zero bytes) cost what bright ones do.
+READ_LIMIT = 512  # bytes per loop pass at most
+CHUNK = 32
+GUARD_MS = 2  # how long a read waits for bytes that have not come
+
+
+def _wake(_timer):
+    pass  # the timer's interrupt is what matters: it wakes the chip from its wait for input
+
+
+class _Guard(io.IOBase):
+    """A second terminal (os.dupterm) that stdin consults only when no USB byte is waiting.
+    While a read is armed and has waited GUARD_MS for bytes that did not come, it answers with
+    zero bytes (delimiters) until the read is done: a frame cut short never holds the board."""
+
+    def __init__(self):
+        self.armed = False
+        self.since = None
+        self.filled = 0
+        self.timer = machine.Timer()
+
+    def readinto(self, buf):
+        if not self.armed:
+            return None
+        now = ticks_ms()
+        if self.since is None:
+            self.since = now
+            self.timer.init(mode=machine.Timer.ONE_SHOT, period=GUARD_MS + 1, callback=_wake)
+            return None
+        if ticks_diff(now, self.since) < GUARD_MS:
+            return None
+        for i in range(len(buf)):
+            buf[i] = 0
+        self.filled += len(buf)
+        return len(buf)
+
+    def write(self, buf):
+        return len(buf)
+
+    def ioctl(self, request, arg):
+        return 0
 
 
 class UsbSerial:
-    """USB CDC through stdin/stdout.
-
-    MicroPython has no "read what is there" call on stdin: read(n) and readinto(buf) wait
-    until n (or len(buf)) bytes have come (micropython/micropython#8772), and nothing says
-    how many have. Only poll does, and only that one byte has: so a byte is read only when
-    poll says one is there, and reading never waits. (Trusting the framing instead, reading
-    a COBS block whole once its code byte came, blocked for good on a frame cut short: the
-    board sat blind until the watchdog reset it, issue #31.) A frame cut short is then
-    bytes like any others; the decoder drops them at the next delimiter. Each byte costs
-    the same, whatever it holds.
-    """
+    """USB CDC through stdin/stdout; reads never wait longer than GUARD_MS (above)."""
 
     def __init__(self):
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         self._poll = select.poll()
         self._poll.register(self._in, select.POLLIN)
-        self._one = bytearray(1)
-        self._last_read = ticks_ms()
+        self._guard = _Guard()
+        os.dupterm(self._guard)
 
     def readinto(self, buf):
         """What has arrived, at most len(buf) bytes, into buf; the number read."""
-        one = self._one
+        guard = self._guard
         ipoll = self._poll.ipoll
         readinto = self._in.readinto
-        now = ticks_ms()
-        allowed = max(READ_LIMIT, ticks_diff(now, self._last_read) * READ_PER_MS)
-        self._last_read = now
-        size = min(len(buf), allowed)
+        view = memoryview(buf)
+        size = min(len(buf), READ_LIMIT)
         n = 0
         while n < size:
             ready = False
@@ -127,9 +161,15 @@ class UsbSerial:
                 ready = True
             if not ready:
                 break
-            readinto(one)
-            buf[n] = one[0]
-            n += 1
+            k = min(CHUNK, size - n)
+            guard.armed = True
+            readinto(view[n : n + k])
+            guard.armed = False
+            n += k
+            if guard.since is not None:  # it ran dry: the rest of the chunk is filler
+                guard.timer.deinit()
+                guard.since = None
+                break
         return n
 
     def write(self, data):

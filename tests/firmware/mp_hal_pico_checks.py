@@ -5,6 +5,7 @@
 # Prints "PASSED n" and exits 0, or prints each failure and exits 1.
 
 import sys
+import time
 
 sys.path.insert(0, sys.argv[1])
 
@@ -52,6 +53,16 @@ class FakeMachine:
     class WDT:
         def __init__(self, timeout):
             self.timeout = timeout
+
+    class Timer:
+        ONE_SHOT = 0
+        started = 0
+
+        def init(self, mode, period, callback):
+            FakeMachine.Timer.started += 1
+
+        def deinit(self):
+            pass
 
     @staticmethod
     def reset_cause():
@@ -148,22 +159,44 @@ check(not hal.bootsel_held(), "a glitch is not a press")
 fake_rp2.bootsel_button = lambda: 1
 check(not hal.bootsel_held(), "pressed from power-on (or not modelled) does not count")
 
-# USB reads never wait: a byte is read only when poll says one has arrived, so a frame cut
-# short, then silence, leaves the reader with what came, and the next frame is read whole.
+# USB reads never wait for long: stdin is read in chunks, and when the bytes run out the guard
+# (a second terminal stdin consults only then) fills the chunk with delimiters once GUARD_MS
+# have passed. FakeStdin plays the C loop: each missing byte asks the guard, and waits (1 ms
+# here) while it has none.
+
+
+class FakeOs:
+    def __init__(self):
+        self.terminals = []
+
+    def dupterm(self, stream):
+        self.terminals.append(stream)
+
+
+fake_os = FakeOs()
+hal.os = fake_os
 
 
 class FakeStdin:
     def __init__(self, data):
         self.data = data
         self.calls = 0
+        self.guard = None
 
     def readinto(self, buf):
         self.calls += 1
-        assert len(buf) <= len(self.data), "read past the bytes that arrived (it would block)"
-        n = len(buf)
-        buf[:n] = self.data[:n]
-        self.data = self.data[n:]
-        return n
+        one = bytearray(1)
+        for i in range(len(buf)):
+            if self.data:
+                buf[i] = self.data[0]
+                self.data = self.data[1:]
+                continue
+            start = time.ticks_ms()
+            while self.guard.readinto(one) is None:
+                assert time.ticks_diff(time.ticks_ms(), start) < 1000, "the read hangs"
+                time.sleep_ms(1)
+            buf[i] = one[0]
+        return len(buf)
 
 
 class FakePoll:
@@ -177,11 +210,12 @@ class FakePoll:
 def usb(data):
     serial = hal.UsbSerial()
     serial._in = FakeStdin(data)
+    serial._in.guard = serial._guard
     serial._poll = FakePoll(serial._in)
     return serial
 
 
-def read_all(serial, size=256):
+def read_all(serial, size=1100):
     buf = bytearray(size)
     out = b""
     while True:
@@ -192,25 +226,33 @@ def read_all(serial, size=256):
 
 
 frame = P.encode_frame(P.LED_FRAME, 7, bytes([10, 20, 30] * 132))
-got = read_all(usb(frame + frame))
-check(got == frame + frame, "both frames read")
+serial = usb(frame + frame)
+check(fake_os.terminals == [serial._guard], "the guard is stdin's second terminal")
+got = read_all(serial)
 decoded = P.FrameDecoder().feed(got)
-check(len(decoded) == 2 and decoded[1][1] == 7, "frames decode")
+check([f[1] for f in decoded] == [7, 7], "both frames read")
+check(got.rstrip(b"\x00") == (frame + frame).rstrip(b"\x00"), "what came, then delimiters")
+bright_calls = serial._in.calls
 dark = P.encode_frame(P.LED_FRAME, 8, bytes(396))  # all zeros: every byte its own block
-check(read_all(usb(dark)) == dark, "a dark frame reads whole")
+serial = usb(dark + dark)
+got = read_all(serial)
+check([f[1] for f in P.FrameDecoder().feed(got)] == [8, 8], "dark frames read whole")
+check(serial._in.calls == bright_calls, "dark frames take as many reads as bright ones")
 serial = usb(frame[:100])  # cut short: its COBS block says 250 more bytes follow
-buf = bytearray(256)
-check(serial.readinto(buf) == hal.READ_LIMIT, "at most READ_LIMIT bytes a call")
-check(len(read_all(serial)) == 100 - hal.READ_LIMIT, "a cut frame: the rest, no waiting")
-check(serial.readinto(buf) == 0, "then nothing, at once")
+timers = FakeMachine.Timer.started
+start = time.ticks_ms()
+got = read_all(serial)
+waited = time.ticks_diff(time.ticks_ms(), start)
+check(got[:100] == frame[:100] and not got[100:].strip(b"\x00"), "the cut frame, then zeros")
+check(hal.GUARD_MS <= waited < 200, f"a cut frame costs the guard's wait, not more ({waited} ms)")
+check(FakeMachine.Timer.started == timers + 1, "one wake-up timer for the wait")
 hello = P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(99))
 serial._in.data = hello
-n = serial.readinto(buf)
 decoder = P.FrameDecoder()
-decoder.feed(frame[:100])
-got = decoder.feed(buf, n)
-check([f[0] for f in got] == [P.HOST_HELLO], "the next frame after a cut one is read")
-check(serial.readinto(bytearray(0)) == 0, "an empty buffer reads nothing")
+decoder.feed(got)
+check([f[0] for f in decoder.feed(read_all(serial))] == [P.HOST_HELLO], "the next frame is read")
+check(serial._guard.readinto(bytearray(1)) is None, "the guard is quiet between reads")
+check(serial._guard.write(b"abc") == 3, "what the firmware writes, the guard drops")
 
 if failures:
     print(f"FAILED {len(failures)} of {count}")
