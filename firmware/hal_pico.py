@@ -77,9 +77,12 @@ def watchdog(timeout_ms):
 
 
 def stop_watchdog():
-    """Leave the firmware for the REPL: the watchdog must not bite there."""
+    """Leave the firmware for the REPL: the watchdog must not bite there (nor the USB
+    reader's guard stand in for stdin)."""
     machine.mem32[_WATCHDOG_CTRL] &= ~_WATCHDOG_ENABLE
     machine.mem32[_SCRATCH_DELIBERATE] = _DELIBERATE
+    if _serial is not None:
+        os.dupterm(None)
 
 
 # Reading USB input. MicroPython has no "read what is there" call on stdin: readinto(buf)
