@@ -407,7 +407,9 @@ def test_snapshot_requests_flooding_the_board_queue_one_snapshot(sim: SimulatedF
         hellos = sum(1 for t, _s, _p in got if t == P.HELLO)
         snapshots = {s for t, s, _p in got if t == P.SNAPSHOT}
         assert len(snapshots) == 1  # one in flight, resent (no ACK), at most one waiting
-        assert hellos <= 3  # the boot's, then at most one now and one owed
+        # The boot's, the first answer, then one per 50 ms at most while the flood is read
+        # (a pass or two; more on a loaded machine): nothing like one per HOST_HELLO (51).
+        assert hellos <= 10
         # Acknowledged from now on, as they come: only the one that waited follows.
         acked = set()
         end = time.monotonic() + 1.5

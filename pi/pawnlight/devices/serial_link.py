@@ -147,8 +147,8 @@ class SerialBoardLink:
 
     @property
     def last_received_seq(self) -> int | None:
-        """The sequence number of the last reliable frame accepted (for injecting test frames
-        that cannot be mistaken for the board's next one)."""
+        """The sequence number of the last reliable frame accepted; the board's next one must
+        be newer (docs/protocol.md)."""
         with self._lock:
             session = self._session
             return None if session is None else session.inbound.last
