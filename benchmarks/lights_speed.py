@@ -38,7 +38,13 @@ def per_call_ms(call: Callable[[int], object], repeat: int) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=2000)
-    repeat = parser.parse_args().repeat
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a short run that checks the benchmark still produces its figures (./test)",
+    )
+    args = parser.parse_args()
+    repeat = 20 if args.smoke else args.repeat
     bench = Bench()
     position = Position.from_json(PAWNS)
     players = ("red", "blue", "yellow", "green")

@@ -341,7 +341,7 @@ def ms(values: list[float]) -> str:
     )
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=400, help="turns played before measuring")
     parser.add_argument("--clients", default="1,10,20", help="page-like client counts to measure")
@@ -355,7 +355,14 @@ def main() -> None:
         help="seconds the players take between a card and its move, and after a move, while "
         "measuring (people take longer; the game up to --turns is played without pause)",
     )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a short run that checks the benchmark still produces its figures (./test)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.turns, args.clients, args.slow, args.measure_turns, args.pace = 6, "2", 2, 3, 0.05
     counts = [int(c) for c in args.clients.split(",") if c.strip()]
     if not (1 <= args.turns <= 2000 and all(1 <= c <= 64 for c in counts) and args.slow <= 200):
         parser.error("turns 1..2000, clients 1..64 each, slow at most 200: a bounded load")
@@ -369,6 +376,7 @@ def main() -> None:
     from pawnlight.runtime.daemon import Daemon
 
     started = time.monotonic()
+    unmeasured: list[str] = []
     with tempfile.TemporaryDirectory() as data:
         # The colour-sensing board: setting the whole board at once shows a switch (an 11) too.
         daemon = Daemon(Config(data=Path(data), sim=True, layout="colour", settle=args.settle))
@@ -437,6 +445,8 @@ def main() -> None:
                     f"{turns}..{len(owner.state()['history'])}, {len(window)} changes "
                     f"in {took:.0f} s:"
                 )
+                if not (late and prober.times):
+                    unmeasured.append(f"{count} clients")
                 print(f"    change -> page updated   {ms(late)}")
                 print(f"    change -> event arrived  {ms(latencies(window, logs, event=True))}")
                 print(f"    bytes per update         {per_update / 1024:.2f} KB (event + fetches)")
@@ -449,19 +459,24 @@ def main() -> None:
                 )
                 print(f"    server process memory    {now:.0f} MB now, {peak:.0f} MB peak")
                 turns = len(owner.state()["history"])
-            with SlowHeaders(server.port, 60) as slow, Prober(server.port, every=0.05) as prober:
+            many = 5 if args.smoke else 60
+            with SlowHeaders(server.port, many) as slow, Prober(server.port, every=0.05) as prober:
                 time.sleep(2.0)
                 prober.times.clear()
                 for _ in range(5):
                     players.turn()
                 time.sleep(2.0)
-            print("60 slow-header connections, no page clients:")
+            print(f"{many} slow-header connections, no page clients:")
             print(f"    GET /api/state           {ms(prober.times)}  failures {prober.failures}")
         finally:
             server.stop()
             daemon.stop()
     print(f"  ({time.monotonic() - started:.0f} s in all)")
+    if unmeasured:
+        print(f"web_load: nothing measured with {', '.join(unmeasured)}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
