@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -30,9 +31,11 @@ class EventRecorder:
         with self._cond:
             return len(self.events)
 
+    # The events these return are whatever the predicate chose (``isinstance(e, SensorChanged)
+    # and ...``): typed Any, so a test reads their fields without narrowing them again.
     def wait_for(
         self, predicate: Callable[[BoardEvent], bool], since: int = 0, timeout: float = WAIT
-    ) -> BoardEvent:
+    ) -> Any:
         """The first event at index >= since that matches; fails the test after timeout."""
         with self._cond:
             found: list[BoardEvent] = []
@@ -48,6 +51,6 @@ class EventRecorder:
                 pytest.fail(f"no matching event within {timeout} s; got {self.events[since:]!r}")
             return found[0]
 
-    def matching(self, predicate: Callable[[BoardEvent], bool], since: int = 0) -> list[BoardEvent]:
+    def matching(self, predicate: Callable[[BoardEvent], bool], since: int = 0) -> list[Any]:
         with self._cond:
             return [e for e in self.events[since:] if predicate(e)]

@@ -101,7 +101,7 @@ def test_a_soak_of_play_never_runs_the_firmware_out_of_memory(busy: None) -> Non
         since = recorder.mark()
         link.request_snapshot()
         snapshot = recorder.wait_for(lambda e: isinstance(e, SensorSnapshot), since)
-        assert snapshot.values == sim.sensors  # type: ignore[union-attr]
+        assert snapshot.values == sim.sensors
         stats = link.stats()
         delivered = len(recorder.matching(lambda e: isinstance(e, SensorChanged)))
         print(

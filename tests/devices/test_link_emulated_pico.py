@@ -13,6 +13,7 @@ ROM (docs/firmware.md), and scripts/setup-emulator has installed rp2040js.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from pawnlight.firmware import protocol as P
@@ -40,7 +41,7 @@ class SlowRecorder(EventRecorder):
         predicate: Callable[[BoardEvent], bool],
         since: int = 0,
         timeout: float = WAIT * SLOWDOWN,
-    ) -> BoardEvent:
+    ) -> Any:
         return super().wait_for(predicate, since, timeout)
 
 

@@ -158,6 +158,7 @@ def test_snapshot_request_is_retransmitted_until_acked() -> None:
     session.tick(0.0 + rto + 0.001)
     assert P.SNAPSHOT_REQUEST in sent_types(session)
     assert session.counters.retransmits == 1
+    assert session.sender.inflight is not None
     seq = session.sender.inflight[1]
     session.receive(P.encode_frame(P.ACK, 0, P.encode_ack(P.SNAPSHOT_REQUEST, seq)), 0.2)
     session.tick(5.0 * rto)
@@ -228,6 +229,7 @@ def test_new_boot_id_means_the_board_restarted() -> None:
 
 def test_queue_overflow_error_triggers_a_snapshot_request() -> None:
     session = connected(0.0)
+    assert session.sender.inflight is not None
     seq = session.sender.inflight[1]
     session.receive(P.encode_frame(P.ACK, 0, P.encode_ack(P.SNAPSHOT_REQUEST, seq)), 0.1)
     session.take_output()

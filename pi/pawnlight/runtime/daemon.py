@@ -230,7 +230,8 @@ class Daemon:
         self._speaking = True
 
         def run() -> None:
-            last = self.owner.state() if self.owner else None
+            # the owner's published state, then each state the subscription hands over
+            last: Any = self.owner.state() if self.owner else None
             while self._speaking:
                 state = subscription.get(timeout=0.5)
                 if state is None:
