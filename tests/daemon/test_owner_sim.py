@@ -2,6 +2,7 @@
 pyserial, the simulated board's pawns, the journal in a real SQLite file."""
 
 import time
+from typing import Any
 
 import pytest
 
@@ -163,7 +164,7 @@ def test_settled_is_false_from_a_changed_reading_until_its_move_is_decided(daemo
     try:
         daemon.sim_board.lift("start:red")
         daemon.sim_board.place("T4", "red")
-        seen = []
+        seen: list[dict[str, Any]] = []
         deadline = time.monotonic() + 15
         while not (seen and seen[-1]["settled"] and seen[-1]["history"]):
             assert time.monotonic() < deadline, [(s["settled"], s["history"]) for s in seen]

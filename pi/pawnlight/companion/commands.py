@@ -13,7 +13,7 @@ from ..rules.notation import NotationError, move_text, parse_move
 from ..rules.words import a_card, move_words
 from .config import ConfigError, NewGame, new_game
 from .deck import Enrolment
-from .games import new_game as begin_game
+from .games import begin as begin_game
 from .phases import CompanionPhase
 from .points import DOUBLING, Handler, Reply, doubling
 from .recognition import WATCHING_THE_BOARD, enter

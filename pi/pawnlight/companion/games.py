@@ -47,7 +47,7 @@ def start(table: Table, config: GameConfig, match: bool = False) -> list[Effect]
     return effects + decided(table)
 
 
-def new_game(
+def begin(
     table: Table, config: GameConfig, match: bool = False, draw_leader: bool = False
 ) -> list[Effect]:
     """The one way a game begins, mid-game or not, alone, as a match's next game or after a
