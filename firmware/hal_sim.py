@@ -107,8 +107,10 @@ def _command(cmd):
 
 
 # ms between the starts of consecutive scans since the last ping: the first SCANS_KEPT of them,
-# in a buffer allocated once (a growing list asked the heap for 64 KiB blocks, issue #31).
-SCANS_KEPT = 5000
+# in buffers allocated once (a growing list asked the heap for 64 KiB blocks, issue #31), in
+# 2 KiB pieces, which a Pico-sized heap always has room for.
+SCANS_PIECE = 1024
+SCANS_KEPT = 5 * SCANS_PIECE
 _scan_periods = None  # allocated by setup(), once the modules are compiled
 _scan_count = 0
 _last_scan = None
@@ -118,7 +120,8 @@ def _scanned():
     global _last_scan, _scan_count
     now = ticks_ms()
     if _last_scan is not None and _scan_count < SCANS_KEPT:
-        _scan_periods[_scan_count] = min(ticks_diff(now, _last_scan), 0xFFFF)
+        piece = _scan_periods[_scan_count // SCANS_PIECE]
+        piece[_scan_count % SCANS_PIECE] = min(ticks_diff(now, _last_scan), 0xFFFF)
         _scan_count += 1
     _last_scan = now
 
@@ -134,9 +137,10 @@ def _pong(ping):
     out = _control.out
     head = '{"ev": "pong", "id": %s, "reader_polls": %s, "scans_hex": "'
     out.write((head % (json.dumps(ping), json.dumps(wakeups))).encode())
-    view = memoryview(_scan_periods)
     for i in range(0, _scan_count, 256):
-        out.write(hexlify(view[i : min(i + 256, _scan_count)]))
+        piece = memoryview(_scan_periods[i // SCANS_PIECE])
+        start = i % SCANS_PIECE
+        out.write(hexlify(piece[start : start + min(256, _scan_count - i)]))
     out.write(b'"}\n')
     _scan_count = 0
 
@@ -150,7 +154,7 @@ def setup(cfg):
     global _sensor_model, _mux_bank, _reader, _scan_periods
     if cfg is None:
         return
-    _scan_periods = array("H", bytes(2 * SCANS_KEPT))
+    _scan_periods = [array("H", bytes(2 * SCANS_PIECE)) for _ in range(SCANS_KEPT // SCANS_PIECE)]
     channels = cfg["channels"]
     if cfg["board"] == "presence":
         s = cfg["presence"]
