@@ -172,7 +172,7 @@ def measure(
     sent = frames_sent(report["tx"])
     sends: dict[int, int] = {}
     for _t, mtype, seq, _payload in sent:
-        if mtype == P.SENSOR_CHANGES:
+        if mtype in P.CHANGES_TYPES:
             sends[seq] = sends.get(seq, 0) + 1
     phase.reports = len(sends)
     phase.max_sends = max(sends.values(), default=0)
@@ -181,9 +181,10 @@ def measure(
         for t, mtype, _seq, payload in sent:
             if (
                 t >= t0
-                and mtype == P.SENSOR_CHANGES
+                and mtype in P.CHANGES_TYPES
                 and any(
-                    c == channel and abs(v - value) < 2000 for c, v in P.decode_changes(payload)
+                    c == channel and abs(v - value) < 2000
+                    for c, v in P.decode_any_changes(mtype, payload)
                 )
             ):
                 phase.latencies_ms.append((t - t0) / MS)

@@ -15,8 +15,9 @@ from mfrc522 import MFRC522, CardWatcher
 from shift_in import ShiftInChain
 
 # major.minor follow the protocol this firmware speaks (protocol.PROTOCOL_MAJOR/MINOR: 1.1 added
-# LED_SCENE); the last number counts releases of the same protocol.
-FIRMWARE_VERSION = "1.1.1"
+# LED_SCENE, 1.2 the board's time of each sensor change); the last number counts releases of
+# the same protocol.
+FIRMWARE_VERSION = "1.2.0"
 
 # The loop never sleeps longer than this, so the watchdog is fed well inside its timeout and
 # heartbeats go out on time even on a quiet board.
@@ -225,7 +226,12 @@ class Board:
         values, maybe_changed = self.sensors.read()
         changes = self.debouncer.update(values, now, maybe_changed)
         if changes:
-            self.link.queue_changes(changes)
+            # Each with the board's time it first read the new value (its uptime in ms, the
+            # heartbeat's clock): the Pi orders and times touches by it, not by when it reads.
+            since = self.debouncer.since
+            boot = self.link.boot
+            timed = [(ch, v, hal.ticks_diff(since[ch], boot)) for ch, v in changes]
+            self.link.queue_changes(timed)
 
     def run(self):
         cfg = self.cfg

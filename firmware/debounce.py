@@ -20,7 +20,7 @@ class Debouncer:
         self.tolerance = tolerance
         self.values = None  # reported values; None until the first scan
         self._candidate = [None] * count  # reading waiting to prove it is stable
-        self._since = [0] * count  # when the candidate first appeared
+        self.since = [0] * count  # when the candidate first appeared (a change's board time)
         self.pending = 0  # channels with a candidate, so quiet scans can be skipped
 
     def update(self, readings, now, maybe_changed=True):
@@ -50,14 +50,14 @@ class Debouncer:
                 continue
             if cand is None:
                 candidate[ch] = raw
-                self._since[ch] = now
+                self.since[ch] = now
                 self.pending += 1
             elif raw - cand > tol or cand - raw > tol:
                 candidate[ch] = raw  # moved again: start the wait over
-                self._since[ch] = now
+                self.since[ch] = now
             else:
                 candidate[ch] = raw  # still the same level, follow the newest reading
-            if ticks_diff(now, self._since[ch]) >= self.debounce_ms:
+            if ticks_diff(now, self.since[ch]) >= self.debounce_ms:
                 values[ch] = raw
                 candidate[ch] = None
                 self.pending -= 1
@@ -71,7 +71,7 @@ class Debouncer:
         soonest = None
         for ch in range(self.count):
             if self._candidate[ch] is not None:
-                left = self.debounce_ms - ticks_diff(now, self._since[ch])
+                left = self.debounce_ms - ticks_diff(now, self.since[ch])
                 if soonest is None or left < soonest:
                     soonest = left
         return max(0, soonest)

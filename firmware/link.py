@@ -40,6 +40,7 @@ class HostLink:
         self.inbound = P.DuplicateFilter()
         self.led_frames = P.DuplicateFilter()
         self.host_session = None
+        self.host_features = 0  # HOST_* bits of the last HOST_HELLO (1.2: timed changes)
         self.heartbeat_ms = heartbeat_ms
         self.boot = now
         self._next_heartbeat = now
@@ -58,6 +59,14 @@ class HostLink:
         self.port.write(P.encode_frame(mtype, seq, payload))
         self.frames_out += 1
 
+    def _wire(self, frame):
+        """Write a frame of the reliable queue: changes as the connected Pi reads them (the
+        same bytes every time the frame is resent, so a repeat is recognised)."""
+        mtype, seq, payload = frame
+        if mtype == P.SENSOR_CHANGES_TIMED and not self.host_features & P.HOST_TIMED_CHANGES:
+            mtype, payload = P.SENSOR_CHANGES, P.untimed_changes(payload)
+        self._write(mtype, seq, payload)
+
     def send_hello(self):
         self._write(P.HELLO, 0, self.hello)
 
@@ -67,18 +76,20 @@ class HostLink:
         # Queue full: the Pi has not acknowledged anything for a long while (cable out).
         # Drop the queued sensor changes, which a snapshot replaces, and say so; the Pi then
         # asks for a snapshot. Cards and errors are kept if at all possible.
-        dropped = self.sender.drop_queued(P.SENSOR_CHANGES)
+        dropped = self.sender.drop_queued(P.SENSOR_CHANGES_TIMED)
         self.dropped_changes += dropped
         if dropped:
             self.sender.push(P.ERROR, P.encode_error(P.E_QUEUE_OVERFLOW, "sensor changes dropped"))
-        if not self.sender.push(mtype, payload, merge) and mtype == P.SENSOR_CHANGES:
+        if not self.sender.push(mtype, payload, merge) and mtype == P.SENSOR_CHANGES_TIMED:
             self.dropped_changes += 1
 
     def queue_changes(self, changes):
+        """changes: (channel, value, board_ms) triples. They are queued with their times and
+        go out timed to a Pi that asked for it in its HOST_HELLO, else without (_wire)."""
         # Split so one message never exceeds the payload limit (112 channels always fit).
-        step = P.MAX_CHANGES_PER_MESSAGE
+        step = P.MAX_TIMED_CHANGES_PER_MESSAGE
         for i in range(0, len(changes), step):
-            self._push(P.SENSOR_CHANGES, P.encode_changes(changes[i : i + step]), True)
+            self._push(P.SENSOR_CHANGES_TIMED, P.encode_changes_timed(changes[i : i + step]), True)
 
     def queue_snapshot(self, values):
         self._push(P.SNAPSHOT, P.encode_snapshot(values))
@@ -98,7 +109,7 @@ class HostLink:
         self.sender.abandon()
         self.sender.queue.insert(0, [P.ERROR, P.encode_error(code, message)])
         frame = self.sender.poll(self.boot)
-        self._write(frame[0], frame[1], frame[2])
+        self._wire(frame)
 
     # --- input -----------------------------------------------------------------------------
     def receive(self, now):
@@ -117,9 +128,12 @@ class HostLink:
     def _dispatch(self, mtype, seq, payload, now, requests):
         if mtype == P.ACK:
             acked_type, acked_seq = P.decode_ack(payload)
+            if acked_type == P.SENSOR_CHANGES:  # what went out untimed (_wire) was queued timed
+                self.sender.on_ack(P.SENSOR_CHANGES_TIMED, acked_seq)
             self.sender.on_ack(acked_type, acked_seq)
         elif mtype == P.HOST_HELLO:
             _major, _minor, session = P.decode_host_hello(payload)
+            self.host_features = P.host_hello_features(payload)
             self.host_hellos += 1
             if session != self.host_session:
                 # A new driver instance numbers its messages afresh.
@@ -178,7 +192,7 @@ class HostLink:
             self._answer_hello(now)
         frame = self.sender.poll(now)
         if frame is not None:
-            self._write(frame[0], frame[1], frame[2])
+            self._wire(frame)
         if ticks_diff(now, self._next_heartbeat) >= 0:
             self._next_heartbeat = ticks_add(now, self.heartbeat_ms)
             uptime = ticks_diff(now, self.boot)

@@ -32,13 +32,15 @@ except ImportError:  # CPython: the Pi passes milliseconds from time.monotonic()
 
 
 PROTOCOL_MAJOR = 1  # bumped on any incompatible change; both sides must agree
-PROTOCOL_MINOR = 1  # bumped on compatible additions; receivers ignore what they don't know
+PROTOCOL_MINOR = 2  # bumped on compatible additions; receivers ignore what they don't know
 # 1.1: LED_SCENE (animations the board runs itself), FEATURE_LED_SCENES in HELLO
+# 1.2: SENSOR_CHANGES_TIMED (the board's time of each change), to a Pi whose HOST_HELLO asks
 
 # --- message types -------------------------------------------------------------------------
 # board -> Pi
 HELLO = 0x01
 SENSOR_CHANGES = 0x02
+SENSOR_CHANGES_TIMED = 0x08  # 1.2: each change with the board's time
 SNAPSHOT = 0x03
 CARD = 0x04
 ERROR = 0x06
@@ -55,6 +57,7 @@ LED_SCENE = 0x14
 TYPE_NAMES = {
     HELLO: "HELLO",
     SENSOR_CHANGES: "SENSOR_CHANGES",
+    SENSOR_CHANGES_TIMED: "SENSOR_CHANGES_TIMED",
     SNAPSHOT: "SNAPSHOT",
     CARD: "CARD",
     HEARTBEAT: "HEARTBEAT",
@@ -68,7 +71,16 @@ TYPE_NAMES = {
 }
 
 # Messages that must not be lost: sent one at a time in order, acknowledged, retransmitted.
-RELIABLE_TYPES = (SENSOR_CHANGES, SNAPSHOT, CARD, ERROR, SNAPSHOT_REQUEST, RESET)
+RELIABLE_TYPES = (
+    SENSOR_CHANGES,
+    SENSOR_CHANGES_TIMED,
+    SNAPSHOT,
+    CARD,
+    ERROR,
+    SNAPSHOT_REQUEST,
+    RESET,
+)
+CHANGES_TYPES = (SENSOR_CHANGES, SENSOR_CHANGES_TIMED)
 
 # --- board kinds, feature bits, reset modes, error codes -----------------------------------
 KIND_UNCONFIGURED = 0
@@ -78,6 +90,8 @@ KIND_NAMES = {KIND_UNCONFIGURED: "unconfigured", KIND_PRESENCE: "presence", KIND
 
 FEATURE_CARD_READER = 0x01
 FEATURE_LED_SCENES = 0x02  # the firmware takes LED_SCENE (protocol 1.1)
+# HOST_HELLO feature bits (1.2, a trailing byte older boards ignore)
+HOST_TIMED_CHANGES = 0x01  # the Pi reads SENSOR_CHANGES_TIMED
 
 RESET_REBOOT = 0
 RESET_MAINTENANCE = 1  # reboot without starting the firmware, leaving the REPL to mpremote
@@ -99,6 +113,7 @@ MAX_BODY = MAX_PAYLOAD + MIN_BODY
 # COBS adds one byte per 254 bytes (plus one); anything longer between delimiters is junk.
 MAX_ENCODED = MAX_BODY + MAX_BODY // 254 + 2
 MAX_CHANGES_PER_MESSAGE = MAX_PAYLOAD // 4
+MAX_TIMED_CHANGES_PER_MESSAGE = MAX_PAYLOAD // 8
 
 
 class FramingError(ValueError):
@@ -353,12 +368,19 @@ def decode_hello(payload):
     return fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], fields[6], version
 
 
-def encode_host_hello(session_id, major=None, minor=None):
+def encode_host_hello(session_id, major=None, minor=None, features=0):
+    """features (1.2): HOST_* bits, a trailing byte sent only when not 0."""
     if major is None:
         major = PROTOCOL_MAJOR
     if minor is None:
         minor = PROTOCOL_MINOR
-    return struct.pack("<BBI", major, minor, session_id)
+    head = struct.pack("<BBI", major, minor, session_id)
+    return head + bytes((features,)) if features else head
+
+
+def host_hello_features(payload):
+    """The HOST_* feature bits of a HOST_HELLO (0 from a Pi before 1.2)."""
+    return payload[6] if len(payload) > 6 else 0
 
 
 def decode_host_hello(payload):
@@ -380,6 +402,37 @@ def decode_changes(payload):
     if len(payload) % 4:
         raise MessageError("SENSOR_CHANGES length %d is not a multiple of 4" % len(payload))
     return [struct.unpack_from("<HH", payload, i) for i in range(0, len(payload), 4)]
+
+
+def encode_changes_timed(changes):
+    """SENSOR_CHANGES_TIMED payload (1.2) from (channel, value, board_ms) triples: board_ms is
+    the board's uptime in ms (the heartbeat's clock) when the new reading first appeared."""
+    out = bytearray()
+    for channel, value, ms in changes:
+        out += struct.pack("<HHI", channel, value, ms & 0xFFFFFFFF)
+    return bytes(out)
+
+
+def decode_changes_timed(payload):
+    """[(channel, value, board_ms)]."""
+    if len(payload) % 8:
+        raise MessageError("SENSOR_CHANGES_TIMED length %d is not a multiple of 8" % len(payload))
+    return [struct.unpack_from("<HHI", payload, i) for i in range(0, len(payload), 8)]
+
+
+def untimed_changes(payload):
+    """The SENSOR_CHANGES payload (1.1) of a SENSOR_CHANGES_TIMED one: the times left out."""
+    out = bytearray()
+    for i in range(0, len(payload), 8):
+        out += payload[i : i + 4]
+    return bytes(out)
+
+
+def decode_any_changes(mtype, payload):
+    """[(channel, value)] of either kind of changes message."""
+    if mtype == SENSOR_CHANGES_TIMED:
+        return [(c, v) for c, v, _ms in decode_changes_timed(payload)]
+    return decode_changes(payload)
 
 
 def encode_snapshot(values):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.events import (
@@ -193,3 +195,26 @@ def test_stats_count_traffic(sim: SimulatedFirmware, link: SerialBoardLink, reco
     assert stats.frames_in >= 3 and stats.frames_out >= 3
     assert stats.bytes_in > 0 and stats.bytes_out > 0
     assert stats.crc_failures == stats.resyncs == stats.reconnects == 0
+
+
+def test_changes_carry_the_boards_time_of_each_touch(
+    sim: SimulatedFirmware, link: SerialBoardLink, recorder: EventRecorder
+) -> None:
+    # Protocol 1.2 (issue #31): the board's own time of each change, so the Pi orders and times
+    # touches by when they happened, not by when it read them. Two touches the firmware scans
+    # in one pass share a time; one made after the first was reported comes later.
+    since = recorder.mark()
+    sim.set_sensors([1 if ch in (20, 21) else 0 for ch in range(sim.channels)])
+    recorder.wait_for(is_change(21, 1), since)
+    recorder.wait_for(is_change(20, 1), since)
+    sim.set_sensor(22, 1)
+    third = recorder.wait_for(is_change(22, 1), since)
+    changed = recorder.matching(lambda e: isinstance(e, SensorChanged), since)
+    first, second = (e for e in changed if e.channel < 22)
+    assert first.board_ms is not None and first.board_ms == second.board_ms
+    assert third.board_ms > first.board_ms
+    # The heartbeat's clock: the board's reported uptime soon passes the touch's time.
+    deadline = time.monotonic() + WAIT
+    while link.stats().board_uptime_ms < third.board_ms:
+        assert time.monotonic() < deadline, "the board's uptime never reached its own touch"
+        time.sleep(0.05)

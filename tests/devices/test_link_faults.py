@@ -54,7 +54,7 @@ def change_once(sim: SimulatedFirmware, recorder: EventRecorder, channel: int) -
 def test_board_to_pi_fault_on_a_sensor_change_loses_nothing(
     sim: SimulatedFirmware, link: SerialBoardLink, recorder: EventRecorder, fault: str
 ) -> None:
-    sim.faults.arm(TO_HOST, fault, message=P.SENSOR_CHANGES)
+    sim.faults.arm(TO_HOST, fault, message=P.SENSOR_CHANGES_TIMED)  # the driver asks for 1.2
     change_once(sim, recorder, 30)
     assert sim.faults.applied(TO_HOST)[fault] == 1
     stats = link.stats()

@@ -321,3 +321,26 @@ def test_the_boards_lowest_free_heap_is_kept_from_its_heartbeat() -> None:
     # A 1.1.0 board's heartbeat says nothing of it: the last figure stays.
     session.receive(P.encode_frame(P.HEARTBEAT, 0, P.encode_heartbeat(5500, 0, 0, 0)), 1.0)
     assert session.counters.board_mem_free_min == 61234
+
+
+def test_the_pi_asks_for_timed_changes_and_reads_them() -> None:
+    session = LinkSession(SETTINGS, 0.0, 0xABCD, Counters())
+    session.open(0.0)
+    ((_t, _s, payload),) = sent(session)
+    assert P.host_hello_features(payload) & P.HOST_TIMED_CHANGES
+    session.receive(hello(), 0.1)
+    session.take_output()
+    timed = P.encode_changes_timed([(3, 1, 5000), (4, 0, 5003)])
+    events = session.receive(P.encode_frame(P.SENSOR_CHANGES_TIMED, 9, timed), 0.2)
+    assert events == [SensorChanged(3, 1, 0.2, 5000), SensorChanged(4, 0, 0.2, 5003)]
+    assert sent(session)[0][2] == P.encode_ack(P.SENSOR_CHANGES_TIMED, 9)
+    # A 1.1 board's changes carry no time.
+    untimed = P.encode_frame(P.SENSOR_CHANGES, 10, P.encode_changes([(5, 1)]))
+    assert session.receive(untimed, 0.3) == [SensorChanged(5, 1, 0.3)]
+
+
+def test_a_restarted_board_is_told_the_session_and_what_the_pi_reads() -> None:
+    session = connected(0.0)
+    session.receive(hello(boot_id=8), 1.0)
+    hellos = [p for t, _s, p in sent(session) if t == P.HOST_HELLO]
+    assert len(hellos) == 1 and P.host_hello_features(hellos[0]) & P.HOST_TIMED_CHANGES

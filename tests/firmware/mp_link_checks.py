@@ -112,6 +112,26 @@ check(not [f for f in port.sent() if f[0] == P.HELLO], "and no more")
 receive(port, link, P.encode_frame(P.HOST_HELLO, 0, P.encode_host_hello(0x42)), 1300)
 check([f[0] for f in port.sent()].count(P.HELLO) == 1, "a later HOST_HELLO: answered at once")
 
+# --- sensor changes: timed to a Pi that asks (1.2), untimed to an older one ----------------
+for features, wire in ((0, P.SENSOR_CHANGES), (P.HOST_TIMED_CHANGES, P.SENSOR_CHANGES_TIMED)):
+    port, link = new_link()
+    hello = P.encode_host_hello(0x77, minor=1 if not features else 2, features=features)
+    receive(port, link, P.encode_frame(P.HOST_HELLO, 0, hello), 0)
+    port.sent()
+    link.queue_changes([(5, 1, 1234), (6, 0, 1240)])
+    link.service(10)
+    (frame,) = [f for f in port.sent() if f[0] in P.CHANGES_TYPES]
+    check(frame[0] == wire, f"features {features}: changes go out as type {wire}")
+    if wire == P.SENSOR_CHANGES_TIMED:
+        check(P.decode_changes_timed(frame[2]) == [(5, 1, 1234), (6, 0, 1240)], "with times")
+    else:
+        check(P.decode_changes(frame[2]) == [(5, 1), (6, 0)], "without times")
+    link.service(10 + 150)  # no ACK yet: resent, byte for byte
+    (again,) = [f for f in port.sent() if f[0] in P.CHANGES_TYPES]
+    check(again == frame, "a resend is the same frame")
+    receive(port, link, P.encode_frame(P.ACK, 0, P.encode_ack(wire, frame[1])), 200)
+    check(link.sender.inflight is None, f"the ACK of a type {wire} frame ends its resends")
+
 # --- the viper COBS decoder agrees with the Python one, dark or bright --------------------
 from cobs_fast import decode_into  # noqa: E402
 

@@ -90,9 +90,10 @@ def test_decoder_drops_oversized_runs() -> None:
 
 def test_payload_codecs_round_trip() -> None:
     hello = P.encode_hello(P.KIND_COLOUR, 1, 112, 132, 0xDEADBEEF, "1.0.0")
-    assert P.decode_hello(hello) == (1, 1, P.KIND_COLOUR, 1, 112, 132, 0xDEADBEEF, "1.0.0")
+    version = (P.PROTOCOL_MAJOR, P.PROTOCOL_MINOR)
+    assert P.decode_hello(hello) == (*version, P.KIND_COLOUR, 1, 112, 132, 0xDEADBEEF, "1.0.0")
     assert P.hello_version(P.encode_hello(0, 0, 0, 0, 0, "x", major=7, minor=9)) == (7, 9)
-    assert P.decode_host_hello(P.encode_host_hello(0x12345678)) == (1, 1, 0x12345678)
+    assert P.decode_host_hello(P.encode_host_hello(0x12345678)) == (*version, 0x12345678)
     assert P.decode_changes(P.encode_changes([(0, 1), (111, 65535)])) == [(0, 1), (111, 65535)]
     assert P.decode_snapshot(P.encode_snapshot([0, 65535, 7])) == (0, 65535, 7)
     assert P.decode_card(P.encode_card(b"\x04\xa1\xb2\xc3\xd4\xe5\xf6")).hex() == "04a1b2c3d4e5f6"
@@ -307,3 +308,17 @@ def test_the_boards_lowest_free_heap_rides_in_the_heartbeat_compatibly() -> None
     assert P.decode_heartbeat(old) == P.decode_heartbeat(new) == (1000, 1, 2, 3)
     assert P.heartbeat_mem_free_min(old) is None
     assert P.heartbeat_mem_free_min(new) == 45678
+
+
+def test_timed_changes_and_the_host_hellos_feature_byte() -> None:
+    timed = P.encode_changes_timed([(5, 1, 70000), (111, 0, 0xFFFFFFFF + 3)])
+    assert P.decode_changes_timed(timed) == [(5, 1, 70000), (111, 0, 2)]
+    assert P.untimed_changes(timed) == P.encode_changes([(5, 1), (111, 0)])
+    assert P.decode_any_changes(P.SENSOR_CHANGES_TIMED, timed) == [(5, 1), (111, 0)]
+    with pytest.raises(P.MessageError):
+        P.decode_changes_timed(timed[:-1])
+    # A 1.1 board reads a 1.2 HOST_HELLO's first six bytes as ever; a 1.1 Pi's asks nothing.
+    new = P.encode_host_hello(0x42, features=P.HOST_TIMED_CHANGES)
+    assert P.decode_host_hello(new)[2] == 0x42 and P.host_hello_features(new) == 1
+    assert P.host_hello_features(P.encode_host_hello(0x42, minor=1)) == 0
+    assert len(P.encode_host_hello(0x42)) == 6

@@ -19,11 +19,14 @@ BUTTONS = ("confirm", "undo", "new_game", "hint")
 @dataclass(frozen=True, slots=True)
 class SensorChanged:
     """One sensor channel settled on a new value (0/1 on presence boards, a 16-bit reading
-    on colour boards)."""
+    on colour boards). ``board_ms`` (firmware 1.2 on): the board's uptime in ms when it first
+    read the new value (before its debounce), the clock of its heartbeats: changes are ordered
+    and timed by it, however late the Pi reads them; None from an older board."""
 
     channel: int
     value: int
     at: float
+    board_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

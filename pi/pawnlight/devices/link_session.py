@@ -257,7 +257,13 @@ class LinkSession:
 
     def _deliver(self, mtype: int, payload: bytes, now: float, events: list[BoardEvent]) -> None:
         channels = self.board.channels if self.board is not None else None
-        if mtype == P.SENSOR_CHANGES:
+        if mtype == P.SENSOR_CHANGES_TIMED:
+            timed = P.decode_changes_timed(payload)
+            if channels is not None and any(not 0 <= ch < channels for ch, _, _ in timed):
+                raise P.MessageError(f"a change names a channel past the board's {channels}")
+            for channel, value, board_ms in timed:
+                events.append(SensorChanged(channel, value, now, board_ms))
+        elif mtype == P.SENSOR_CHANGES:
             changes = P.decode_changes(payload)
             if channels is not None and any(not 0 <= ch < channels for ch, _ in changes):
                 raise P.MessageError(f"a change names a channel past the board's {channels}")
@@ -283,7 +289,9 @@ class LinkSession:
 
     def _probe(self, now: float) -> None:
         if now >= self._next_probe:
-            self._write(P.HOST_HELLO, 0, P.encode_host_hello(self.session_id))
+            self._write(
+                P.HOST_HELLO, 0, P.encode_host_hello(self.session_id, features=P.HOST_TIMED_CHANGES)
+            )
             self._next_probe = now + self.settings.probe_interval
 
     def _on_hello(self, payload: bytes, now: float, events: list[BoardEvent]) -> None:
@@ -322,6 +330,11 @@ class LinkSession:
             if self.sender.inflight is not None and self.sender.inflight[0] == P.RESET:
                 self.sender.abandon()  # that reset evidently happened
             detail = f"board firmware restarted ({firmware})"
+            # The new boot has not heard from us: our session and what we read (timed
+            # changes) are news to it. It answers with a HELLO of the same boot, ignored.
+            self._write(
+                P.HOST_HELLO, 0, P.encode_host_hello(self.session_id, features=P.HOST_TIMED_CHANGES)
+            )
         events.append(LinkState(True, detail, firmware))
         self.sender.kick(_ms(now))
         self.request_snapshot(now)
@@ -346,7 +359,11 @@ class LinkSession:
                     "(is the pawnlight firmware running?)"
                 )
             if now >= self._next_hello:
-                self._write(P.HOST_HELLO, 0, P.encode_host_hello(self.session_id))
+                self._write(
+                    P.HOST_HELLO,
+                    0,
+                    P.encode_host_hello(self.session_id, features=P.HOST_TIMED_CHANGES),
+                )
                 self._next_hello = now + s.hello_interval
             return
         if now - self._last_rx > s.heartbeat_timeout:

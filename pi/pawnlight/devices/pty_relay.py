@@ -50,14 +50,14 @@ class _Direction:
         self.pending = b""  # start of a frame waiting for its closing delimiter
         self.rng = rng
         self.applied: dict[str, int] = dict.fromkeys(FAULTS, 0)
-        # The first frame of one message type to pass, byte for byte (for the replay fault).
-        self.keep_type: int | None = None
+        # The first frame of these message types to pass, byte for byte (the replay fault).
+        self.keep_types: tuple[int, ...] = ()
         self.kept: bytes | None = None
         self._scan = b""
 
     def keep_first(self, data: bytes) -> None:
-        """Look for the first frame of type keep_type in the bytes passing, until found."""
-        if self.keep_type is None or self.kept is not None:
+        """Look for the first frame of a type in keep_types in the bytes passing, until found."""
+        if not self.keep_types or self.kept is not None:
             return
         data = self._scan + data
         start = 0
@@ -67,7 +67,7 @@ class _Direction:
             if not body:
                 continue
             with contextlib.suppress(P.FramingError):
-                if P.parse_frame(body)[0] == self.keep_type:
+                if P.parse_frame(body)[0] in self.keep_types:
                     self.kept = b"\x00" + body + b"\x00"
                     self._scan = b""
                     return
@@ -222,10 +222,11 @@ class PtyRelay:
         with self._fault_lock:
             return sum(f.count for f in self._dirs[direction].faults)
 
-    def keep_first(self, direction: str, mtype: int) -> None:
-        """From now on, keep the first frame of type mtype going `direction` (see kept)."""
+    def keep_first(self, direction: str, types: tuple[int, ...]) -> None:
+        """From now on, keep the first frame of one of these types going `direction` (see
+        kept)."""
         with self._fault_lock:
-            self._dirs[direction].keep_type = mtype
+            self._dirs[direction].keep_types = types
 
     def kept(self, direction: str) -> bytes | None:
         """That frame, with its delimiters, byte for byte as it was sent; None before it."""

@@ -159,7 +159,7 @@ class SimulatedFirmware:
             self._tmp = Path(tempfile.mkdtemp(prefix="pawnlight-sim-"))
             self._relay = PtyRelay(self._seed)
             # The oldest sensor report of the simulator's life, for the "replay" line fault.
-            self._relay.keep_first(TO_HOST, P.SENSOR_CHANGES)
+            self._relay.keep_first(TO_HOST, P.CHANGES_TYPES)
             self.plug_in()
             self._spawn()
             boot = self._boots
