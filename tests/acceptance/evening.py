@@ -106,17 +106,10 @@ class Evening:
         return state
 
     def settled(self, timeout: float = 15.0) -> dict[str, Any]:
-        """The state once nothing changes for a moment (the recogniser has decided)."""
-        deadline = time.monotonic() + timeout
-        last = self.state()
-        while True:
-            time.sleep(0.25)
-            now = self.state()
-            if now["version"] == last["version"]:
-                return now
-            if time.monotonic() > deadline:
-                return now
-            last = now
+        """The state once the daemon says the board is settled: still for the settle time and
+        decided (`settled`, docs/api.md).  Every touch has been read by then (`touch` waits for
+        the daemon to show it), so this is the decision on the board as the hands left it."""
+        return self.wait(lambda state: state["settled"], timeout, "the board to settle")
 
     # -- hands ----------------------------------------------------------------------------------
 

@@ -431,7 +431,10 @@ class EveningMachine(RuleBasedStateMachine):
         try:
             with contextlib.suppress(Refused):
                 self.evening.call("POST", "/api/sim/scan", {"card": card})
-            state = self.evening.settled()
+            # Held (nothing is decided while the draw cannot be saved), or saved and settled.
+            state = self.evening.wait(
+                lambda s: s["settled"] or not s["storage"]["ok"], what="the draw saved or held"
+            )
         finally:
             self.evening.limit_file_size(None)
         if not state["storage"]["ok"]:

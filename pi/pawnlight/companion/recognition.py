@@ -133,10 +133,13 @@ def board_matches(table: Table) -> bool:
 def settled(table: Table) -> bool:
     """Whether the latest board reading has been decided: the board has been still for the
     settle time, no change is waiting to be taken in, and nothing decided waits to be acted
-    on (a takeback being held).  Always true while nothing on the board is watched."""
+    on (a takeback being held).  Always true while nothing on the board is watched; false while
+    it is watched and no reading has come yet (a board just connected: nothing is decided)."""
     recogniser = table.recogniser
     if recogniser is None:
         return True
+    if recogniser.board is None:
+        return False
     if table.takeback_since is not None or not recogniser.settled:
         return False
     # Pawns in motion (in the hand, walked): once patience runs out the board may still be

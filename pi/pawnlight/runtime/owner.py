@@ -163,6 +163,8 @@ class Owner:
         self._diagnostics = diagnostics
         self._inbox: queue.Queue[object] = queue.Queue()
         self._values: list[int] = [0] * channels
+        # The readings as the companion has taken them in and published (_published).
+        self._taken: tuple[int, ...] = tuple(self._values)
         self._have_reading = False
         self._journal: Journal | None = None
         self.game_id: int | None = None
@@ -177,7 +179,9 @@ class Owner:
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
         self.last_uid: str | None = None
-        self.card_reads = 0  # CardRead events received, for the simulator to wait on
+        # CardRead events taken in and published, for the simulator to wait on.
+        self.card_reads = 0
+        self._cards_pending = 0
         self._card_read = threading.Condition()
         self.errors: list[str] = []
         # Storage fault: the writes not yet durable (in order), what went wrong, and what the
@@ -238,7 +242,7 @@ class Owner:
     def diagnostics(self) -> dict[str, Any]:
         info = dict(self._diagnostics())
         info.update(
-            sensors=list(self._values),
+            sensors=list(self._taken),
             last_uid=self.last_uid,
             errors=list(self.errors[-20:]),
             stuck=list(self.companion.stuck),
@@ -417,9 +421,7 @@ class Owner:
             return Reading(tuple(self._values), item.at)
         if isinstance(item, CardRead):
             self.last_uid = item.uid
-            with self._card_read:
-                self.card_reads += 1
-                self._card_read.notify_all()
+            self._cards_pending += 1  # counted once the state with it is published
             return CardScanned(item.uid, item.at)
         if isinstance(item, ButtonPressed):
             return Pressed(item.name, item.at)
@@ -606,6 +608,7 @@ class Owner:
             Storage(self.storage_fault, len(self._unsaved), self._saved_turns),
         )
         if self._state is not None and shown == self._shown:
+            self._published()
             return
         self._shown = shown
         self._version += 1
@@ -616,6 +619,18 @@ class Owner:
             subscribers = list(self._subscribers)
         for subscription in subscribers:
             subscription.offer(state)
+        self._published()
+
+    def _published(self) -> None:
+        """What has been taken in is now in the published state: the readings diagnostics()
+        shows and the card reads the simulator waits on, so whoever sees a touch or a card
+        arrive there finds it in the state too, never a state from before it."""
+        self._taken = tuple(self._values)
+        if self._cards_pending:
+            with self._card_read:
+                self.card_reads += self._cards_pending
+                self._cards_pending = 0
+                self._card_read.notify_all()
 
 
 def _remember(journal: Journal, effect: Remember) -> None:
