@@ -61,8 +61,11 @@ class SimulatedBoardControls(Protocol):
 
 
 class Service(Protocol):
-    #: The simulator's controls, or None on real hardware.
-    sim: SimulatedBoardControls | None
+    # Read-only: the web only uses the controls, and a read-only member lets any service whose
+    # board is a kind of SimulatedBoardControls (the daemon's, the tests' fakes) stand in.
+    @property
+    def sim(self) -> SimulatedBoardControls | None:
+        """The simulator's controls, or None on real hardware."""
 
     def state(self) -> Published:
         """The latest published state: the JSON of docs/api.md's 'GET /api/state' (``version``
