@@ -17,6 +17,7 @@ from pawnlight.companion.phases import CompanionPhase
 from pawnlight.companion.state import PlayedTurn, Published
 from pawnlight.rules import EDITIONS
 from pawnlight.rules.board import START, Place, parse_colour
+from pawnlight.rules.editions import Variant
 from pawnlight.rules.words import a_card, move_words, no_move_reason
 
 #: The page's heading for each phase (plain strings from the state find them too: str enum).
@@ -294,7 +295,7 @@ def doubling(state: Mapping[str, Any]) -> bool:
     """Whether the double/accept/drop buttons belong on the page: point play, classic books."""
     edition = EDITIONS.get(str(state.get("edition")))
     return (
-        state.get("variant") == "points"
+        state.get("variant") == Variant.POINTS
         and edition is not None
         and edition.scoring.drop_out_win is not None
     )

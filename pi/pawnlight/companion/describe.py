@@ -11,7 +11,8 @@ from ..board.recognise import InProgress, Mismatch
 from ..board.snapshot import true_occupancy
 from ..players.game_stats import GameStatistics, game_statistics
 from ..rules.board import COLOURS
-from ..rules.game import Game, Phase, Turn
+from ..rules.editions import Variant
+from ..rules.game import EventKind, Game, Phase, Turn
 from ..rules.moves import Move
 from ..rules.notation import NotationError, parse_move
 from .lights import picture_for
@@ -75,7 +76,7 @@ def state_of(table: Table) -> CompanionState:
             None
             if match is None
             or game is None
-            or (len(match.games) <= 1 and game.config.variant != "points")
+            or (len(match.games) <= 1 and game.config.variant != Variant.POINTS)
             else MatchState(
                 len(match.games),
                 tuple((COLOURS[c], p) for c, p in match.totals.items()),
@@ -117,7 +118,7 @@ def _game_state(game: Game) -> GameState:
         doubled=game.doubled,
         waiting_for=tuple(sorted(game.waiting_for)),
         can_undo=game.can_undo(),
-        undo_again=bool(events) and events[-1].kind == "undo",
+        undo_again=bool(events) and events[-1].kind == EventKind.UNDO,
         result=game.result,
         statistics=_statistics(game) if game.result is not None else None,
     )

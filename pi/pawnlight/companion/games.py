@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..rules.board import COLOURS
-from ..rules.game import Game, GameConfig, GameError
+from ..rules.game import EventKind, Game, GameConfig, GameError
 from ..rules.match import Match
 from ..rules.position import Position
 from . import leader
@@ -104,7 +104,7 @@ def _before_undos(game: Game) -> tuple[Position, ...]:
     """Where the pawns stood before the undos the game's events end with, if any."""
     events = game.events
     end = len(events)
-    while end and events[end - 1].kind == "undo":
+    while end and events[end - 1].kind == EventKind.UNDO:
         end -= 1
     if end == len(events):
         return ()

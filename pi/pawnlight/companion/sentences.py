@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..rules.board import COLOURS
-from ..rules.game import Event, Game, Result
+from ..rules.game import Event, EventKind, Game, Result
 from ..rules.notation import NotationError, parse_move
 from ..rules.words import a_card, card_words, move_words
 from .phases import CompanionPhase
@@ -44,9 +44,9 @@ def result_text(result: Result) -> str:
 
 def event_text(event: Event) -> str:
     """An undone event in the undo's reply (``red's move T7-T14``)."""
-    if event.kind == "move":
+    if event.kind == EventKind.MOVE:
         return f"{COLOURS[event.colour]}'s move {event.move}"
-    if event.kind == "draw":
+    if event.kind == EventKind.DRAW:
         return f"{COLOURS[event.colour]}'s {event.card}"
     return event.kind
 
@@ -54,12 +54,12 @@ def event_text(event: Event) -> str:
 def event_words(event: Event, game: Game) -> str:
     """An undone event in board words (the game is back at the position it was made in)."""
     colour = COLOURS[event.colour].capitalize() if event.colour >= 0 else ""
-    if event.kind == "move":
+    if event.kind == EventKind.MOVE:
         try:
             move = parse_move(event.move or "", game.position, game.config.teams)
         except NotationError:
             return f"{colour}'s move"
         return f"{colour}'s move ({move_words(move)})"
-    if event.kind == "draw":
+    if event.kind == EventKind.DRAW:
         return f"{colour}'s {card_words(event.card or '')}"
     return event.kind

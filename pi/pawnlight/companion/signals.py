@@ -10,10 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..board.leds import Scene
+from ..board.leds import RGB, Scene
 from ..rules.game import Event, GameConfig, Result
-
-Colour = tuple[int, int, int]
 
 # -- inputs ---------------------------------------------------------------------------------------
 
@@ -77,7 +75,7 @@ class ShowLeds:
     no effect describes it), at the companion's time ``at`` in seconds: a board that runs
     scenes is sent the scene once, others every changed frame."""
 
-    frame: tuple[Colour, ...]
+    frame: tuple[RGB, ...]
     scene: Scene | None = None
     at: float = 0.0
 

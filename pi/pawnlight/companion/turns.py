@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..board.recognise import Ambiguous, Recognised, Takeback
 from ..rules.board import COLOURS
-from ..rules.game import Game, GameError
+from ..rules.game import EventKind, Game, GameError
 from ..rules.moves import Move
 from ..rules.words import move_words
 from .phases import CompanionPhase
@@ -121,7 +121,7 @@ def take_back(table: Table) -> list[Effect]:
     while game.can_undo():
         undone = game.undo()
         effects.append(recorded(game))
-        if undone.kind == "move":
+        if undone.kind == EventKind.MOVE:
             break
     enter(table)
     table.message = "Move taken back. " + phase_message(table)

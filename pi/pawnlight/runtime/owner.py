@@ -59,6 +59,7 @@ from pawnlight.devices.events import (
     SensorChanged,
     SensorSnapshot,
 )
+from pawnlight.rules.editions import Variant
 from pawnlight.rules.game import Game, GameError, Result
 from pawnlight.store.errors import StoreError
 from pawnlight.store.journal import Decided, Journal
@@ -350,7 +351,7 @@ class Owner:
         if last.damage or not last.finished or not last.winners:
             return None  # no game, one ended early (abandoned), or one nobody won
         meta = self._journal.load(last.id).meta
-        return last.id if last.variant == "points" or "match" in meta else None
+        return last.id if last.variant == Variant.POINTS or "match" in meta else None
 
     def _match_games(self, match: object) -> list[Game]:
         """The match's earlier games, replayed from the journal (their points carry over)."""
