@@ -1,7 +1,7 @@
 """The read side of the JSON API: the state, the live event stream, past games, pictures.
 
 Nothing here changes the game; only /api/diagnostics is for the owner (it shows raw sensor
-values and card tags).  The routes that change things are in commands.py.
+values and card tags).  The routes that change things are in actions.py.
 """
 
 from __future__ import annotations

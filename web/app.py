@@ -20,7 +20,7 @@ from flask import Flask, Response, request, url_for
 
 from pawnlight.companion.service import Service
 
-from . import api, auth, commands, errors, pages, view
+from . import actions, api, auth, errors, pages, view
 from . import sim as sim_routes
 from .context import KEY, Context, StreamSlots, context
 from .hosts import HostPolicy
@@ -133,7 +133,7 @@ def create_app(
     app.before_request(_check_host)
     app.after_request(_headers)
     errors.install(app)
-    for blueprint in (pages.blueprint, api.blueprint, commands.blueprint, auth.blueprint):
+    for blueprint in (pages.blueprint, api.blueprint, actions.blueprint, auth.blueprint):
         app.register_blueprint(blueprint)
     if sim:
         app.register_blueprint(sim_routes.blueprint)

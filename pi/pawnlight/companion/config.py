@@ -1,7 +1,7 @@
 """The one check of what people may set: the settings (brightness, settle time, speech) and a new
 game's config (``POST /api/game``, the board's buttons, a leader draw kept in the journal).
 
-The config file (runtime/config.py), the web (web/commands.py) and the companion all check with
+The config file (runtime/config.py), the web (web/actions.py) and the companion all check with
 these functions, so a value is accepted or refused in the same words everywhere.  Every refusal
 is a :class:`ConfigError` (a ValueError) whose message names the field.
 """

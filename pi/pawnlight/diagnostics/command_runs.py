@@ -1,4 +1,4 @@
-"""What the diagnostic commands do (their arguments are in commands.py)."""
+"""What the diagnostic commands do (their arguments are in cli.py)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from .auth import owner_only
 from .context import context
 from .errors import ApiError
 
-blueprint = Blueprint("commands", __name__)
+blueprint = Blueprint("actions", __name__)
 
 COLOUR = bodies.one_of(COLOURS)
 
