@@ -34,8 +34,8 @@ PRESENCE_DEFAULTS = {"baudrate": 1000000, "active_low": True}
 COLOUR_DEFAULTS = {"settle_us": 20, "samples": 2}
 
 
-class ConfigError(ValueError):
-    pass
+class BoardConfigError(ValueError):
+    """The board's config.json cannot be used; the message names the field."""
 
 
 def load(path):
@@ -52,18 +52,18 @@ def _fill(section, defaults):
 def _int(cfg, key, low, high, where=""):
     value = cfg.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ConfigError("%s%s must be an integer from %d to %d" % (where, key, low, high))
+        raise BoardConfigError("%s%s must be an integer from %d to %d" % (where, key, low, high))
     return value
 
 
 def _pin(cfg, key, used, where, allowed=USABLE_PINS):
     pin = cfg.get(key)
     if pin not in allowed or isinstance(pin, bool):
-        raise ConfigError(
+        raise BoardConfigError(
             "%s%s: GP%s cannot be used here (allowed: %s)" % (where, key, pin, allowed)
         )
     if pin in used:
-        raise ConfigError("%s%s: GP%d is already used for %s" % (where, key, pin, used[pin]))
+        raise BoardConfigError("%s%s: GP%d is already used for %s" % (where, key, pin, used[pin]))
     used[pin] = where + key
     return pin
 
@@ -71,19 +71,19 @@ def _pin(cfg, key, used, where, allowed=USABLE_PINS):
 def _spi(section, used, where):
     bus = section.get("spi")
     if bus not in SPI_PINS:
-        raise ConfigError("%sspi must be 0 or 1" % where)
+        raise BoardConfigError("%sspi must be 0 or 1" % where)
     for signal in ("sck", "mosi", "miso"):
         _pin(section, signal, used, where, SPI_PINS[bus][signal])
     _int(section, "baudrate", 10000, 10000000, where)
 
 
 def validate(cfg):
-    """Returns the config with defaults filled in; raises ConfigError naming the bad field."""
+    """Returns the config with defaults filled in; raises BoardConfigError naming the bad field."""
     if not isinstance(cfg, dict):
-        raise ConfigError("config must be a JSON object")
+        raise BoardConfigError("config must be a JSON object")
     cfg = _fill(cfg, DEFAULTS)
     if cfg.get("board") not in KINDS:
-        raise ConfigError("board must be one of %s" % (KINDS,))
+        raise BoardConfigError("board must be one of %s" % (KINDS,))
     channels = _int(cfg, "channels", 1, 512)
     _int(cfg, "scan_interval_ms", 1, 1000)
     _int(cfg, "debounce_ms", 0, 10000)
@@ -100,7 +100,7 @@ def validate(cfg):
         _pin(sec, "load", used, "presence.")
         chips = _int(sec, "chips", 1, 64, "presence.")
         if chips * 8 < channels:
-            raise ConfigError(
+            raise BoardConfigError(
                 "presence.chips: %d chips give %d inputs, not %d" % (chips, chips * 8, channels)
             )
         spi_buses[sec["spi"]] = "presence"
@@ -109,14 +109,14 @@ def validate(cfg):
         sec = _fill(cfg.get("colour") or {}, COLOUR_DEFAULTS)
         select = sec.get("select")
         if not isinstance(select, list) or len(select) != 4:
-            raise ConfigError("colour.select must list the 4 select pins S0..S3")
+            raise BoardConfigError("colour.select must list the 4 select pins S0..S3")
         for i in range(4):
             _pin({"select": select[i]}, "select", used, "colour.%d." % i)
         muxes = sec.get("muxes")
         if not isinstance(muxes, list) or not muxes:
-            raise ConfigError("colour.muxes must list the multiplexers")
+            raise BoardConfigError("colour.muxes must list the multiplexers")
         if len(muxes) * 16 < channels:
-            raise ConfigError(
+            raise BoardConfigError(
                 "colour.muxes: %d muxes give %d inputs, not %d"
                 % (len(muxes), len(muxes) * 16, channels)
             )
@@ -126,24 +126,26 @@ def validate(cfg):
                 _pin(mux, "enable", used, where)
             adc = mux.get("adc")
             if adc not in ADC_PINS:
-                raise ConfigError("%sadc: GP%s is not an ADC pin %s" % (where, adc, ADC_PINS))
+                raise BoardConfigError("%sadc: GP%s is not an ADC pin %s" % (where, adc, ADC_PINS))
             if used.get(adc, "colour.muxes").startswith("colour.muxes"):
                 used[adc] = where + "adc"  # muxes may share an ADC pin
             else:
-                raise ConfigError("%sadc: GP%d is already used for %s" % (where, adc, used[adc]))
+                raise BoardConfigError(
+                    "%sadc: GP%d is already used for %s" % (where, adc, used[adc])
+                )
         shared = {}
         for mux in muxes:
             shared[mux["adc"]] = shared.get(mux["adc"], 0) + 1
         for mux in muxes:
             if shared[mux["adc"]] > 1 and mux.get("enable") is None:
-                raise ConfigError("colour.muxes: muxes sharing an ADC pin need enable pins")
+                raise BoardConfigError("colour.muxes: muxes sharing an ADC pin need enable pins")
         _int(sec, "settle_us", 0, 1000, "colour.")
         _int(sec, "samples", 1, 16, "colour.")
         cfg["colour"] = sec
 
     leds = cfg.get("leds")
     if not isinstance(leds, dict):
-        raise ConfigError("leds section missing")
+        raise BoardConfigError("leds section missing")
     leds = _fill(leds, LED_DEFAULTS)
     _pin(leds, "pin", used, "leds.")
     _int(leds, "count", 1, 1024, "leds.")
@@ -151,13 +153,13 @@ def validate(cfg):
     _int(leds, "ma_per_channel", 1, 100, "leds.")
     _int(leds, "idle_ma_per_led", 0, 10, "leds.")
     if leds["count"] * leds["idle_ma_per_led"] >= leds["max_current_ma"]:
-        raise ConfigError("leds.max_current_ma is used up by the LEDs' idle current alone")
+        raise BoardConfigError("leds.max_current_ma is used up by the LEDs' idle current alone")
     cfg["leds"] = leds
 
     if cfg["card_reader"] is not None:
         card = _fill(cfg["card_reader"], CARD_DEFAULTS)
         if card.get("spi") in spi_buses:
-            raise ConfigError(
+            raise BoardConfigError(
                 "card_reader.spi: SPI%d already reads the shift registers" % card["spi"]
             )
         _spi(card, used, "card_reader.")

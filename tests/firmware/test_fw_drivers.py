@@ -290,7 +290,7 @@ def test_shipped_configs_are_valid_with_the_fixed_counts(name: str) -> None:
 def test_config_errors_name_the_field(name: str, change, message: str) -> None:
     cfg = copy.deepcopy(shipped(name))
     change(cfg)
-    with pytest.raises(config.ConfigError, match=message):
+    with pytest.raises(config.BoardConfigError, match=message):
         config.validate(cfg)
 
 

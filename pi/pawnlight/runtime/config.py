@@ -34,14 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from pawnlight.companion import config as checks
+from pawnlight.companion.config import ConfigError
 from pawnlight.devices.controls import ControlPins
 from pawnlight.devices.open_board import BoardSpecError, parse_board_spec
-from pawnlight.errors import PawnlightError
 from pawnlight.store.location import data_dir
-
-
-class ConfigError(PawnlightError, ValueError):
-    """A setting that cannot be used; the message names the file and key."""
 
 
 @dataclass
@@ -173,5 +169,5 @@ def _setting(name: str, value: object, source: str) -> float:
     """A setting the page can change too, checked as the page's are (companion.config)."""
     try:
         return float(checks.setting(name, value))
-    except checks.ConfigError as error:
+    except ConfigError as error:
         raise ConfigError(f"{source}: {error}") from None
