@@ -115,7 +115,7 @@ class Role(StrEnum):
 ASK_BLINK_HZ = 2.0
 
 
-class Effect(NamedTuple):
+class Animation(NamedTuple):
     """An animation the board runs itself (an LED_SCENE effect, docs/protocol.md): BLINK,
     BREATHE or CHASE with the protocol's parameters.  ``group`` keeps two effects of the same
     look apart (two slides' chases must not run as one long chase)."""
@@ -129,21 +129,21 @@ class Effect(NamedTuple):
     group: int = -1
 
 
-def blinking(on: RGB, hz: float, duty: float = 0.5, off: RGB | None = OFF) -> Effect:
+def blinking(on: RGB, hz: float, duty: float = 0.5, off: RGB | None = OFF) -> Animation:
     """``on`` for the first ``duty`` of each period, else ``off`` (None: what lies under)."""
-    return Effect(protocol.BLINK, round(1000 / hz), min(255, round(duty * 256)), 0, on, off)
+    return Animation(protocol.BLINK, round(1000 / hz), min(255, round(duty * 256)), 0, on, off)
 
 
-def breathing(rgb: RGB, period: float, low: float, high: float) -> Effect:
+def breathing(rgb: RGB, period: float, low: float, high: float) -> Animation:
     """``rgb`` rising from ``low`` to ``high`` of its brightness and back, lowest at t = 0."""
-    return Effect(
+    return Animation(
         protocol.BREATHE, round(period * 1000), round(low * 255), round(high * 255), rgb, OFF
     )
 
 
-def chasing(rgb: RGB, step: float, group: int) -> Effect:
+def chasing(rgb: RGB, step: float, group: int) -> Animation:
     """LEDs lit one after another along their list, then all dark, ``step`` seconds each."""
-    return Effect(protocol.CHASE, round(step * 1000), 0, 0, rgb, OFF, group)
+    return Animation(protocol.CHASE, round(step * 1000), 0, 0, rgb, OFF, group)
 
 
 #: One effect of a scene as protocol.encode_scene takes it: (kind, period_ms, a, b, on, off, the
@@ -198,8 +198,8 @@ class Canvas:
         self.layout = layout
         self.leds: list[RGB] = [OFF] * LEDS
         self.base: list[RGB] = [OFF] * LEDS  # what lies under the effects
-        self._effects: dict[Effect, list[int]] = {}
-        self._effect_of: dict[int, Effect] = {}
+        self._effects: dict[Animation, list[int]] = {}
+        self._effect_of: dict[int, Animation] = {}
         #: False once something moves that no effect describes (the celebration's comets):
         #: such a picture goes out as frames.
         self.still = True
@@ -208,7 +208,7 @@ class Canvas:
         #: which are painted up to 25 times a second.
         self.record = record
 
-    def _paint(self, index: int, rgb: RGB | None, effect: Effect | None) -> None:
+    def _paint(self, index: int, rgb: RGB | None, effect: Animation | None) -> None:
         old = self._effect_of.pop(index, None)
         if old is not None:
             self._effects[old].remove(index)
@@ -222,7 +222,7 @@ class Canvas:
             self.leds[index] = rgb
 
     def cell(
-        self, cell: int, rgb: RGB | None, lit: Lit | None = None, effect: Effect | None = None
+        self, cell: int, rgb: RGB | None, lit: Lit | None = None, effect: Animation | None = None
     ) -> None:
         """Paint a cell: ``rgb`` now (None: leave what is under, a blink's dark half), and
         ``effect`` the animation it is an instant of."""
@@ -241,7 +241,7 @@ class Canvas:
         place: int,
         rgb: RGB | None,
         lit: Lit | None = None,
-        effect: Effect | None = None,
+        effect: Animation | None = None,
     ) -> None:
         """A pawn's place: a square, or every spot of its START or HOME."""
         if place in (START, HOME):
@@ -251,14 +251,14 @@ class Canvas:
             self.cell(cell_of(colour, place), rgb, lit, effect)
 
     def spot(
-        self, place: Place, rgb: RGB | None, lit: Lit | None = None, effect: Effect | None = None
+        self, place: Place, rgb: RGB | None, lit: Lit | None = None, effect: Animation | None = None
     ) -> None:
         """A place named on its own: a square, or every spot of a whole START or HOME."""
         for cell in cells_of(place):
             self.cell(cell, rgb, lit, effect)
 
     def slide_channel(
-        self, square: int, rgb: RGB, lit: Lit | None = None, effect: Effect | None = None
+        self, square: int, rgb: RGB, lit: Lit | None = None, effect: Animation | None = None
     ) -> None:
         self._paint(self.layout.slide_led(square), rgb, effect)
         if lit is not None and self.record:

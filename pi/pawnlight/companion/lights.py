@@ -22,7 +22,7 @@ Frame = leds.Frame
 Picture = leds.Picture
 
 
-class Lit(Protocol):
+class Paintable(Protocol):
     """What the picture is painted from: the companion's table (table.Table) as the LEDs see
     it.  A protocol, so the painting needs nothing of the turn loop but these."""
 
@@ -42,7 +42,7 @@ class Lit(Protocol):
     def game(self) -> Game | None: ...
 
 
-def picture_for(companion: Lit, at: float, record: bool = True) -> Picture:
+def picture_for(companion: Paintable, at: float, record: bool = True) -> Picture:
     """The LED picture now; ``record=False`` paints the frame alone (the LEDs, many times a
     second), the same painting without keeping what each place means."""
     layout = companion.layout
@@ -80,7 +80,7 @@ def picture_for(companion: Lit, at: float, record: bool = True) -> Picture:
     return leds.picture(layout, game.turn, moves, decision, at, role, record)
 
 
-def frame_for(companion: Lit, at: float) -> Frame:
+def frame_for(companion: Paintable, at: float) -> Frame:
     return picture_for(companion, at, record=False).frame
 
 
