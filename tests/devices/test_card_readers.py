@@ -48,7 +48,7 @@ def test_uid_hex():
 
 
 def test_the_simulated_reader_emits_upper_case():
-    seen = []
+    seen: list[object] = []
     SimulatedCardReader(seen.append, clock=lambda: 1.5).present("0a0b")
     assert seen == [CardRead("0A0B", 1.5)]
 
@@ -99,7 +99,8 @@ def test_a_silent_spi_reader_fails_its_poll_and_is_set_up_again() -> None:
     reader = SpiCardReader(lambda e: None, spi=spi, reset_pin=None)
     chip = spi.chip
     spi.chip.regs[0x37] = 0x00  # VERSION: nothing answers
-    spi.chip._soft_reset = lambda: None  # and a soft reset does not bring it back
+    # and a soft reset does not bring it back
+    spi.chip._soft_reset = lambda: None  # type: ignore[method-assign]
     with pytest.raises(OSError, match="not answering"):
         reader.read_uid()
     chip.regs[0x37] = 0x92

@@ -11,10 +11,18 @@ def factory():
     return MockFactory()
 
 
+class RecordedControls(Controls):
+    """Controls that keep what they emitted."""
+
+    pressed: list[ButtonPressed]
+
+
 @pytest.fixture
 def controls(factory):
     pressed: list[ButtonPressed] = []
-    controls = Controls(pressed.append, ControlPins(), pin_factory=factory, clock=lambda: 42.0)
+    controls = RecordedControls(
+        pressed.append, ControlPins(), pin_factory=factory, clock=lambda: 42.0
+    )
     controls.pressed = pressed
     yield controls
     controls.close()
@@ -28,7 +36,7 @@ def test_pressing_a_button_emits_its_name(controls, factory):
 
 
 def test_pins_come_from_the_config(factory):
-    pressed = []
+    pressed: list[ButtonPressed] = []
     controls = Controls(pressed.append, ControlPins(confirm=21), pin_factory=factory)
     factory.pin(21).drive_low()
     assert [p.name for p in pressed] == ["confirm"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 import serial
@@ -76,11 +77,13 @@ def frame(level: int) -> bytes:
 
 
 def scan_periods(sim: SimulatedFirmware) -> list[int]:
-    return list(sim.sync()["scans"])  # type: ignore[arg-type]
+    scans = sim.sync()["scans"]
+    assert isinstance(scans, list)
+    return scans
 
 
 @pytest.fixture
-def board() -> tuple[SimulatedFirmware, BareClient]:
+def board() -> Iterator[tuple[SimulatedFirmware, BareClient]]:
     with SimulatedFirmware("presence", card_reader=False) as sim:
         client = BareClient(sim.port)
         try:

@@ -81,7 +81,8 @@ def test_fake_link_behaves_like_the_real_one() -> None:
         fake.set_sensor(4, 1)  # no change, no event
         fake.present_card("04a1b2c3")
         assert [type(e) for e in recorder.events[2:]] == [SensorChanged, CardRead]
-        assert recorder.events[3].uid == "04A1B2C3"
+        card = recorder.events[3]
+        assert isinstance(card, CardRead) and card.uid == "04A1B2C3"
 
         fake.send_leds([(1, 2, 3)])
         assert fake.leds[0] == (1, 2, 3) and fake.leds[1] == (0, 0, 0)
@@ -91,7 +92,8 @@ def test_fake_link_behaves_like_the_real_one() -> None:
         assert isinstance(recorder.events[-1], SensorSnapshot)
         assert recorder.events[-1].values[5] == 1
         fake.restart_board()
-        assert "restarted" in recorder.events[-2].detail
+        restarted = recorder.events[-2]
+        assert isinstance(restarted, LinkState) and "restarted" in restarted.detail
         assert fake.leds[0] == (1, 2, 3)  # shown again after the reboot
         fake.request_snapshot()
         assert fake.snapshot_requests == 1

@@ -70,7 +70,7 @@ def test_a_simulated_board_opens_and_reports_through_its_link():
     try:
         info = board.link.wait_connected(10)
         assert info.kind == "colour" and board.firmware is not None
-        seen = []
+        seen: list[object] = []
         while not any(isinstance(e, SensorSnapshot) for e in seen):
             seen.append(events.get(timeout=10))
         assert any(isinstance(e, LinkState) and e.up for e in seen)

@@ -13,10 +13,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from .board_link import BoardInfo, Colour, LinkStats, check_frame
+from ..board.leds import OFF, RGB
+from .board_link import BoardInfo, LinkStats, check_frame
 from .events import CardRead, EmitFn, FirmwareError, LinkState, SensorChanged, SensorSnapshot
-
-DARK: Colour = (0, 0, 0)
 
 
 class FakeBoardLink:
@@ -39,8 +38,8 @@ class FakeBoardLink:
         self.values: list[int] = list(initial) if initial is not None else [0] * channels
         if len(self.values) != channels:
             raise ValueError(f"{len(self.values)} initial values for {channels} channels")
-        self.leds: list[Colour] = [DARK] * leds
-        self.frames: list[tuple[Colour, ...]] = []  # every frame sent, in order
+        self.leds: list[RGB] = [OFF] * leds
+        self.frames: list[tuple[RGB, ...]] = []  # every frame sent, in order
         self.snapshot_requests = 0
         self._started = False
         self._up = False
@@ -72,14 +71,14 @@ class FakeBoardLink:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def send_leds(self, frame: Sequence[Colour]) -> None:
+    def send_leds(self, frame: Sequence[RGB]) -> None:
         check_frame(frame, self._info.leds)
         with self._lock:
-            shown = tuple(tuple(c) for c in frame)
-            self.frames.append(shown)  # type: ignore[arg-type]
+            shown: tuple[RGB, ...] = tuple((r, g, b) for r, g, b in frame)
+            self.frames.append(shown)
             self._frames_out += 1
             if self._up:
-                self.leds = list(shown) + [DARK] * (self._info.leds - len(shown))  # type: ignore[arg-type]
+                self.leds = list(shown) + [OFF] * (self._info.leds - len(shown))
 
     def request_snapshot(self) -> None:
         with self._lock:
@@ -144,7 +143,7 @@ class FakeBoardLink:
     def restart_board(self) -> None:
         """The board reboots: LEDs go dark until the link shows the last frame again."""
         with self._lock:
-            self.leds = [DARK] * self._info.leds
+            self.leds = [OFF] * self._info.leds
             if self._up:
                 self._emit(LinkState(True, "board firmware restarted", self._info.firmware))
                 self._snapshot()
@@ -164,4 +163,4 @@ class FakeBoardLink:
     def _show_last_frame(self) -> None:
         if self.frames:
             last = self.frames[-1]
-            self.leds = list(last) + [DARK] * (self._info.leds - len(last))
+            self.leds = list(last) + [OFF] * (self._info.leds - len(last))
