@@ -490,3 +490,20 @@ def test_a_sensor_stuck_on_a_pawn_during_play_is_the_companions_warning():
     bench.advance(1.1)
     assert [suspect["cell"] for suspect in bench.companion.stuck] == ["T20"]
     assert (bench.companion.warning or "").startswith("a sensor may be stuck: T20")
+
+
+def test_a_switch_only_the_board_can_settle_says_so_and_confirm_settles_it():
+    """Issue #34, 2: a switch on a presence board looks like no move.  Every phone (and the
+    simulator) reads the state's message: it names the move and the board's Confirm button,
+    the LEDs light the move's pawns; Confirm plays it without the owner's phone."""
+    bench = _switch_offered()
+    state = bench.companion.state().to_json()
+    assert state["message"] == (
+        "The board cannot tell this move from no move. If it was this: the red pawn on the "
+        "1st square of red's long slide switches places with the blue pawn on the 2nd square "
+        "after blue's long slide, press Confirm on the board"
+    )
+    assert state["lit"]["T30"] == "switch" and state["lit"]["T10"] == "pawn"
+    bench.effects += bench.companion.handle(Pressed("confirm", bench.now + 0.1))
+    assert _made(bench, "T10<>T30")
+    assert bench.companion.phase == "draw"

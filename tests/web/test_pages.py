@@ -162,6 +162,25 @@ def test_the_owner_sees_the_buttons_for_this_moment(client, service):
     assert "No move was made" in html
 
 
+def test_a_move_only_the_board_can_settle_is_explained_to_every_phone(client, service):
+    """Issue #34, 2: everyone reads what to press on the board; only the owner gets buttons."""
+    service.start(("red", "blue"))
+    switch = {"text": "T4<>T30", "words": "the red pawn switches places with the blue pawn"}
+    service.patch(phase="choose", choices=[switch], choice_unchanged=True)
+    for path in ("/", "/partial/live"):
+        html = page(client, path)
+        how = re.search(r'<p id="choose-how"[^>]*>(.*?)</p>', html, re.S)
+        assert how is not None
+        words = re.sub(r"<[^>]+>", "", how.group(1))
+        assert "Press Confirm on the board if it was this" in words
+        assert "the red pawn switches places with the blue pawn" in html
+        assert "Confirm on the board</span>" in html
+        assert 'data-action="resolve"' not in html and "T4&lt;&gt;T30</code>" not in html
+    login(client)
+    html = page(client, "/partial/live")
+    assert 'data-action="resolve"' in html and "or tap the one it was" in html
+
+
 def test_the_new_game_form_names_each_house_rule_and_what_it_changes(client):
     login(client)
     html = page(client)

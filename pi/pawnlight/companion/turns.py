@@ -51,7 +51,7 @@ def decided(table: Table) -> list[Effect]:
             table.phase = CompanionPhase.CHOOSE
             table.choices = decision.moves
             table.choice_unchanged = decision.unchanged
-            table.message = "The board fits more than one move: say which one on the page"
+            table.message = choose_message(decision.moves, decision.unchanged)
             return [Buzz("turn")]
     if isinstance(decision, Takeback) and table.phase in (
         CompanionPhase.DRAW,
@@ -74,6 +74,22 @@ def decided(table: Table) -> list[Effect]:
         table.withdrawn = True
         table.message = phase_message(table)
     return []
+
+
+def choose_message(choices: tuple[Move, ...], unchanged: bool) -> str:
+    """What a board that fits several moves asks, on every phone and the simulator: its
+    Confirm button settles it for the first choice (the owner's page can pick any)."""
+    first = move_words(choices[0]) if choices else ""
+    if len(choices) == 1:
+        said = "no move" if unchanged else "another move"
+        return (
+            f"The board cannot tell this move from {said}. If it was this: {first}, "
+            "press Confirm on the board"
+        )
+    return (
+        f"The board fits {len(choices)} moves. If it was this: {first}, press Confirm on "
+        "the board; for another, the owner picks it on the page"
+    )
 
 
 def play(table: Table, move: Move) -> list[Effect]:
