@@ -27,6 +27,7 @@ from pawnlight.board.geometry import (
     GRID,
     SLIDE_LED_CENTRES,
     area_centre,
+    led_hole,
 )
 from pawnlight.board.svg import FILL
 from pawnlight.rules.board import COLOURS, SLIDES, START
@@ -46,8 +47,6 @@ TINTS = (
 )  # fmt: skip
 #: A hop longer than this (in squares) is a separate wire, not the next LED along.
 HOP = 1.3
-#: A square of the printed board, for the wire lengths in the tables.
-SQUARE_MM = 33
 
 
 def _at(x: float, y: float) -> tuple[float, float]:
@@ -129,10 +128,10 @@ def sensor_map(board: BoardWiring, wiring: Wiring) -> str:
 
 
 def led_position(name: str) -> tuple[float, float]:
-    """Board coordinates (squares) of the LED under a wiring place name."""
+    """Board coordinates (squares) of the LED hole of a wiring place name (board/geometry.py)."""
     if name.startswith("slide-T"):
         return SLIDE_LED_CENTRES[SLIDE_CHANNEL_SQUARES.index(int(name[7:]))]
-    return CELL_CENTRES[parse_cell_name(name)]
+    return led_hole(parse_cell_name(name))
 
 
 def hops(wiring: Wiring) -> list[tuple[int, float]]:

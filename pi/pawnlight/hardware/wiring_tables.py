@@ -10,8 +10,9 @@ from pawnlight.board.chips import (
     SHIFT_REGISTER_INPUT_PINS,
     SHIFT_REGISTER_PINS,
 )
+from pawnlight.board.geometry import SQUARE_MM
 
-from .draw_board_maps import SQUARE_MM, hops
+from .draw_board_maps import hops
 from .pins import PICO_PIN, PICO_POWER
 from .wiring import BoardWiring, Wiring
 
@@ -89,7 +90,7 @@ def _leds(wiring: Wiring) -> list[str]:
         "channels from T2 round the board (112..131).",
         "",
         f"Hops, where the next LED is not the neighbour (a separate 3-wire cable; lengths at "
-        f"{SQUARE_MM} mm squares, measure yours and add slack):",
+        f"{SQUARE_MM:g} mm squares, measure yours and add slack):",
         "",
         "| LED | from | to | squares | about |",
         "|---:|---|---|---:|---:|",
