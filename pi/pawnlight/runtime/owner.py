@@ -69,6 +69,9 @@ log = logging.getLogger("pawnlight")
 
 #: Seconds between attempts to write held events while the storage is failing.
 STORAGE_RETRY = 0.5
+#: Seconds between checks, while nothing is written, that the journal's files are still the ones
+#: in the data folder (each write checks them too).
+FILES_CHECK = 2.0
 
 
 @dataclass
@@ -195,6 +198,7 @@ class Owner:
         self._held_status: str | None = None
         self._held_inputs: list[CardScanned | Pressed] = []
         self._storage_tried = 0.0
+        self._files_checked = 0.0
         self._publish()
 
     # -- from other threads -------------------------------------------------------------------
@@ -399,6 +403,9 @@ class Owner:
         if self.storage_fault is not None:
             self._while_storage_fails(translated)
             return
+        if isinstance(translated, Tick) and translated.at - self._files_checked >= FILES_CHECK:
+            self._files_checked = translated.at
+            self._record(_heal)  # the journal's files deleted or replaced: rescued now
         self._execute(companion.handle(translated))
 
     def _translate(self, item: object) -> Input | None:
@@ -511,7 +518,13 @@ class Owner:
     def _write(self, write: Callable[[Journal], object]) -> None:
         if self._journal is None:  # it could not be opened at start: try again
             self._journal = Journal.open(self.journal_path)
-        write(self._journal)
+        try:
+            write(self._journal)
+        finally:
+            # A rescue of deleted or replaced files: the players are told what happened.
+            notices, self._journal.notices = self._journal.notices, []
+            for notice in notices:
+                self._fail(notice)
 
     # -- storage faults -------------------------------------------------------------------------
 
@@ -632,6 +645,10 @@ class Owner:
                 self.card_reads += self._cards_pending
                 self._cards_pending = 0
                 self._card_read.notify_all()
+
+
+def _heal(journal: Journal) -> None:
+    journal.heal()
 
 
 def _remember(journal: Journal, effect: Remember) -> None:

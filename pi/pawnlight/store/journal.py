@@ -48,7 +48,7 @@ from .record import (
     write_record,
 )
 from .replay import apply_event, outcome, replay_events, replay_record, same_result
-from .schema import check_version, prepare
+from .schema import check_version, prepare, sync_directory
 
 #: How long a write waits for another process's write (an import from the command line).
 BUSY_TIMEOUT = 10.0
@@ -92,6 +92,15 @@ class Journal:
         #: The game being played, replayed from the journal, to check each event before it is
         #: stored: an event the rules refuse never reaches the file, so a game always resumes.
         self._live: tuple[int, Game] | None = None
+        #: Which files the writer has open (device and inode of the journal, its -wal and -shm),
+        #: to notice them deleted or replaced under it (docs/records.md, 'Files deleted or
+        #: replaced while running').
+        self._files: list[tuple[int, int] | None] = self._identity() if writer else []
+        #: A rescued copy not yet put in the journal's place (it is, at the next write).
+        self._unplaced: Path | None = None
+        self._unplaced_note = ""
+        #: What the players must be told about the journal (a rescue); the owner takes them.
+        self.notices: list[str] = []
 
     # -- opening and closing ----------------------------------------------------------------
 
@@ -132,6 +141,125 @@ class Journal:
             db.close()
             raise
         return cls(path, db)
+
+    # -- the files under the writer ------------------------------------------------------------
+
+    def _identity(self) -> list[tuple[int, int] | None]:
+        found: list[tuple[int, int] | None] = []
+        for name in _file_names(self.path):
+            try:
+                stat = os.stat(name)
+            except OSError:
+                found.append(None)
+            else:
+                found.append((stat.st_dev, stat.st_ino))
+        return found
+
+    def files_problem(self) -> str | None:
+        """What became of the files the writer has open, when they are no longer the ones in
+        the data folder: deleted, or replaced by other files; None while they are.  (SQLite
+        goes on writing into a deleted file without a word, and a restart would find nothing.)"""
+        if self._unplaced is not None:
+            return f"the rescued copy {self._unplaced.name} is not in place yet"
+        if self._writer is None:
+            return None
+        now = self._identity()
+        problems = []
+        for index, (name, before, after) in enumerate(
+            zip(_file_names(self.path), self._files, now, strict=True)
+        ):
+            if before is None:
+                self._files[index] = after  # a -wal/-shm made after the open: its first sight
+            elif after is None:
+                problems.append(f"{name.name} was deleted")
+            elif after != before:
+                problems.append(f"{name.name} was replaced by another file")
+        return "; ".join(problems) or None
+
+    def heal(self) -> None:
+        """Check the files under the writer; when they were deleted or replaced, write what the
+        writer still sees — every game, every confirmed event — to a fresh journal in their
+        place (JournalError when that cannot be done now: try again)."""
+        problem = self.files_problem()
+        if self._unplaced is not None:
+            self._place(problem or "")
+        elif problem is not None:
+            self._rescue(problem)
+
+    def _rescue(self, problem: str) -> None:
+        from .safekeeping import set_aside
+
+        writer = self._writer
+        assert writer is not None
+        path = self.path
+        fresh = path.with_name(f"{path.name}.rescue-{os.getpid()}")
+        try:
+            for leftover in _file_names(fresh):
+                leftover.unlink(missing_ok=True)
+            copy = sqlite3.connect(fresh, isolation_level=None)
+            try:
+                # The writer still reads its own (deleted or replaced) files: the backup copies
+                # the journal as it was at the last confirmed event, write-ahead log included.
+                writer.backup(copy)
+                problems = [str(row[0]) for row in copy.execute("PRAGMA quick_check")]
+                if problems != ["ok"]:
+                    raise sqlite3.DatabaseError("; ".join(problems[:3]))
+            finally:
+                copy.close()
+            with open(fresh, "rb+") as file:
+                os.fsync(file.fileno())
+            # What is in the folder now is kept, never deleted; then the writer lets go of its
+            # files (it removes its -wal by name as it closes: nothing is there any more).
+            kept = (
+                set_aside(path, "replaced") if any(n.exists() for n in _file_names(path)) else None
+            )
+            self._writer = None
+            writer.close()
+            aside = f"; what was found in their place is kept as {kept.name}" if kept else ""
+            self._unplaced = fresh  # from here on, the copy is all there is: put in place
+            self._unplaced_note = (
+                f"The journal's files were deleted or replaced while pawnlight was running "
+                f"({problem}). Every game and move it held was written to a fresh "
+                f"{path.name}{aside}."
+            )
+            self._place(problem)
+        except (OSError, sqlite3.Error) as error:
+            raise JournalError(
+                f"the journal's files were deleted or replaced while pawnlight was running "
+                f"({problem}); what it holds could not be written to a fresh journal yet: "
+                f"{error}"
+            ) from None
+
+    def _place(self, problem: str) -> None:
+        """Put the rescued copy where the journal belongs and write through it from now on."""
+        fresh = self._unplaced
+        assert fresh is not None
+        try:
+            os.replace(fresh, self.path)
+            sync_directory(self.path.parent)
+        except OSError as error:
+            raise JournalError(
+                f"the journal's files were deleted or replaced while pawnlight was running "
+                f"({problem}); everything it held is in {fresh.name}, which could not be put "
+                f"in its place yet: {error}"
+            ) from None
+        self._unplaced = None
+        path = self.path
+        reopened = Journal.open(path)
+        self._writer, reopened._writer = reopened._writer, None
+        self._files = reopened._files
+        self._live = None
+        self.notices.append(self._unplaced_note)
+
+    def reopen(self) -> Journal:
+        """A freshly opened journal at the same place (after a storage fault: a connection
+        opened while the storage was read-only stays read-only).  Files deleted or replaced
+        under this one are rescued first.  This one stays open when the new open fails."""
+        self.heal()
+        reopened = Journal.open(self.path)
+        reopened.notices = self.notices
+        self.close()
+        return reopened
 
     def close(self) -> None:
         if self._writer is not None:
@@ -227,6 +355,15 @@ class Journal:
         fields = event_json(event)  # refuses a malformed event before anything else
         with self._transaction() as db:
             ended, last = _stored_end(db, game_id)
+            if decided.seq <= last and _stored_event(db, game_id, decided.seq) == (
+                event.kind,
+                fields.get("colour"),
+                event.card,
+                event.move,
+            ):
+                # Written already: a write retried after its commit reached the journal (files
+                # replaced as it committed, then rescued) is not written twice.
+                return decided.seq
             if decided.seq != last + 1:
                 raise GameError(
                     f"game {game_id}: event {decided.seq} ({event.kind}) does not follow the "
@@ -400,11 +537,15 @@ class Journal:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction; COMMIT returns once the WAL is synced (synchronous=FULL)."""
-        db = self._writer
-        if db is None:
-            raise JournalError(f"the journal {self.path} is open read-only or closed")
         if threading.get_ident() != self._owner:
             raise JournalError("journal writes belong to the thread that opened it")
+        if self._writer is None and self._unplaced is None:
+            raise JournalError(f"the journal {self.path} is open read-only or closed")
+        # Files deleted or replaced under the writer: nothing written to them would be found
+        # after a restart, so what the writer holds goes to a fresh journal first.
+        self.heal()
+        db = self._writer
+        assert db is not None
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -416,6 +557,9 @@ class Journal:
                 raise
         except sqlite3.Error as error:
             raise _sqlite_error(self.path, error) from None
+        # Deleted or replaced while this transaction ran: it is confirmed only once it is in
+        # the files of the data folder (the rescue copies it there).
+        self.heal()
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
@@ -448,6 +592,10 @@ class Journal:
         return game
 
 
+def _file_names(path: Path) -> list[Path]:
+    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+
+
 def _stored_end(db: sqlite3.Connection, game_id: int) -> tuple[str | None, int]:
     """A game's stored result (None while it is not over) and its last event's number."""
     stored = db.execute(
@@ -457,6 +605,14 @@ def _stored_end(db: sqlite3.Connection, game_id: int) -> tuple[str | None, int]:
     if stored is None:
         raise JournalError(f"no game {game_id} in the journal", game_id)
     return stored[0], stored[1] or 0
+
+
+def _stored_event(db: sqlite3.Connection, game_id: int, seq: int) -> tuple[object, ...] | None:
+    row = db.execute(
+        "SELECT kind, colour, card, move FROM events WHERE game_id = ? AND seq = ?",
+        (game_id, seq),
+    ).fetchone()
+    return None if row is None else tuple(row)
 
 
 def _ended_early(stored_result: str) -> bool:

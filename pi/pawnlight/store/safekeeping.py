@@ -68,10 +68,15 @@ def lost_wal_problems(path: Path) -> list[str]:
     return problems
 
 
-def set_aside(path: Path) -> Path:
-    """Move a journal file and its -wal/-shm aside, next to it; returns the new main name."""
+def set_aside(path: Path, why: str = "damaged") -> Path:
+    """Move a journal file and its -wal/-shm aside, next to it (``<stem>-<why>-<when>``);
+    returns the new main name."""
     stem = path.stem or path.name
-    target = path.with_name(f"{stem}-damaged-{_stamp()}{path.suffix}")
+    target = path.with_name(f"{stem}-{why}-{_stamp()}{path.suffix}")
+    for n in range(1, 100):
+        if not any(target.with_name(target.name + s).exists() for s in ("", "-wal", "-shm")):
+            break
+        target = path.with_name(f"{stem}-{why}-{_stamp()}-{n}{path.suffix}")
     for old, suffix in [(path, ""), *((s, s.name[len(path.name) :]) for s in _sidecars(path))]:
         if old.exists():
             os.replace(old, target.with_name(target.name + suffix))
