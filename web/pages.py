@@ -77,7 +77,7 @@ def _replay(state: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None
     entry = view.turns(state)[turn - 1]
     said = view.turn_said(state, turn)
     colour = str(entry.get("colour", "")).capitalize()
-    label = f"{colour}, {view.card_label(entry.get('card'))}: {said} ({entry.get('text')})"
+    label = f"{colour}, {view.card_label(entry.get('card'))}: {said}"
     return {"turn": turn, "when": when, "svg": svg, "label": label}, None
 
 
@@ -90,6 +90,7 @@ def owner_context() -> dict[str, Any]:
         "variants": VARIANTS,
         "colours": COLOURS,
         "house_rules": HOUSE_RULES,
+        "variant_names": view.VARIANT_NAMES,
     }
 
 
@@ -162,3 +163,25 @@ def diagnostics():
         sensors=diagnostics_view.sensors(info or {}),
         **owner_context(),
     )
+
+
+def _games_context() -> dict[str, Any]:
+    return {"games": view.game_lines(context().service.games())}
+
+
+@blueprint.get("/games")
+def games():
+    """The past games in words, each with its record to download (the export keeps the codes);
+    the status page's "Past games" shows the same list (GET /partial/games)."""
+    return render_template(
+        "games.html",
+        state=context().service.state(),
+        owner=is_owner(),
+        **_games_context(),
+        **owner_context(),
+    )
+
+
+@blueprint.get("/partial/games")
+def games_fragment():
+    return render_template("_games.html", **_games_context())

@@ -6,7 +6,7 @@ fragments the page's script fetches are the same HTML.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +47,45 @@ CARDS: dict[str, str] = {
     "12": "Move a pawn forward 12.",
     "sorry": "Take a pawn from START and bump an opponent back to its START.",
 }
+
+#: Each variant as the page names it (the API and the records keep the names).
+VARIANT_NAMES: dict[str, str] = {
+    Variant.STANDARD: "Standard game",
+    Variant.QUICK: "Quick game (3 pawns each)",
+    Variant.POINTS: "Point play",
+    Variant.PATIENCE: "Patience Sorry",
+}
+
+
+def edition_title(name: object) -> str:
+    """A rule book as the page names it: ``Hasbro, 2002`` for ``hasbro-2002``."""
+    edition = EDITIONS.get(str(name))
+    return edition.title if edition is not None else "an unknown rule book"
+
+
+def game_lines(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The journal's games as the past-games page lists them, newest first, in words: the
+    rule book's and the variant's names, the colours, the outcome (the record is the export)."""
+    lines = []
+    for game in sorted(games, key=lambda g: -int(g.get("id") or 0)):
+        variant = str(game.get("variant") or "")
+        players = [str(p) for p in game.get("players") or []]
+        started = str(game.get("started") or "")
+        turns = int(game.get("turns") or 0)
+        outcome = str(game.get("outcome") or ("finished" if game.get("finished") else ""))
+        title = f"{VARIANT_NAMES.get(variant, variant)} · {edition_title(game.get('edition'))}"
+        lines.append(
+            {
+                "id": game.get("id"),
+                "title": title,
+                "players": ", ".join(players) + (" (partners)" if game.get("teams") else ""),
+                "when": started[:16].replace("T", " at ") if started else "",
+                "turns": f"{turns} turn{'s' if turns != 1 else ''}",
+                "outcome": outcome,
+            }
+        )
+    return lines
+
 
 WHEN = ("before", "after")
 

@@ -72,7 +72,7 @@ def test_a_history_line_replays_that_turn_before_and_after(phone, served, servic
     bar = phone.locator("#replay-bar")
     expect(bar).to_be_visible()
     expect(phone.locator("#replay-label")).to_have_text(
-        "Turn 1, after: Red, 1: a red pawn leaves START for red's start circle (R:start-T4)"
+        "Turn 1, after: Red, 1: a red pawn leaves START for red's start circle"
     )
     expect(phone.locator("#board")).to_have_class("board-wrap replaying")
     expect(phone.locator('#board .pawn[data-at="T4"]')).to_have_count(1)
@@ -81,7 +81,7 @@ def test_a_history_line_replays_that_turn_before_and_after(phone, served, servic
     expect(phone).to_have_url(served.url + "?turn=1&when=after")
     bar.get_by_role("link", name="Before").click()
     expect(phone.locator("#replay-label")).to_have_text(
-        "Turn 1, before: Red, 1: a red pawn leaves START for red's start circle (R:start-T4)"
+        "Turn 1, before: Red, 1: a red pawn leaves START for red's start circle"
     )
     expect(phone.locator('#board .pawn[data-at="T4"]')).to_have_count(0)
     expect(phone.locator('#board [data-dest="T4"]')).to_have_count(1)  # the turn's move
@@ -90,7 +90,7 @@ def test_a_history_line_replays_that_turn_before_and_after(phone, served, servic
     service.scan("1")
     expect(phone.locator("#card")).to_have_attribute("data-card", "1")
     expect(phone.locator("#replay-label")).to_have_text(
-        "Turn 1, before: Red, 1: a red pawn leaves START for red's start circle (R:start-T4)"
+        "Turn 1, before: Red, 1: a red pawn leaves START for red's start circle"
     )
     bar.get_by_role("link", name="Back to live").click()
     expect(bar).to_be_hidden()
@@ -123,7 +123,7 @@ def test_the_owner_logs_in_and_starts_a_game(phone, served, service, expect):
         "extra_one": False,
     }
     assert service.commands[-1] == ("new_game", {"game": new_game(sent)})
-    expect(phone.locator("#corrections li").first).to_contain_text("put")
+    expect(phone.locator("#corrections li").first).to_contain_text("Put")
     # The owner's buttons follow the state: a double in classic point play.
     service.sim.set_board(service.state()["pawns"])
     phone.get_by_role("button", name="Red doubles").click()
@@ -199,7 +199,7 @@ def test_without_javascript_the_page_still_shows_the_game(browser, served, servi
         expect(page.locator('#board .pawn[data-at="T4"]')).to_have_count(1)
         page.locator(".history-line").first.click()  # a plain link: the server draws the turn
         expect(page.locator("#replay-label")).to_have_text(
-            "Turn 1, after: Red, 1: a red pawn leaves START for red's start circle (R:start-T4)"
+            "Turn 1, after: Red, 1: a red pawn leaves START for red's start circle"
         )
         screenshot(page, "status-no-script")
     finally:

@@ -65,6 +65,11 @@ def no_codes(page, daemon) -> None:
     for selector in ("#phase-text", "#corrections", "#choices .choice-button", "#warning"):
         for text in page.locator(selector).all_inner_texts():
             assert not SQUARE_CODE.search(text), f"{selector}: {text!r}"
+    # Issue #34, 5: nothing a person reads on the page, the owner's panel included.
+    for selector in ("#summary", "#details", "#owner", "#more", "#replay-bar"):
+        for text in page.locator(selector).all_inner_texts():
+            found = SQUARE_CODE.search(text)
+            assert not found and "squares" not in text, f"{selector}: {found} in {text!r}"
     state = daemon.state()
     for text in [state["message"], *state["corrections"]]:
         assert not SQUARE_CODE.search(text), text
@@ -256,7 +261,8 @@ def test_a_family_plays_a_game_on_their_phones(browser, daemon):
         # -- a history line replays the past, without the live moves ------------------------------
         page.locator('.history-line[data-turn="2"]').click()
         expect(page.locator("#replay-bar")).to_be_visible()
-        expect(page.locator("#replay-label")).to_contain_text("(B:start-T19)")  # the code: a tap
+        expect(page.locator("#replay-label")).to_contain_text("Blue, 1: a blue pawn leaves START")
+        expect(page.locator("#replay-label")).not_to_contain_text("T19")  # no code on the page
         expect(page.locator("#moves")).to_be_hidden()
         shot(page, "walk-11-replay")
         page.locator('[data-replay="live"]').click()

@@ -8,7 +8,14 @@ from markupsafe import escape
 
 from pawnlight.rules.house_rules import HOUSE_RULES
 
+from ..helpers import SQUARE_CODE
 from .helpers import login
+
+
+def visible_text(html: str) -> str:
+    """What a person reads on a page: its text outside tags, scripts and the board's SVG."""
+    html = re.sub(r"<(script|svg|style)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
 
 
 def page(client, path="/") -> str:
@@ -37,7 +44,7 @@ def test_the_page_shows_turn_card_phase_board_and_moves(client, service):
         'data-lit="T4" data-role="destination"' in html
     )  # the destination, highlighted on the board
     assert "A red pawn leaves START for red&#39;s start circle" in html  # the move in words
-    assert "<code>R:start-T4</code>" in html  # its notation behind a tap
+    assert "R:start-T4" not in visible_text(html)  # the notation is the API's, not the page's
     assert "<title>Red’s turn · pawnlight</title>" in html
 
 
@@ -48,7 +55,7 @@ def test_history_lines_link_to_each_turns_board(client, service):
     service.scan("2")
     service.play("B:start-T19")
     html = page(client)
-    link = r'href="/\?turn=(\d)" data-turn="\d" data-code="[^"]*" data-testid="history-line"'
+    link = r'href="/\?turn=(\d)" data-turn="\d" data-testid="history-line"'
     lines = re.findall(link, html)
     assert lines == ["2", "1"]  # newest first
     assert "Red, 1: a red pawn leaves START for red&#39;s start circle" in html
@@ -56,7 +63,7 @@ def test_history_lines_link_to_each_turns_board(client, service):
     replay = page(client, "/?turn=1&when=before")
     assert 'class="board-wrap replaying"' in replay
     assert "Turn 1, before: Red, 1: a red pawn leaves START for red&#39;s start circle" in replay
-    assert "(R:start-T4)" in replay  # the record's notation, for whoever wants it
+    assert not SQUARE_CODE.search(visible_text(replay))  # the record's notation stays there
     assert 'id="replay-bar" class="replay-bar"  data-turn="1"' in replay
     assert 'http-equiv="refresh"' not in replay  # a replay does not reload itself away
     assert 'http-equiv="refresh"' in page(client)
@@ -337,3 +344,30 @@ def test_a_fragment_is_rendered_once_per_version_for_everyone(client, app, servi
     state = service.state()
     ctx.live.text(state, ("live", False), render)
     assert renders == []  # already built for this version
+
+
+def test_no_square_code_or_internal_name_on_the_pages_a_family_sees(client, service):
+    """Issue #34, 5: codes only in exports and the API; the rule books and games by name."""
+    service.start(("red", "blue"))
+    service.scan("1")
+    service.play("R:start-T4")
+    service.scan("3")  # a wrong board: corrections
+    service.sim.set_board({"red": ["T9", "start", "start", "start"], "blue": ["start"] * 4})
+    assert 'id="corrections"' in page(client)
+    login(client)
+    for path in ("/", "/partial/live", "/?turn=1&when=before", "/games", "/partial/games"):
+        text = visible_text(page(client, path))
+        assert not SQUARE_CODE.search(text), (path, SQUARE_CODE.search(text))
+        assert "squares" not in text and "hasbro-2002" not in text and "JSON" not in text
+    html = page(client)
+    assert (
+        '<a href="/diagnostics">Board health</a>' in html
+        and '<a href="/games">Past games</a>' in html
+    )
+    assert ">Diagnostics<" not in html and 'href="/api/' not in html.split('id="owner"')[1]
+    assert "Standard game · Hasbro, 2002" in page(client, "/partial/games")
+    assert 'href="/api/games/1/record" download' in page(client, "/games")
+
+
+def test_the_past_games_page_says_so_when_there_are_none(client):
+    assert "No games yet." in page(client, "/games")

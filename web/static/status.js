@@ -76,12 +76,11 @@
 
   // -- replaying a turn ----------------------------------------------------------------------
 
-  /* The turn in words, and its notation (the record's line) in brackets. */
+  /* The turn in words (its notation is for the records and the API, not the page). */
   function lineLabel(turn) {
     var link = document.querySelector('.history-line[data-turn="' + turn + '"]');
     var line = link && link.querySelector(".line-text");
-    if (!line) return "";
-    return line.textContent + (link.dataset.code ? " (" + link.dataset.code + ")" : "");
+    return line ? line.textContent : "";
   }
 
   function showReplay(turn, when) {
@@ -155,25 +154,12 @@
   if (games) {
     games.addEventListener("toggle", function () {
       if (!games.open) return;
-      P.getJSON("/api/games").then(function (data) {
-        var list = document.createElement("ul");
-        list.className = "games";
-        (data.games || []).forEach(function (game) {
-          var item = document.createElement("li");
-          var players = (game.players || []).join(", ");
-          var outcome = game.outcome || (game.finished ? "finished" : "in progress");
-          item.textContent = "Game " + game.id + ": " + (game.edition || "") + " " +
-            (game.variant || "") + ", " + players + " — " + outcome + " ";
-          var link = document.createElement("a");
-          link.href = "/api/games/" + encodeURIComponent(game.id) + "/record";
-          link.textContent = "record";
-          item.appendChild(link);
-          list.appendChild(item);
-        });
-        if (!list.children.length) list.innerHTML = "<li>No games yet.</li>";
-        var holder = document.getElementById("games-list");
-        holder.replaceChildren(list);
-      }).catch(function () { /* the link to the JSON stays */ });
+      fetch("/partial/games", { cache: "no-store" }).then(function (r) {
+        if (!r.ok) throw new Error(r.status);
+        return r.text();
+      }).then(function (html) {
+        document.getElementById("games-list").innerHTML = html;
+      }).catch(function () { /* the link to the page stays */ });
     });
   }
 })();
