@@ -155,3 +155,21 @@ def test_with_the_brightness_at_zero_nothing_is_lit():
     assert bench.companion.state().to_json()["lit"]
     bench.command("settings", brightness=0)
     assert bench.companion.state().to_json()["lit"] == {}
+
+
+def test_half_way_through_a_split_seven_the_board_is_drawn_as_it_is():
+    """Issue #34, 8: after the first part of a split 7 the page draws the moved pawn where it
+    stands (not both on their old squares), in its colour on a presence board too."""
+    from pawnlight.web import view
+
+    bench = started(layout="presence")
+    at(bench, {"red": ["T5", "T20", "start", "start"], "blue": ["start"] * 4})
+    bench.scan("7")
+    halfway = Position.from_json({"red": ["T8", "T20", "start", "start"], "blue": ["start"] * 4})
+    bench.show(halfway, settle=False)
+    state = bench.companion.state().to_json()
+    assert state["in_progress"] and state["phase"] == "move"
+    sensed = {item["at"]: item["colour"] for item in state["sensed"]}
+    assert sensed["T8"] == "red" and sensed["T20"] == "red" and "T5" not in sensed
+    svg = view.board_svg(state)
+    assert 'data-pawn="red" data-at="T8"' in svg and 'data-at="T5"' not in svg

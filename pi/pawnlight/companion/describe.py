@@ -47,6 +47,8 @@ def state_of(table: Table) -> CompanionState:
         sensed = _sensed_pawns(table)
     elif isinstance(decision, InProgress):
         in_progress = decision.moves
+        # Half-way (a split 7's first part made): the page draws the board as it is.
+        sensed = _sensed_pawns(table, decision.moves[0] if decision.moves else None)
     lit: Pairs = ()
     lit_colours: Pairs = ()
     if table.settings.brightness > 0:  # the owner turned the LEDs off: nothing is lit
@@ -124,22 +126,27 @@ def _game_state(game: Game) -> GameState:
     )
 
 
-def _sensed_pawns(table: Table) -> tuple[Sensed, ...] | None:
-    """The pawns as they stand on the board now (while it does not match the game), so the
-    page draws the misplaced pawn where it really is: ``{"at": "T20", "colour": "blue"}``, the
-    colour None where the board cannot tell (a presence board's pawn on the track)."""
+def _sensed_pawns(table: Table, moving: Move | None = None) -> tuple[Sensed, ...] | None:
+    """The pawns as they stand on the board now (while it does not match the game, or is
+    part-way through ``moving``), so the page draws the misplaced pawn where it really is:
+    ``{"at": "T20", "colour": "blue"}``, the colour None where the board cannot tell (a
+    presence board's pawn on the track).  A presence board's pawn takes the colour the game
+    has there, or that the move being made puts there."""
     recogniser = table.recogniser
     board = recogniser.board if recogniser is not None else None
     if board is None:
         return None
     game = table.game
     expected = true_occupancy(game.position) if game is not None else None
+    after = true_occupancy(moving.after) if moving is not None else None
     pawns = []
     for cell, value in enumerate(board):
         if value == EMPTY:
             continue
         place = place_of_cell(cell).whole  # the page draws START and HOME as one area
         colour = value if 0 <= value < len(COLOURS) else place.colour
+        if colour < 0 and after is not None and 0 <= after[cell] < len(COLOURS):
+            colour = after[cell]  # a presence board: the pawn the move brings there
         if colour < 0 and expected is not None and 0 <= expected[cell] < len(COLOURS):
             colour = expected[cell]  # a presence board: the pawn the game has there
         pawns.append(Sensed(place.key, COLOURS[colour] if colour >= 0 else None))
