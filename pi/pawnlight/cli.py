@@ -13,6 +13,7 @@ from . import __version__, strict_json
 from .devices.open_board import EXAMPLES as BOARD_EXAMPLES
 from .devices.open_board import SIM_PICO
 from .diagnostics.cli import register as register_diagnostics
+from .hardware.cli import register as register_hardware
 from .players.cli import register as register_players
 from .store.cli import register as register_games
 
@@ -150,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     register_games(commands)
     register_players(commands)
     register_diagnostics(commands)
+    register_hardware(commands)
     return parser
 
 

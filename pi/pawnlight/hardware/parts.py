@@ -1,0 +1,231 @@
+"""The build files of a board: every printed part placed on the board, the LED and sensor
+positions, and the drilling template, all from pawnlight.board.geometry.
+
+    pawnlight hardware parts --out DIR
+
+writes
+
+* ``DIR/parts/<part>.stl``: every printable part (a cup on each of the 80 track and safety squares,
+  a tray on each of the 8 START and HOME circles) placed in board coordinates: millimetres, origin
+  at the outer top-left corner of the deck (T0's corner), x to the right along T0..T14, y down the
+  board, z up from the deck's top surface.  (With y down these coordinates are a mirror image
+  of what an STL viewer assumes: view them, print from ``print/``.)
+* ``DIR/print/<kind>.stl``: one of each kind of part, as it prints (flat side down, not
+  mirrored), and ``DIR/parts.json``: every part, its kind, file, centre and turn;
+* ``DIR/leds.json``, ``DIR/sensors.json``: ``[{"name": "T4", "x_mm": .., "y_mm": ..}, ...]``
+  for the 132 LEDs (in chain order) and the 112 sensors;
+* ``DIR/template.svg`` (the whole board at 1:1) and ``DIR/template.pdf`` (the same on A4 pages
+  to tape together), the drilling template (:mod:`.template`).
+
+The parts are modelled in hardware/centring-cups.scad and rendered with OpenSCAD, once per kind
+(a cup with one LED window, a cup with a slide LED's window too, a tray); each part is then
+turned and moved into place here.  Every LED hole under a part becomes a window through it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pawnlight.board import geometry
+from pawnlight.board.cells import AREAS, CELL_NAMES, START_BASE
+from pawnlight.rules.board import COLOURS, START
+
+from . import stl
+from .wiring import load_wiring, repository_hardware
+
+#: The parameters of hardware/centring-cups.scad that the geometry fixes.
+PLACE_MM = geometry.SQUARE_MM
+SPOT_MM = geometry.SPOT_OFFSET * geometry.SQUARE_MM
+CIRCLE_MM = 2 * geometry.AREA_RADIUS * geometry.SQUARE_MM
+GAP_MM = 1.5
+CUP_SIDE_MM = PLACE_MM - GAP_MM
+TRAY_RADIUS_MM = (CIRCLE_MM - GAP_MM) / 2
+WINDOW_MM = 6.0
+LED_HOLE_MM = 5.0
+PILOT_HOLE_MM = 1.5
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Part:
+    """One printed part on the board."""
+
+    name: str  # cup-T4, cup-red-S1, tray-red-start
+    shape: str  # "square" or "tray": the part of centring-cups.scad
+    centre: Point  # board millimetres
+    quarters: int  # quarter turns clockwise from red's side
+    windows: tuple[Point, ...]  # LED windows from the centre, red's frame, board axes (y down)
+
+    def to_board(self, u: float, v: float) -> Point:
+        """A point of the part (red's frame, board axes) on the board."""
+        for _ in range(self.quarters % 4):
+            u, v = -v, u
+        return self.centre[0] + u, self.centre[1] + v
+
+    def covers(self, x: float, y: float, margin: float = 0.0) -> bool:
+        dx, dy = x - self.centre[0], y - self.centre[1]
+        if self.shape == "tray":
+            return math.hypot(dx, dy) <= TRAY_RADIUS_MM + margin
+        return max(abs(dx), abs(dy)) <= CUP_SIDE_MM / 2 + margin
+
+
+def _to_local(offset: Point, quarters: int) -> Point:
+    u, v = offset
+    for _ in range(quarters % 4):
+        u, v = v, -u
+    return u, v
+
+
+def led_positions() -> list[tuple[str, Point]]:
+    """Every LED in chain order: its wiring name and its hole in board millimetres."""
+    return [(name, geometry.led_hole_mm(name)) for name in load_wiring().led_chain]
+
+
+def sensor_positions() -> list[tuple[str, Point]]:
+    """Every sensor by cell: its place's name and its centre in board millimetres."""
+    return list(zip(CELL_NAMES, geometry.SENSORS_MM, strict=True))
+
+
+def parts() -> list[Part]:
+    """Every printed part, with a window over every LED hole it covers."""
+    holes = [point for _name, point in led_positions()]
+    found = []
+    for cell in range(START_BASE):
+        centre, quarters = geometry.SENSORS_MM[cell], geometry.cell_quarters(cell)
+        found.append(Part(f"cup-{CELL_NAMES[cell]}", "square", centre, quarters, ()))
+    for place, colour in AREAS:
+        word = "start" if place == START else "home"
+        centre = geometry.mm(geometry.area_centre(place, colour))
+        found.append(Part(f"tray-{COLOURS[colour]}-{word}", "tray", centre, colour, ()))
+    placed = []
+    for part in found:
+        windows = tuple(
+            sorted(
+                _round(_to_local((x - part.centre[0], y - part.centre[1]), part.quarters))
+                for x, y in holes
+                if part.covers(x, y, WINDOW_MM / 2)
+            )
+        )
+        placed.append(Part(part.name, part.shape, part.centre, part.quarters, windows))
+    return placed
+
+
+def _round(point: Point) -> Point:
+    return round(point[0], 3) + 0.0, round(point[1], 3) + 0.0
+
+
+def kinds(all_parts: Sequence[Part]) -> dict[tuple[str, tuple[Point, ...]], str]:
+    """A name for each kind of part (a shape and its windows): cup, cup-slide, tray."""
+    names: dict[tuple[str, tuple[Point, ...]], str] = {}
+    for part in all_parts:
+        key = (part.shape, part.windows)
+        if key in names:
+            continue
+        base = "tray" if part.shape == "tray" else "cup" if len(part.windows) == 1 else "cup-slide"
+        name, number = base, 2
+        while name in names.values():
+            name, number = f"{base}-{number}", number + 1
+        names[key] = name
+    return names
+
+
+def openscad_command() -> str:
+    found = shutil.which("openscad")
+    if found is None:
+        raise RuntimeError(
+            "openscad not found: sudo apt-get install openscad (scripts/install-system-packages)"
+        )
+    return found
+
+
+def render_kind(shape: str, windows: Sequence[Point], out: Path) -> None:
+    """Render one kind of part with OpenSCAD, in its printing position (y up, not mirrored)."""
+    scad = repository_hardware() / "centring-cups.scad"
+    listed = ", ".join(f"[{u:g}, {-v:g}]" for u, v in windows)
+    defines = {
+        "part": f'"{shape}"',
+        "windows": f"[{listed}]",
+        "place": f"{PLACE_MM:g}",
+        "gap": f"{GAP_MM:g}",
+        "spot": f"{SPOT_MM:g}",
+        "circle": f"{CIRCLE_MM:g}",
+        "window": f"{WINDOW_MM:g}",
+    }
+    command = [openscad_command(), "--quiet", "-o", str(out)]
+    for key, value in defines.items():
+        command += ["-D", f"{key}={value}"]
+    result = subprocess.run(
+        [*command, str(scad)], capture_output=True, text=True, timeout=600, check=False
+    )
+    if result.returncode != 0 or not out.exists():
+        raise RuntimeError(f"openscad failed on {shape}: {result.stderr.strip()[-500:]}")
+
+
+def place(part: Part, triangles: Sequence[stl.Triangle]) -> list[stl.Triangle]:
+    """A kind's triangles (printing position: y up) turned and moved onto the board (y down).
+    Flipping y mirrors, so each triangle's vertex order is reversed to keep it facing out."""
+    placed: list[stl.Triangle] = []
+    for a, b, c in triangles:
+        corners = []
+        for x, y, z in (a, c, b):
+            bx, by = part.to_board(x, -y)
+            corners.append((bx, by, z))
+        placed.append((corners[0], corners[1], corners[2]))
+    return placed
+
+
+def _positions_json(rows: Sequence[tuple[str, Point]]) -> str:
+    listed = [{"name": name, "x_mm": round(x, 2), "y_mm": round(y, 2)} for name, (x, y) in rows]
+    return json.dumps(listed, indent=1) + "\n"
+
+
+def write_build_files(out: Path) -> list[Path]:
+    """Write everything listed in the module's help into ``out``; return the files written."""
+    from .template import template_pdf, template_svg
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "parts").mkdir(exist_ok=True)
+    (out / "print").mkdir(exist_ok=True)
+    written = []
+    all_parts = parts()
+    names = kinds(all_parts)
+    shapes: dict[str, list[stl.Triangle]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for (shape, windows), kind in names.items():
+            path = out / "print" / f"{kind}.stl"
+            raw = Path(scratch) / f"{kind}.stl"
+            render_kind(shape, windows, raw)
+            shapes[kind] = stl.read(raw)
+            stl.write(path, shapes[kind], f"pawnlight {kind}")
+            written.append(path)
+    listing = []
+    for part in all_parts:
+        kind = names[(part.shape, part.windows)]
+        path = out / "parts" / f"{part.name}.stl"
+        stl.write(path, place(part, shapes[kind]), f"pawnlight {part.name}")
+        written.append(path)
+        listing.append(
+            {"name": part.name, "kind": kind, "file": f"parts/{part.name}.stl",
+             "print": f"print/{kind}.stl", "x_mm": round(part.centre[0], 2),
+             "y_mm": round(part.centre[1], 2), "quarter_turns": part.quarters % 4}
+        )  # fmt: skip
+    files = {
+        "parts.json": json.dumps(listing, indent=1) + "\n",
+        "leds.json": _positions_json(led_positions()),
+        "sensors.json": _positions_json(sensor_positions()),
+        "template.svg": template_svg(all_parts),
+    }
+    for name, text in files.items():
+        (out / name).write_text(text, encoding="utf-8")
+        written.append(out / name)
+    (out / "template.pdf").write_bytes(template_pdf(all_parts))
+    written.append(out / "template.pdf")
+    return written
