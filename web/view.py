@@ -350,6 +350,8 @@ class Action:
     primary: bool = False
     #: A question to answer before the action is sent (nothing destructive on one tap).
     confirm: str | None = None
+    #: A word of explanation under the buttons (one line for a group of them).
+    note: str | None = None
 
 
 def owner_actions(state: Mapping[str, Any]) -> list[Action]:
@@ -381,16 +383,32 @@ def owner_actions(state: Mapping[str, Any]) -> list[Action]:
         actions.append(Action("next-game", "Next game", primary=True))
     if phase == CompanionPhase.ENROL:
         actions.append(Action("enrol/cancel", "Cancel the enrolment"))
+    edition = EDITIONS.get(str(state.get("edition")))
+    points = edition.scoring.drop_out_win if edition is not None else None
     if doubling(state) and phase in (CompanionPhase.DRAW, CompanionPhase.MOVE):
+        note = (
+            "Doubling: a player who expects to win may double what this game scores. Each "
+            "other player then accepts (play on, every score counts double) or drops out of "
+            f"this game; if all drop, the doubler scores {points} points."
+        )
         for colour in state.get("players") or []:
             actions.append(
-                Action("double", f"{str(colour).capitalize()} doubles", {"colour": colour})
+                Action(
+                    "double",
+                    f"{str(colour).capitalize()} doubles",
+                    {"colour": colour},
+                    note=note,
+                )
             )
     if phase == CompanionPhase.DOUBLE:
+        note = (
+            "Accept: play on, every score counts double. Drop: leave this game now "
+            f"(if all drop, the doubler scores {points} points)."
+        )
         for colour in state.get("waiting_for") or []:
             name = str(colour).capitalize()
-            actions.append(Action("accept", f"{name} accepts", {"colour": colour}))
-            actions.append(Action("drop", f"{name} drops", {"colour": colour}))
+            actions.append(Action("accept", f"{name} accepts", {"colour": colour}, note=note))
+            actions.append(Action("drop", f"{name} drops", {"colour": colour}, note=note))
     return actions
 
 

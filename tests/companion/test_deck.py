@@ -30,7 +30,7 @@ def test_a_card_played_twice_since_the_shuffle_is_flagged_until_the_pack_is_thro
     deck = CardDeck(uids)
     assert deck.identify("01") == ("1", None)
     deck.played_card("01")
-    assert "already played" in (deck.identify("01")[1] or "")
+    assert "was drawn before since the pack was shuffled" in (deck.identify("01")[1] or "")
     deck.played_card("02")  # the whole pack is played: reshuffled
     assert deck.identify("01") == ("1", None)
     with pytest.raises(DeckError, match="unknown card tag 03"):

@@ -507,3 +507,51 @@ def test_a_switch_only_the_board_can_settle_says_so_and_confirm_settles_it():
     bench.effects += bench.companion.handle(Pressed("confirm", bench.now + 0.1))
     assert _made(bench, "T10<>T30")
     assert bench.companion.phase == "draw"
+
+
+def _scan_uid(bench: Bench, uid: str) -> None:
+    from pawnlight.companion.signals import CardScanned
+
+    bench.now += 0.01
+    bench.effects += bench.companion.handle(CardScanned(uid, bench.now))
+
+
+def test_a_card_drawn_twice_warns_with_what_to_do_and_only_for_its_turn():
+    """Issue #34, 7: a new game starts from a shuffled pack (no warning for the first 1 of a
+    fresh points game); a card drawn twice since says what to do, and goes with its turn."""
+    from .bench import CARD_UIDS
+
+    one, two = CARD_UIDS["1"][0], CARD_UIDS["2"][0]
+    bench = started(players=("red", "yellow"), edition="parker-1950", variant="points")
+    _scan_uid(bench, one)
+    assert bench.companion.state().to_json()["warning"] is None
+    bench.play(bench.game.legal[0])
+    _scan_uid(bench, two)  # yellow's 2: out of START, draws again
+    bench.play(bench.game.legal[0])
+    _scan_uid(bench, one)  # the same 1 again, with no shuffle between
+    warning = bench.companion.state().to_json()["warning"]
+    assert warning == (
+        "This 1 was drawn before since the pack was shuffled: play on; if it went back into "
+        "the pack by mistake, take it out after this turn"
+    )
+    bench.play(bench.game.legal[0])
+    assert bench.companion.state().to_json()["warning"] is None  # gone with its turn
+    # A new game: the pack is shuffled, the same card is no news.
+    bench.command("new_game", players=["red", "yellow"], edition="parker-1950", variant="points")
+    bench.show(bench.game.position)
+    _scan_uid(bench, two)  # (the reader ignores the tag it read last, still on it)
+    assert bench.companion.state().to_json()["warning"] is None
+    bench.play(bench.game.legal[0])
+    _scan_uid(bench, one)
+    assert bench.companion.phase == "move"
+    assert bench.companion.state().to_json()["warning"] is None
+
+
+def test_a_card_scanned_when_none_is_wanted_says_what_to_do():
+    bench = started()
+    bench.scan("1")
+    bench.scan("5")
+    assert bench.companion.state().to_json()["warning"] == (
+        "a 5 was scanned, but no card is wanted now: put it back on the pile and finish the "
+        "move first"
+    )

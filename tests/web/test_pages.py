@@ -205,6 +205,37 @@ def test_doubling_buttons_only_in_classic_point_play(client, service):
     service.command("double", {"colour": "red"})
     html = page(client, "/partial/live")
     assert "Yellow accepts" in html and "Yellow drops" in html and "Red accepts" not in html
+    assert html.count('class="muted action-note"') == 1
+    assert "Accept: play on, every score counts double. Drop: leave this game now" in html
+
+
+def test_the_doubling_buttons_say_what_doubling_is(client, service):
+    """Issue #34, 9: a word of explanation under the doubling buttons, once."""
+    login(client)
+    service.start(("red", "yellow"), edition="parker-1950", variant="points")
+    html = page(client, "/partial/live")
+    assert html.count('class="muted action-note"') == 1
+    assert "Doubling: a player who expects to win may double what this game scores" in html
+    assert "if all drop, the doubler scores 25 points." in html
+
+
+def test_the_end_of_a_game_shows_the_result_the_scores_and_what_next(client, service):
+    """Issue #34, 9: the result, the scores, and what to do next, for everyone."""
+    service.start(("red", "yellow"), edition="parker-1950", variant="points")
+    service.patch(
+        phase="over",
+        result={"winners": ["red"], "double_game": False},
+        scores={"red": 30, "yellow": 0},
+        match={"game": 1, "totals": {"red": 30, "yellow": 0}, "wins": {"red": 1}},
+    )
+    html = page(client)
+    assert '<p id="result" class="result">red won</p>' in html
+    assert "What next: press Confirm on the board to play the match’s next game" in html
+    assert "the owner can also start another kind of game on their phone" in html
+    assert "The scores are below." in html and '<tr data-colour="red">' in html
+    login(client)
+    html = page(client, "/partial/live")
+    assert "or tap Next game below" in html and 'data-action="next-game"' in html
 
 
 def test_the_fragment_has_the_three_live_regions(client):

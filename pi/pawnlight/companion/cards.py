@@ -38,9 +38,9 @@ def scanned(table: Table, uid: str) -> list[Effect]:
         return started
     game = table.game
     if table.phase != CompanionPhase.DRAW or game is None:
-        table.warning = f"a {card} was scanned, but no card is wanted now"
+        table.warning = f"a {card} was scanned, but no card is wanted now: {_not_now(table)}"
         return [Buzz("illegal")]
-    table.warning = warning
+    table.warning = table.card_warning = warning
     drawer = game.turn
     colour = COLOURS[drawer].capitalize()
     options = game.draw(card)
@@ -59,6 +59,20 @@ def scanned(table: Table, uid: str) -> list[Effect]:
         )
         effects += after_turn(table)
     return effects
+
+
+def _not_now(table: Table) -> str:
+    """What to do instead of drawing, by the phase (a warning says what to do)."""
+    phase = table.phase
+    if phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE):
+        return "put it back on the pile and finish the move first"
+    if phase == CompanionPhase.SETUP:
+        return "put it back and set up the board as lit first"
+    if phase == CompanionPhase.DOUBLE:
+        return "put it back: the double is answered first"
+    if phase == CompanionPhase.OVER:
+        return "the game is over (Next game on the owner's page, or Confirm on the board)"
+    return "start a game on the owner's page first"
 
 
 def _computer_move(table: Table, card: str, options: Options) -> list[Effect]:

@@ -91,7 +91,10 @@ class CardDeck:
             )
         warning = None
         if uid in self.played:
-            warning = f"this {card} was already played since the last shuffle"
+            warning = (
+                f"This {card} was drawn before since the pack was shuffled: play on; if it "
+                "went back into the pack by mistake, take it out after this turn"
+            )
         return card, warning
 
     def played_card(self, uid: str) -> None:

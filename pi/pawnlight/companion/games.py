@@ -37,6 +37,7 @@ def start(table: Table, config: GameConfig, match: bool = False) -> list[Effect]
         effects.append(Remember("leader", None))
     table.warning = None
     table.news = ""
+    table.deck.shuffled()  # a new game starts from a shuffled pack
     if table.pawns is not None:
         # The board is set up afresh (other colours, maybe): from the first full board seen
         # the pawns in START are of its colour, then they are followed.

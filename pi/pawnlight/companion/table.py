@@ -61,6 +61,8 @@ class Table:
         self.firmware: str | None = None
         self.message = NO_GAME
         self.warning: str | None = None
+        #: The warning the turn's card brought (a card drawn twice): it goes with its turn.
+        self.card_warning: str | None = None
         self.enrolment: Enrolment | None = None
         self.leader: LeaderDraw | None = None
         self.choices: tuple[Move, ...] = ()

@@ -118,6 +118,9 @@ def after_turn(table: Table) -> list[Effect]:
     game = table.game
     assert game is not None
     table.guided = None
+    if table.warning is not None and table.warning == table.card_warning:
+        table.warning = None  # the card's warning was for its own turn
+    table.card_warning = None
     enter(table)
     if game.over:
         result = game.result
