@@ -143,10 +143,16 @@ def test_the_simulator_lifts_places_and_scans(phone, served, service, expect):
     expect(phone.locator('#simboard [data-lit="T4"]')).to_have_attribute("data-role", "destination")
     expect(phone.locator('#simboard [data-lit="T4"]')).to_have_attribute("stroke", "#d7263d")
     phone.locator('#simboard [data-place="start:red"]').click()
-    expect(phone.locator("#sim-feedback")).to_have_text("Lifted the red pawn from red START.")
+    expect(phone.locator("#sim-feedback")).to_have_text(
+        "Lifted the red pawn from red START: it is in your hand, tap where to put it."
+    )
     expect(phone.locator('[data-hand="red"]')).to_have_attribute("aria-pressed", "true")
     expect(phone.locator('[data-hand="red"]')).to_have_attribute("data-count", "1")
     screenshot(phone, "sim-holding")
+    # Issue #34, 6: following the hand's words (a colour, then a square) keeps the pawn picked.
+    phone.locator('[data-hand="red"]').click()
+    expect(phone.locator('[data-hand="red"]')).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#sim-feedback")).to_have_text("Holding a red pawn: tap where to put it.")
     phone.locator('#simboard [data-place="T4"]').click()
     expect(phone.locator("#sim-feedback")).to_have_text("Put a red pawn on red's start circle.")
     expect(phone.locator(".history-line")).to_have_count(1)

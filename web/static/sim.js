@@ -104,7 +104,7 @@
       if (!result.ok) return null;
       // The daemon's simulator answers {"lifted": "red", "from": "T4"}.
       colour = result.data.lifted || result.data.colour || colour;
-      say("Lifted the " + (colour || "") + " pawn from " + words(key) + ".");
+      say("Lifted the " + (colour || "") + " pawn from " + words(key) + ": it is in your hand, tap where to put it.");
       return colour;
     });
   }
@@ -175,8 +175,10 @@
   document.addEventListener("click", function (event) {
     var hand = event.target.closest("[data-hand]");
     if (hand) {
+      // A tap on a colour picks it, and a tap on the colour already picked keeps it (as the
+      // words under the hand say: a colour, then a square); another colour swaps the pick.
       var pick = Number(hand.dataset.count) > 0 ? hand.dataset.hand : null;
-      selected = selected === pick ? null : pick;
+      if (pick) selected = pick;
       applySelection();
       if (selected) say("Holding a " + selected + " pawn: tap where to put it.");
       return;
