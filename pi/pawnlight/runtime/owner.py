@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
+import resource
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -51,6 +53,7 @@ from pawnlight.companion.signals import (
     Trouble,
 )
 from pawnlight.companion.state import CompanionState, Published
+from pawnlight.companion.table import seats_of
 from pawnlight.devices.controls import ButtonPressed
 from pawnlight.devices.events import (
     CardRead,
@@ -61,9 +64,10 @@ from pawnlight.devices.events import (
 )
 from pawnlight.rules.editions import Variant
 from pawnlight.rules.game import Game, GameError, Result
-from pawnlight.store.errors import StoreError
+from pawnlight.store.errors import JournalDamaged, StoreError
 from pawnlight.store.journal import Decided, Journal
-from pawnlight.store.safekeeping import open_for_play
+from pawnlight.store.record import GameRecord
+from pawnlight.store.safekeeping import open_for_play, set_aside
 
 log = logging.getLogger("pawnlight")
 
@@ -278,10 +282,16 @@ class Owner:
                 self._fail(notice)
             if resume:
                 self._restore()
-        except StoreError as error:
-            # Nothing can be recorded until it is fixed: the first write is held as a storage
-            # fault (and retried), so no move is confirmed meanwhile.
-            self._fail(f"the journal cannot be used: {error}")
+        except (StoreError, OSError) as error:
+            # Nothing can be recorded until it is fixed: a storage fault, tried again every half
+            # second like a held write.  The unfinished game is resumed as soon as the journal
+            # can be read, and no new game is begun over it meanwhile (commands wait).
+            if self._journal is not None:
+                self._journal.close()
+                self._journal = None
+            if resume:
+                self._unsaved.append(self._restore_held)
+            self._storage_failed(error)
         finally:
             self._ready.set()
         next_tick = self._clock()
@@ -317,6 +327,10 @@ class Owner:
             self._execute(self.companion.restore_leader(leader))
             return
         self._resume()
+
+    def _restore_held(self, journal: Journal) -> None:
+        """The restore that could not be done at start, once the journal can be read."""
+        self._restore()
 
     def _recall(self, name: str) -> dict[str, Any] | None:
         """Board state kept in the journal; a damaged one is reported and left out, never
@@ -572,7 +586,60 @@ class Owner:
         elif isinstance(item, CardScanned | Pressed):
             self._held_inputs.append(item)
 
+    def _reopen(self) -> None:
+        """Every retry starts from a freshly opened journal: a connection opened while the
+        storage was read-only stays read-only after the remount, and one whose file was cut
+        short or damaged reads nothing sound.  A damaged journal is kept aside, a fresh one
+        started, and the game in play written to it from the companion's memory."""
+        journal = self._journal
+        notices = []
+        if journal is not None:
+            try:
+                journal.reopen()
+                return
+            except JournalDamaged as error:
+                # Kept aside before its connection lets go (closing, SQLite removes the -wal by
+                # its name: the fresh journal's must not be there yet).
+                kept = set_aside(self.journal_path)
+                journal.close()
+                self._journal = None
+                what = str(error).split("; it was left as it is")[0]
+                notices.append(
+                    f"{what[0].upper()}{what[1:]}. It was kept aside as {kept.name} and a new "
+                    "journal was started."
+                )
+        journal, found = open_for_play(self.journal_path)
+        self._journal = journal
+        notices += found
+        for notice in notices:
+            self._fail(notice)
+        if notices and self.game_id is not None:
+            self._rewrite_game(journal)
+
+    def _rewrite_game(self, journal: Journal) -> None:
+        """The journal was kept aside as damaged while a game was on: the game as the companion
+        holds it (every event played, its computer seats) becomes the fresh journal's first; the
+        held writes of its events then find them there (nothing is written twice)."""
+        game = self.companion.game
+        if game is None:
+            return
+        computer = dict(seats_of(self.companion))
+        meta: dict[str, Any] = {"computer": computer} if computer else {}
+        record = GameRecord.from_game(game, meta=meta)
+        self.game_id = journal.import_record(record)
+        self.match_ids = []
+        self._saved_turns = len(game.history)
+        self._fail(
+            f"The game in play was written to the fresh journal from memory as game "
+            f"{self.game_id}, with all {len(game.history)} turns."
+        )
+
     def _retry_storage(self) -> None:
+        try:
+            self._reopen()
+        except (StoreError, OSError) as error:
+            self._storage_failed(error)
+            return
         while self._unsaved:
             try:
                 self._write(self._unsaved[0])
@@ -655,23 +722,89 @@ def _remember(journal: Journal, effect: Remember) -> None:
     journal.remember(effect.name, effect.value)
 
 
+#: Free space below which a failing write is taken for a full storage (SQLite needs a few pages).
+NEARLY_FULL = 1 << 20
+
+
+def storage_kind(error: Exception, journal: Path) -> str:
+    """Which storage fault an error is: "full", "size-limit", "read-only", "damaged", "gone"
+    (the journal's files deleted or replaced and not yet rescued) or "io" (anything else)."""
+    lowered = str(error).lower()
+    try:
+        vfs = os.statvfs(journal.parent if journal.parent.exists() else journal.parent.parent)
+    except OSError:
+        vfs = None
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    try:
+        size = journal.stat().st_size
+    except OSError:
+        size = None
+    if "no space" in lowered or "is full" in lowered:
+        return "full"
+    if "file too large" in lowered or (
+        limit != resource.RLIM_INFINITY and size is not None and size + 65536 >= limit
+    ):
+        return "size-limit"
+    if (
+        "readonly" in lowered
+        or "read-only" in lowered
+        or "permission" in lowered
+        or (vfs is not None and vfs.f_flag & os.ST_RDONLY)
+    ):
+        return "read-only"
+    if isinstance(error, JournalDamaged) or size == 0 or "malformed" in lowered:
+        return "damaged"
+    if "not a database" in lowered:
+        return "damaged"
+    if "deleted or replaced" in lowered:
+        return "gone"
+    if vfs is not None and vfs.f_bavail * vfs.f_frsize < NEARLY_FULL:
+        return "full"
+    return "io"
+
+
 def storage_advice(error: Exception, journal: Path) -> str:
-    """What went wrong with the journal, and what to do about it, in words for the page."""
+    """What went wrong with the journal, and what to do about it, in words for the page: each
+    kind of fault (:func:`storage_kind`) its own."""
     detail = str(error)
-    lowered = detail.lower()
-    if "full" in lowered or "no space" in lowered:
-        fix = f"free some space on the storage that holds {journal.parent}"
-    elif "readonly" in lowered or "read-only" in lowered or "permission" in lowered:
+    kind = storage_kind(error, journal)
+    if kind == "full":
+        what = f"the storage that holds {journal.parent} is full"
+        fix = f"free some space on it ({journal.parent})"
+    elif kind == "size-limit":
+        limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+        what = f"pawnlight may not write files larger than {limit} bytes (a file-size limit)"
         fix = (
-            f"make {journal} and its folder writable by pawnlight again "
-            "(or remount the storage read-write)"
+            "raise or remove the limit of the pawnlight service (LimitFSIZE= in its systemd "
+            "unit, or ulimit -f in the shell that started it)"
+        )
+    elif kind == "read-only":
+        what = f"the storage that holds {journal} is read-only"
+        fix = (
+            "remount it read-write (sudo mount -o remount,rw /), or make the journal and its "
+            "folder writable by pawnlight again; a storage that turns read-only by itself is "
+            "often an SD card that is failing"
+        )
+    elif kind == "damaged":
+        what = f"the journal file {journal.name} is damaged or was cut short"
+        fix = (
+            "nothing to do: pawnlight keeps it aside, starts a fresh journal and writes the game "
+            "in play to it (docs/records.md, 'Damage')"
+        )
+    elif kind == "gone":
+        what = f"the journal's files in {journal.parent} were deleted or replaced"
+        fix = (
+            "leave pawnlight's files in place while it runs; it writes what it holds to a "
+            "fresh journal as soon as the storage lets it"
         )
     else:
+        what = f"the storage that holds {journal.parent} reports an error"
         fix = (
-            f"check that the storage holding {journal.parent} has free space and is writable "
-            "(docs/records.md, 'When the journal cannot be written')"
+            "check the storage: it has free space and is writable, but a read or write failed "
+            "(an SD card that is failing does this; docs/records.md, 'When the journal cannot "
+            "be written')"
         )
     return (
-        f"The game cannot be saved ({detail}). Moves are not confirmed until it can: {fix}. "
-        "Play resumes by itself once it works again; nothing made so far is lost."
+        f"The game cannot be saved: {what} ({detail}). Moves are not confirmed until it can: "
+        f"{fix}. Play resumes by itself once it works again; nothing made so far is lost."
     )

@@ -99,6 +99,8 @@ class Journal:
         #: A rescued copy not yet put in the journal's place (it is, at the next write).
         self._unplaced: Path | None = None
         self._unplaced_note = ""
+        #: The journal file's size when last seen: it never shrinks unless it was cut short.
+        self._size = 0
         #: What the players must be told about the journal (a rescue); the owner takes them.
         self.notices: list[str] = []
 
@@ -176,10 +178,30 @@ class Journal:
                 problems.append(f"{name.name} was replaced by another file")
         return "; ".join(problems) or None
 
+    def _check_size(self) -> None:
+        """A journal never shrinks (no VACUUM): one that did was cut short under the writer,
+        whose view of it is broken (JournalDamaged: it is kept aside, a fresh one started)."""
+        if self._writer is None or self._unplaced is not None:
+            return
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return  # deleted: files_problem says so
+        if self._files and (stat.st_dev, stat.st_ino) != self._files[0]:
+            return  # replaced: files_problem says so
+        if stat.st_size < self._size:
+            raise JournalDamaged(
+                f"the journal {self.path} was cut short while pawnlight was running (from "
+                f"{self._size} to {stat.st_size} bytes); it was left as it is: see "
+                "docs/records.md, 'Damage'"
+            )
+        self._size = stat.st_size
+
     def heal(self) -> None:
         """Check the files under the writer; when they were deleted or replaced, write what the
         writer still sees — every game, every confirmed event — to a fresh journal in their
         place (JournalError when that cannot be done now: try again)."""
+        self._check_size()
         problem = self.files_problem()
         if self._unplaced is not None:
             self._place(problem or "")
@@ -248,18 +270,25 @@ class Journal:
         reopened = Journal.open(path)
         self._writer, reopened._writer = reopened._writer, None
         self._files = reopened._files
+        self._size = 0
         self._live = None
         self.notices.append(self._unplaced_note)
 
-    def reopen(self) -> Journal:
-        """A freshly opened journal at the same place (after a storage fault: a connection
-        opened while the storage was read-only stays read-only).  Files deleted or replaced
-        under this one are rescued first.  This one stays open when the new open fails."""
+    def reopen(self) -> None:
+        """Write through a freshly opened connection from now on (after a storage fault: one
+        opened while the storage was read-only stays read-only after the remount).  Files
+        deleted or replaced under this one are rescued first; the old connection is kept when
+        the new open fails (JournalError; JournalDamaged for a damaged file)."""
+        if threading.get_ident() != self._owner:
+            raise JournalError("journal writes belong to the thread that opened it")
         self.heal()
         reopened = Journal.open(self.path)
-        reopened.notices = self.notices
-        self.close()
-        return reopened
+        old, self._writer, reopened._writer = self._writer, reopened._writer, None
+        self._files = reopened._files
+        self._size = 0
+        self._live = None
+        if old is not None:
+            old.close()
 
     def close(self) -> None:
         if self._writer is not None:
