@@ -51,3 +51,13 @@ def screenshot(page, name: str) -> Path:
     page.evaluate("window.scrollTo(0, 0)")  # the sticky top bar stays at the top of the picture
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def firmware_version() -> str:
+    """This pawnlight's firmware version, as firmware/app.py declares it (a MicroPython module:
+    read, not imported)."""
+    declared = re.search(
+        r'FIRMWARE_VERSION = "([^"]+)"', (ROOT / "firmware" / "app.py").read_text()
+    )
+    assert declared is not None, "firmware/app.py declares no FIRMWARE_VERSION"
+    return declared[1]

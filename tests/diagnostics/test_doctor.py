@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import threading
 from collections.abc import Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -20,7 +18,7 @@ from pawnlight.board.leds import RGB
 from pawnlight.cli import main
 from pawnlight.diagnostics import doctor, terminal_board
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+from ..helpers import firmware_version
 
 PRESENCE = Layout.named("presence")
 
@@ -31,10 +29,7 @@ def test_doctor_once_on_the_simulated_board(capsys):
     assert "pawnlight doctor: simulated presence board" in out
     assert "Link:      up" in out
     assert "Findings:  none, the board looks healthy" in out
-    # The firmware's version as app.py declares it (a MicroPython module: read, not imported).
-    declared = re.search(r'FIRMWARE_VERSION = "([^"]+)"', (FIRMWARE / "app.py").read_text())
-    assert declared is not None
-    version = f"{declared[1]} (protocol {PROTOCOL_MAJOR}.{PROTOCOL_MINOR})"
+    version = f"{firmware_version()} (protocol {PROTOCOL_MAJOR}.{PROTOCOL_MINOR})"
     assert f"Firmware:  {version}, presence board, 112 channels, 132 LEDs" in out
     assert "CRC failures 0" in out
     board = next(line for line in out.splitlines() if line.startswith("Board:"))
