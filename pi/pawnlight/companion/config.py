@@ -191,8 +191,8 @@ def computer_seats(seats: object, config: GameConfig) -> tuple[tuple[str, str], 
         if not isinstance(spec, str) or len(spec) > 60:
             raise ConfigError(f"say which player for {name}: random, heuristic or strong")
         try:
-            parse_spec(spec)
+            parse_spec(spec)  # each setting within its bounds (players/registry.py, BOUNDS)
         except ValueError as error:
-            raise ConfigError(str(error)) from None
+            raise ConfigError(f"computer {colour}: {error}") from None
         chosen.append((colour, spec))
     return tuple(sorted(chosen, key=lambda seat: COLOURS.index(seat[0])))

@@ -7,15 +7,35 @@ A spec is a name with optional settings: ``random``, ``heuristic``, ``strong``,
 
 from __future__ import annotations
 
-from typing import TypedDict, cast
+import sys
+import time
+from typing import Any, TypedDict, Unpack, cast
 
+from ..rules.moves import Move, Options
 from .base import Player
 from .heuristic import HeuristicPlayer
 from .random_player import RandomPlayer
+from .rollout import Rollouts
 from .strong import LEAVES, StrongPlayer
+from .view import GameView
 
 PLAYER_NAMES = ("random", "heuristic", "strong")
 _STRONG_SETTINGS = ("budget", "width", "depth", "margin", "leaf")
+
+#: Each numeric setting's least and largest value (docs/players.md, "Settings and their bounds").
+#: The largest budget is some 17 times the default: about 2 s here and far more on a Pi, which
+#: the decision's time limit cuts short.
+BOUNDS: dict[str, tuple[float, float]] = {
+    "budget": (1, 20_000),
+    "width": (1, 16),
+    "depth": (1, 40),
+    "margin": (0.0, 10.0),
+}
+
+#: Seconds a computer player may think about one decision: at the limit it plays the best move
+#: of the futures sampled so far (at least two; the heuristic's choice unless clearly beaten).
+#: The board, its page and a SIGTERM wait no longer than this for a decision.
+DECISION_TIME_LIMIT = 3.0
 
 
 class StrongSettings(TypedDict, total=False):
@@ -44,13 +64,18 @@ def parse_spec(spec: str) -> tuple[str, StrongSettings]:
                 raise ValueError(f"setting leaf is one of {', '.join(LEAVES)}, not {value!r}")
             settings[key] = value
             continue
+        kind = "a number" if key == "margin" else "a whole number"
+        least, most = BOUNDS[key]
         try:
+            if len(value) > 12:  # int() of a long string costs time of its own
+                raise ValueError(value)
             number = float(value) if key == "margin" else int(value)
         except ValueError:
-            kind = "a number" if key == "margin" else "a whole number"
-            raise ValueError(f"setting {key} needs {kind}, not {value!r}") from None
-        if number < (0 if key == "margin" else 1):
-            raise ValueError(f"setting {key} must be at least {0 if key == 'margin' else 1}")
+            raise ValueError(
+                f"setting {key} needs {kind} from {least:g} to {most:g}, not {value[:20]!r}"
+            ) from None
+        if not least <= number <= most:  # NaN too
+            raise ValueError(f"setting {key} must be from {least:g} to {most:g}, not {number:g}")
         settings[key] = number
     # Each key is one of StrongSettings', its value of that key's type (checked above).
     return name, cast(StrongSettings, settings)
@@ -70,11 +95,59 @@ def split_specs(text: str) -> tuple[str, ...]:
     return tuple(specs)
 
 
-def make_player(spec: str, seed: int | str = 0) -> Player:
-    """A fresh player from its spec; ``seed`` feeds the players that use randomness."""
+def make_player(
+    spec: str, seed: int | str = 0, time_limit: float | None = DECISION_TIME_LIMIT
+) -> Player:
+    """A fresh player from its spec; ``seed`` feeds the players that use randomness.  The strong
+    player stops thinking about a decision after ``time_limit`` seconds (None: only its
+    budget stops it, as reproducible runs want)."""
     name, settings = parse_spec(spec)
     if name == "random":
         return RandomPlayer(seed)
     if name == "heuristic":
         return HeuristicPlayer()
-    return StrongPlayer(seed, **settings)
+    if time_limit is None:
+        return StrongPlayer(seed, **settings)
+    return TimedStrongPlayer(seed, time_limit=time_limit, **settings)
+
+
+class TimedStrongPlayer(StrongPlayer):
+    """The strong player with a time limit per decision: once it passes, the budget counts as
+    spent, so the futures under way finish and the best move so far is played."""
+
+    def __init__(
+        self, seed: int | str = 0, *, time_limit: float, **settings: Unpack[StrongSettings]
+    ) -> None:
+        super().__init__(seed, **settings)
+        self.time_limit = time_limit
+        self._deadline = 0.0
+
+    def choose(self, view: GameView, card: str, options: Options) -> Move | None:
+        self._deadline = time.monotonic() + self.time_limit
+        return super().choose(view, card, options)
+
+    def choose_card(self, view: GameView) -> str:
+        self._deadline = time.monotonic() + self.time_limit
+        return super().choose_card(view)
+
+    def _rollouts(self, view: GameView) -> Rollouts:
+        return _TimedRollouts(view, self.weights, self.leaf == "chance", self._deadline)
+
+
+class _TimedRollouts(Rollouts):
+    """Rollouts whose evaluations count as the whole budget once the deadline has passed."""
+
+    def __init__(self, view: GameView, weights: Any, chance_leaf: bool, deadline: float) -> None:
+        self._deadline = deadline
+        self._count = 0
+        super().__init__(view, weights, chance_leaf=chance_leaf)
+
+    @property
+    def evaluations(self) -> int:
+        if time.monotonic() > self._deadline:
+            return sys.maxsize
+        return self._count
+
+    @evaluations.setter
+    def evaluations(self, value: int) -> None:
+        self._count = value
