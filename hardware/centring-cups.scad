@@ -50,9 +50,9 @@ module windows_cut(height) {
 }
 
 // The funnel reaches a point `far` from the recess's centre at this height; the parts are made a
-// little lower than the farthest point needs, so the cone passes outside every edge and corner and
+// little higher than the farthest point needs, so the cone passes outside every edge and corner and
 // the top has no flat left.
-function height_for(far) = wall + (far - recess / 2) * tan(slope) - 0.2;
+function height_for(far) = wall + (far - recess / 2) * tan(slope) + 0.2;
 
 // One square's cup: a rounded square plate with the funnel through it.
 module square_cup() {

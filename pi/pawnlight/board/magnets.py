@@ -195,3 +195,37 @@ def placement_table() -> list[str]:
         reach = magnet.reach_mm(PRESENCE_SWITCH_MT, NOMINAL_DISTANCE_MM)
         lines.append(f"| {magnet} | {fields} mT | {reach:g} mm |")
     return lines
+
+
+def misreadings(sensing: str, offset_mm: float) -> list[str]:
+    """What the board would get wrong with a pawn ``offset_mm`` off its sensor's axis (or any
+    less), at every distance within the tolerance; empty when every pawn reads right.
+
+    ``sensing`` is ``"presence"`` (the hall switch must switch) or ``"colour"`` (every colour's
+    reading must fall in its band of hardware/layouts/colour.toml)."""
+    distances = (
+        NOMINAL_DISTANCE_MM - DISTANCE_TOLERANCE_MM,
+        NOMINAL_DISTANCE_MM,
+        NOMINAL_DISTANCE_MM + DISTANCE_TOLERANCE_MM,
+    )
+    offsets = sorted({0.0, offset_mm / 2, offset_mm})
+    wrong: list[str] = []
+    if sensing == "presence":
+        for distance in distances:
+            for offset in offsets:
+                field = PRESENCE_MAGNET.field_z_mT(distance, offset)
+                if field < PRESENCE_SWITCH_MT:
+                    wrong.append(f"{distance:g} mm deep, {offset:g} mm off: {field:.1f} mT")
+        return wrong
+    from .layout import Layout
+
+    bands = Layout.named("colour").bands[0]
+    for offset in offsets:
+        readings = expected_readings(distances=distances, offset_mm=offset)
+        for colour, pawn in enumerate(PAWN_MAGNETS):
+            for distance, value in zip(distances, readings[pawn.colour], strict=True):
+                if bands.classify(value) != colour:
+                    wrong.append(
+                        f"{pawn.colour} {distance:g} mm deep, {offset:g} mm off: reads {value}"
+                    )
+    return wrong
