@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable
@@ -53,6 +54,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     export = action("export", _export, "write a journal game as a record file")
     export.add_argument("game", type=int, help="the game id")
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not stdout")
+    export.add_argument(
+        "--force", action="store_true", help="replace FILE if it exists (a regular file only)"
+    )
     load = action("import", _import, "add a record file to the journal as a new game")
     load.add_argument("file", help="the record file ('-' for stdin)")
     replay = action(
@@ -174,7 +178,7 @@ def _export(args: argparse.Namespace, out: TextIO) -> int:
     if args.output in (None, "-"):
         out.write(text)
     else:
-        _write_atomically(Path(args.output), text)
+        _write_atomically(Path(args.output), text, replace=args.force)
     return 0
 
 
@@ -182,7 +186,7 @@ def _import(args: argparse.Namespace, out: TextIO) -> int:
     from .journal import Journal
 
     name = "stdin" if args.file == "-" else args.file
-    data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    data = _read_bounded(args.file)
     try:
         record = read_record(decode(data))
     except StoreError as error:
@@ -322,7 +326,7 @@ def _load(args: argparse.Namespace) -> tuple[str, GameRecord, str | None]:
                 raise
             return label, intact, str(error)  # the journal's message names the game
     try:
-        record = read_record(decode(Path(game).read_bytes()))
+        record = read_record(decode(_read_bounded(game)))
     except StoreError as error:
         intact = getattr(error, "intact", None)
         if intact is None:
@@ -375,16 +379,58 @@ def _waiting(game: Game) -> str:
     return game.phase
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Write a file so that a power cut leaves the old one or the new one, never half of one."""
+#: The largest record file read (import, show, replay): a game of 10,000 events is under 1 MB.
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+
+
+def _read_bounded(name: str) -> bytes:
+    """A record file's bytes ('-': stdin), reading at most MAX_RECORD_BYTES + 1 of them: a
+    larger file (or an endless one, /dev/zero) is refused without filling the memory."""
+    if name == "-":
+        data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+    else:
+        with open(name, "rb") as file:
+            data = file.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        label = "stdin" if name == "-" else name
+        raise StoreError(
+            f"{label}: larger than {MAX_RECORD_BYTES // (1024 * 1024)} MB, more than any game "
+            "record: not read"
+        )
+    return data
+
+
+def _write_atomically(path: Path, text: str, replace: bool = False) -> None:
+    """Write a file so that a power cut leaves the old one or the new one, never half of one.
+
+    Only a regular file is ever written or replaced (never a device, a pipe, a directory or a
+    symbolic link: ``-o /dev/full`` would put a file in the device's place), and an existing
+    one only with ``replace``.  What was written is read back before it takes the name."""
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        found = None
+    if found is not None:
+        if not stat.S_ISREG(found.st_mode):
+            kind = "a symbolic link" if stat.S_ISLNK(found.st_mode) else "not a regular file"
+            raise StoreError(f"{path} is {kind}: not written")
+        if not replace:
+            raise StoreError(f"{path} exists: add --force to replace it")
     directory = path.parent if str(path.parent) else Path(".")
+    data = text.encode("utf-8")
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
             file.flush()
             os.fsync(file.fileno())
+        with open(temporary, "rb") as check:
+            if check.read(len(data) + 1) != data:
+                raise StoreError(f"{path}: what was written does not read back the same")
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    from .schema import sync_directory
+
+    sync_directory(directory)
