@@ -19,6 +19,7 @@ from pawnlight.devices.events import BUTTONS
 from pawnlight.devices.sim_board import LINE_FAULTS
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import CARDS
+from pawnlight.rules.editions import Variant
 
 from . import bodies
 from .context import context
@@ -134,7 +135,7 @@ def hand(state: Mapping[str, Any], pawns: Mapping[str, Any] | None) -> list[dict
     """The pawns off the board, by colour: the game's colours (every colour with no game),
     each with its pawns (3 in the quick game) less those standing on the board."""
     colours = [c for c in state.get("players") or [] if c in COLOURS] or list(COLOURS)
-    each = 3 if state.get("variant") == "quick" else 4
+    each = 3 if state.get("variant") == Variant.QUICK else 4
     standing: dict[str, int] = {}
     for colour, _ in pawn_places(pawns):
         standing[COLOURS[colour]] = standing.get(COLOURS[colour], 0) + 1

@@ -43,7 +43,7 @@ def daemon(tmp_path: Path) -> Iterator[Daemon]:
 
 
 def link_of(daemon: Daemon) -> SerialBoardLink:
-    assert daemon.link is not None
+    assert isinstance(daemon.link, SerialBoardLink)  # the simulated board is on a real pty
     return daemon.link
 
 

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 from serial.tools.list_ports_common import ListPortInfo
 
+from pawnlight.board.leds import blinking
 from pawnlight.devices.board_link import BoardLink, check_frame
 from pawnlight.devices.events import (
     CardRead,
@@ -63,9 +64,29 @@ def test_led_frames_are_checked() -> None:
 
 
 def test_serial_link_refuses_a_bad_frame_even_while_disconnected() -> None:
-    link = SerialBoardLink(EventRecorder(), "/nonexistent")
+    link: BoardLink = SerialBoardLink(EventRecorder(), "/nonexistent")  # mypy: a BoardLink
     with pytest.raises(ValueError):
         link.send_leds([(300, 0, 0)])
+
+
+def test_the_fake_link_shows_a_scene_as_the_board_would_at_its_time() -> None:
+    """The daemon sends scenes to a board that runs them; the fake shows the picture of the
+    scene at the time it is sent (it runs no animation clock)."""
+    fake: BoardLink = FakeBoardLink(EventRecorder())
+    with pytest.raises(TimeoutError):
+        fake.wait_connected(0.1)
+    with fake:
+        leds = fake.wait_connected(0.1).leds
+        base = [(0, 0, 0)] * leds
+        red_blink = blinking((200, 0, 0), hz=2.0)  # on for the first 250 ms of every 500
+        effects = [(*red_blink[:6], [0])]
+        assert isinstance(fake, FakeBoardLink)
+        fake.send_scene(base, effects, phase_ms=100)
+        assert fake.leds[0] == (200, 0, 0)
+        fake.send_scene(base, effects, phase_ms=300)
+        assert fake.leds[0] == (0, 0, 0)
+        with pytest.raises(ValueError):
+            fake.send_scene(base, [(99, 100, 0, 0, (1, 1, 1), None, [0])])  # no such effect
 
 
 def test_fake_link_behaves_like_the_real_one() -> None:

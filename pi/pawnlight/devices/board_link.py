@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Self
+from typing import Any, Protocol, Self
 
+from pawnlight.board.leds import RGB
 from pawnlight.errors import PawnlightError
-
-Colour = tuple[int, int, int]
+from pawnlight.firmware import protocol as P
 
 
 class ProtocolVersionError(PawnlightError, RuntimeError):
@@ -60,13 +60,23 @@ class LinkStats:
 
 
 class BoardLink(Protocol):
+    """What the daemon and the diagnostics use of a board: the serial driver
+    (serial_link.SerialBoardLink) and the in-process fake (fake_link.FakeBoardLink) both are one;
+    tests/devices/test_link_parts.py checks that they stay so."""
+
     def start(self) -> None: ...
 
     def stop(self) -> None: ...
 
-    def send_leds(self, frame: Sequence[Colour]) -> None: ...
+    def send_leds(self, frame: Sequence[RGB]) -> None: ...
+
+    def send_scene(
+        self, base: Sequence[RGB], effects: Sequence[tuple[Any, ...]], phase_ms: int = 0
+    ) -> None: ...
 
     def request_snapshot(self) -> None: ...
+
+    def wait_connected(self, timeout: float = 5.0) -> BoardInfo: ...
 
     def stats(self) -> LinkStats: ...
 
@@ -78,7 +88,20 @@ class BoardLink(Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
 
-def check_frame(frame: Sequence[Colour], leds: int | None) -> None:
+def scene_payloads(
+    base: Sequence[RGB], effects: Sequence[tuple[Any, ...]], phase_ms: int
+) -> tuple[bytes, bytes]:
+    """A scene as an LED_SCENE payload, and its picture at ``phase_ms`` as an LED_FRAME payload
+    (for a board whose firmware runs no scenes); ValueError for a scene that does not fit."""
+    try:
+        payload = P.encode_scene(P.encode_leds(base), effects, phase_ms)
+    except P.MessageError as error:
+        raise ValueError(str(error)) from None
+    _phase, still, parsed = P.decode_scene(payload)
+    return payload, bytes(P.render_scene(still, parsed, phase_ms, bytearray(len(still))))
+
+
+def check_frame(frame: Sequence[RGB], leds: int | None) -> None:
     """Raise ValueError unless frame is a sequence of (r, g, b) with 0..255 components."""
     if leds is not None and len(frame) > leds:
         raise ValueError(f"LED frame has {len(frame)} colours, the board has {leds} LEDs")

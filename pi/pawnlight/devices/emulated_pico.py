@@ -30,7 +30,7 @@ from typing import Any
 
 from pawnlight.firmware import config as firmware_config
 
-from .board_link import Colour
+from ..board.leds import RGB
 from .link_session import LinkSettings
 from .sim_firmware import FIRMWARE_DIR, SimulatedFirmware
 
@@ -221,8 +221,8 @@ class EmulatedPico(SimulatedFirmware):
 
     # --- waits, stretched by the emulator's slowdown ------------------------------------
     def wait_for_leds(
-        self, predicate: Callable[[list[Colour]], bool], timeout: float = 5.0 * SLOWDOWN
-    ) -> list[Colour]:
+        self, predicate: Callable[[list[RGB]], bool], timeout: float = 5.0 * SLOWDOWN
+    ) -> list[RGB]:
         return super().wait_for_leds(predicate, timeout)
 
     def sync(self, timeout: float = 5.0 * SLOWDOWN) -> dict[str, object]:

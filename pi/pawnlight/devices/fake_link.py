@@ -12,9 +12,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..board.leds import OFF, RGB
-from .board_link import BoardInfo, LinkStats, check_frame
+from .board_link import BoardInfo, LinkStats, check_frame, scene_payloads
 from .events import CardRead, EmitFn, FirmwareError, LinkState, SensorChanged, SensorSnapshot
 
 
@@ -79,6 +80,21 @@ class FakeBoardLink:
             self._frames_out += 1
             if self._up:
                 self.leds = list(shown) + [OFF] * (self._info.leds - len(shown))
+
+    def send_scene(
+        self, base: Sequence[RGB], effects: Sequence[tuple[Any, ...]], phase_ms: int = 0
+    ) -> None:
+        """The fake runs no animation clock: it shows the scene as it looks at ``phase_ms``."""
+        check_frame(base, self._info.leds)
+        _payload, still = scene_payloads(base, effects, phase_ms)
+        self.send_leds([(still[i], still[i + 1], still[i + 2]) for i in range(0, len(still), 3)])
+
+    def wait_connected(self, timeout: float = 5.0) -> BoardInfo:
+        """The board's HELLO: the fake is connected once started, or never."""
+        with self._lock:
+            if not self._up:
+                raise TimeoutError("the fake board is not connected")
+            return self._info
 
     def request_snapshot(self) -> None:
         with self._lock:

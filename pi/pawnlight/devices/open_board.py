@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 from pawnlight.errors import PawnlightError
 
 if TYPE_CHECKING:  # imported when a board is opened: parsing a spec stays quick (--help)
+    from .board_link import BoardLink
     from .events import EmitFn
-    from .serial_link import SerialBoardLink
     from .sim_firmware import SimulatedFirmware
 
 SERIAL, SIM, SIM_PICO = "serial", "sim", "sim-pico"
@@ -113,7 +113,7 @@ class OpenBoard:
     """An opened board: its link (started), and for a simulated board its firmware."""
 
     spec: BoardSpec
-    link: SerialBoardLink
+    link: BoardLink
     firmware: SimulatedFirmware | None = None
     #: How much slower than a real board it answers (the emulated Pico is slow, not silent).
     slowdown: float = 1.0

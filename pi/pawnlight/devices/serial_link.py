@@ -15,12 +15,14 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import serial
 
 from pawnlight.firmware import protocol as P
 
-from .board_link import BoardInfo, Colour, LinkStats, ProtocolVersionError, check_frame
+from ..board.leds import RGB
+from .board_link import BoardInfo, LinkStats, ProtocolVersionError, check_frame, scene_payloads
 from .events import BoardEvent, EmitFn, LinkState
 from .link_session import Counters, LinkDown, LinkSession, LinkSettings
 from .port_discovery import find_pico_port
@@ -89,7 +91,7 @@ class SerialBoardLink:
         self.stop()
 
     # --- requests ----------------------------------------------------------------------
-    def send_leds(self, frame: Sequence[Colour]) -> None:
+    def send_leds(self, frame: Sequence[RGB]) -> None:
         """Show a frame (LED 0 first; LEDs past its end go dark). Never blocks on a dead
         link: the newest frame is kept and shown as soon as the board is back."""
         board = self._board
@@ -97,7 +99,7 @@ class SerialBoardLink:
         self._send_led_message(P.LED_FRAME, P.encode_leds(frame))
 
     def send_scene(
-        self, base: Sequence[Colour], effects: Sequence[tuple], phase_ms: int = 0
+        self, base: Sequence[RGB], effects: Sequence[tuple[Any, ...]], phase_ms: int = 0
     ) -> None:
         """Show a frame the board animates itself: ``base`` as in send_leds, ``effects`` as
         protocol.encode_scene takes them (blink, breathe, chase), ``phase_ms`` the scene's time
@@ -105,14 +107,9 @@ class SerialBoardLink:
         ``phase_ms`` as a still frame. Raises ValueError for a scene that does not fit."""
         board = self._board
         check_frame(base, board.leds if board is not None else None)
-        try:
-            payload = P.encode_scene(P.encode_leds(base), effects, phase_ms)
-        except P.MessageError as error:
-            raise ValueError(str(error)) from None
+        payload, still = scene_payloads(base, effects, phase_ms)
         if board is not None and board.protocol < (1, 1):
-            _phase, still, parsed = P.decode_scene(payload)
-            frame = P.render_scene(still, parsed, phase_ms, bytearray(len(still)))
-            self._send_led_message(P.LED_FRAME, bytes(frame))
+            self._send_led_message(P.LED_FRAME, still)
             return
         self._send_led_message(P.LED_SCENE, payload)
 

@@ -28,13 +28,11 @@ from ..board.cells import (
     place_of_cell,
 )
 from ..board.layout import Layout
-from ..board.leds import led_colours
+from ..board.leds import RGB, led_colours
 from ..board.snapshot import Occupancy, canonical, reading_for, sense
 from ..rules.board import COLOURS, HOME, START, TRACK_SQUARES, Place, parse_colour, parse_place
 from ..rules.cards import CARDS
 from ..rules.position import Position
-
-Colour = tuple[int, int, int]
 
 #: What can go wrong on the simulated board's USB line (``POST /api/sim/line``): the cable
 #: pulled and put back, the board's power cut for a moment (its firmware process killed), line
@@ -177,7 +175,7 @@ class SimulatedBoard:
         self,
         layout: Layout,
         write_sensors: Callable[[Sequence[int]], None],
-        read_leds: Callable[[], Sequence[Colour]],
+        read_leds: Callable[[], Sequence[RGB]],
         present_card: Callable[[str], None],
         card_uids: dict[str, str],
         path: Path | None = None,

@@ -44,7 +44,7 @@ import pawnlight.firmware
 from pawnlight.firmware import config as firmware_config
 from pawnlight.firmware import protocol as P
 
-from .board_link import Colour
+from ..board.leds import RGB
 from .pty_relay import TO_BOARD, TO_HOST, PtyRelay
 
 __all__ = ["TO_BOARD", "TO_HOST", "SimulatedFirmware", "find_micropython"]
@@ -127,7 +127,7 @@ class SimulatedFirmware:
         self._card: str | None = None
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
-        self._leds: list[Colour] = [(0, 0, 0)] * self.led_count
+        self._leds: list[RGB] = [(0, 0, 0)] * self.led_count
         self._led_writes = 0
         self._boots = 0
         self._ready_boot = 0
@@ -278,7 +278,7 @@ class SimulatedFirmware:
             self._command({"op": "hang", "ms": int(ms)})
 
     # --- what the firmware shows -------------------------------------------------------
-    def leds(self) -> list[Colour]:
+    def leds(self) -> list[RGB]:
         """The colours on the LEDs now, after the firmware's brightness limit."""
         with self._lock:
             return list(self._leds)
@@ -289,8 +289,8 @@ class SimulatedFirmware:
             return self._led_writes
 
     def wait_for_leds(
-        self, predicate: Callable[[list[Colour]], bool], timeout: float = 5.0
-    ) -> list[Colour]:
+        self, predicate: Callable[[list[RGB]], bool], timeout: float = 5.0
+    ) -> list[RGB]:
         """Block until predicate(leds) holds; returns those LEDs. TimeoutError otherwise."""
         with self._changed:
             if not self._changed.wait_for(lambda: predicate(self._leds), timeout):

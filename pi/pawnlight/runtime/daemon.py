@@ -44,8 +44,8 @@ from .config import Config
 from .owner import Owner
 
 if TYPE_CHECKING:
+    from pawnlight.devices.board_link import BoardLink
     from pawnlight.devices.card_readers import KeyboardCardReader, SpiCardReader
-    from pawnlight.devices.serial_link import SerialBoardLink
     from pawnlight.devices.sim_board import SimulatedBoard
     from pawnlight.devices.sim_firmware import SimulatedFirmware
     from pawnlight.web.server import WebServer
@@ -90,7 +90,7 @@ class Daemon:
         self.layout = layout
         self.board: OpenBoard | None = None
         self.firmware: SimulatedFirmware | None = None  # the simulated firmware, with --sim
-        self.link: SerialBoardLink | None = None
+        self.link: BoardLink | None = None
         self.controls: Controls | None = None
         self.card_reader: SpiCardReader | KeyboardCardReader | None = None
         self.sim_board: SimulatedBoard | None = None
