@@ -1,5 +1,6 @@
-"""Connections that cannot starve the server: caps per client address and in all, and a time
-limit for a request's headers.
+"""Connections that cannot starve the server: caps per client address and in all, a cap for
+the connections still sending their headers (the oldest closed first when room is needed), and
+a time limit for a request's headers.
 
 uvicorn reads requests on its event loop, so a slow client costs a socket and a little memory,
 never a thread; these limits keep even that bounded.  A connection past a cap is closed at once
@@ -30,17 +31,40 @@ class ConnectionLimits:
 
     total: int = 256
     per_address: int = 16
+    #: Connections whose request headers have not all arrived, from every address together:
+    #: well below ``total``, so a flood of slow clients always leaves room for the phones.
+    #: When a connection needs room, the slow one waiting longest is closed first.
+    slow_total: int = 64
     header_timeout: float = HEADER_TIMEOUT
     open: dict[str, int] = field(default_factory=dict)
     refused: int = 0
+    #: Slow connections closed to make room for newer ones.
+    evicted: int = 0
+    #: The connections waiting for their request headers, the longest waiting first.
+    waiting: dict[GuardedH11Protocol, None] = field(default_factory=dict)
 
-    def take(self, address: str) -> bool:
+    def take(self, address: str, connection: GuardedH11Protocol | None = None) -> bool:
         mine = self.open.get(address, 0)
-        if mine >= self.per_address or sum(self.open.values()) >= self.total:
+        if mine >= self.per_address:
+            self.refused += 1
+            return False
+        while (
+            sum(self.open.values()) >= self.total or len(self.waiting) >= self.slow_total
+        ) and self.waiting:
+            self._evict()  # the slow client waiting longest makes room
+        if sum(self.open.values()) >= self.total:
             self.refused += 1
             return False
         self.open[address] = mine + 1
+        if connection is not None:
+            self.waiting[connection] = None
         return True
+
+    def _evict(self) -> None:
+        oldest = next(iter(self.waiting))
+        del self.waiting[oldest]
+        self.evicted += 1
+        oldest.evict()
 
     def give_back(self, address: str) -> None:
         left = self.open.get(address, 1) - 1
@@ -63,7 +87,7 @@ class GuardedH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         address = self.client[0] if self.client else ""
-        if not self.limits.take(address):
+        if not self.limits.take(address, self):
             transport.abort()  # no answer at all: a flood must not cost a write each
             return
         self._address = address
@@ -71,18 +95,31 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_header_timer()
+        self.limits.waiting.pop(self, None)
         if self._address is not None:
             self.limits.give_back(self._address)
             self._address = None
         super().connection_lost(exc)
+
+    def evict(self) -> None:
+        """Closed to make room (the limits took it out of their waiting list): its place is
+        given back now, not when the loop gets round to connection_lost."""
+        self._cancel_header_timer()
+        if self._address is not None:
+            self.limits.give_back(self._address)
+            self._address = None
+        self.transport.abort()
 
     def data_received(self, data: bytes) -> None:
         waiting = self.conn.their_state is h11.IDLE
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:
             self._cancel_header_timer()  # the headers are in: the request is the app's now
+            self.limits.waiting.pop(self, None)
         elif waiting and self._header_timer is None:
             self._arm_header_timer()  # the next request of a kept-alive connection began
+            if self._address is not None:
+                self.limits.waiting[self] = None
 
     def _arm_header_timer(self) -> None:
         self._cancel_header_timer()
@@ -96,6 +133,7 @@ class GuardedH11Protocol(H11Protocol):
     def _too_slow(self) -> None:
         self._header_timer = None
         if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.limits.waiting.pop(self, None)
             self.transport.close()
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
+import time
 import urllib.error
 import urllib.request
 
@@ -177,3 +179,67 @@ def test_the_state_through_the_server_is_the_services_with_an_etag(served, servi
         again.read()
         assert again.status == 304
         connection.close()
+
+
+def slow_clients(port: int, addresses: int, each: int) -> list[socket.socket]:
+    """``addresses`` x ``each`` connections from 127.0.0.2, .3, ... (all loopback), each having
+    sent half a request line and nothing more (under the per-address cap of 16)."""
+    held = []
+    for host in range(2, 2 + addresses):
+        for _ in range(each):
+            sock = socket.create_connection(
+                ("127.0.0.1", port), timeout=5, source_address=(f"127.0.0.{host}", 0)
+            )
+            with contextlib.suppress(OSError):  # closed already to make room
+                sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: loc")
+            held.append(sock)
+    return held
+
+
+def eventually(predicate, what: str) -> None:
+    """The server takes connections on its own loop: wait (10 s at most) until it has."""
+    deadline = time.monotonic() + 10
+    while not predicate():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.01)
+
+
+def test_a_slow_header_flood_leaves_room_for_the_phones(app):
+    # Issue #33: 300 slow connections from 30 addresses filled the cap of 256, and every
+    # phone request was refused for as long as they were held.
+    limits = ConnectionLimits(header_timeout=60.0)
+    with WebServer(app, "127.0.0.1", 0, threads=1, limits=limits) as server:
+        held = slow_clients(server.port, 30, 10)
+        try:
+            for _ in range(20):  # a phone polling, each request on a new connection
+                status, _, body = get(server.url + "api/state")
+                assert status == 200 and json.loads(body)["phase"] == "idle"
+            # The slow ones are capped as a group; the oldest were closed to make room.
+            eventually(lambda: limits.evicted >= 300 - limits.slow_total, "not all seen")
+            assert len(limits.waiting) <= limits.slow_total < limits.total
+            assert held[0].recv(100) == b""  # the first of them: closed by the server
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_a_phone_with_a_request_under_way_is_not_closed_to_make_room(app):
+    limits = ConnectionLimits(slow_total=4, header_timeout=60.0)
+    with WebServer(app, "127.0.0.1", 0, limits=limits) as server:
+        phone = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        phone.sendall(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        assert phone.recv(12) == b"HTTP/1.1 200"
+        held = slow_clients(server.port, 2, 4)
+        try:
+            eventually(lambda: limits.evicted >= 4, "the slow connections were not all seen")
+            # The kept-alive phone was idle, not sending headers: it still has its connection.
+            phone.sendall(b"GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            answer = b""
+            while b"HTTP/1.1 200" not in answer:
+                chunk = phone.recv(65536)
+                assert chunk, "the phone's connection was closed"
+                answer += chunk
+        finally:
+            phone.close()
+            for sock in held:
+                sock.close()
