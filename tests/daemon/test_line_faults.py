@@ -70,8 +70,11 @@ def change(daemon: Daemon, channel: int) -> None:
 
 
 def nothing_taken_for_a_repeat(daemon: Daemon) -> None:
+    """No frame refused as old, no reconnect.  (A duplicate may be counted: on a busy machine
+    the board re-sends a frame whose ACK came late, and the driver rightly drops the copy; that
+    no fault was dropped as a repeat the tests check by counting the faults read.)"""
     stats = link_of(daemon).stats()
-    assert stats.old_frames == 0 and stats.duplicates == 0 and stats.reconnects == 0
+    assert stats.old_frames == 0 and stats.reconnects == 0
 
 
 def test_back_to_back_faults_before_the_driver_reads_either_are_both_read(daemon):
