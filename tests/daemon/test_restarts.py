@@ -11,6 +11,9 @@ import pytest
 
 from .process import DaemonProcess
 
+#: Each restarts the real daemon several times.
+pytestmark = pytest.mark.slow
+
 POINTS = {"edition": "parker-1950", "variant": "points", "players": ["red", "yellow"]}
 
 

@@ -22,6 +22,9 @@ from tests.store.randomplay import Player
 from .test_evening_regressions import play_turns, start
 from .test_owner_sim import wait_for
 
+#: The real daemon, its journal damaged, killed and restarted.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def daemon(tmp_path):

@@ -32,6 +32,9 @@ from pawnlight.devices.sim_firmware import SimulatedFirmware
 
 from .helpers import WAIT, EventRecorder
 
+#: Half a minute of play on the firmware (./test --fast leaves it out).
+pytestmark = pytest.mark.slow
+
 # What a Pico leaves free to MicroPython is about 190 KiB of 32-bit objects; the unix port's
 # objects are 64-bit, nearly twice the size, so 160 KiB here is tighter than the Pico.
 PICO_HEAP_KB = 160

@@ -32,7 +32,10 @@ from . import test_link_end_to_end as on_unix_port
 from .helpers import WAIT, EventRecorder
 
 REASON = missing()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=f"no emulated Pico: {REASON}")
+pytestmark = [
+    pytest.mark.skipif(REASON is not None, reason=f"no emulated Pico: {REASON}"),
+    pytest.mark.slow,  # the emulated chip boots in seconds and runs several times slower
+]
 
 
 class SlowRecorder(EventRecorder):

@@ -18,6 +18,9 @@ from pawnlight.hardware.parts import CUP_SIDE_MM, TRAY_RADIUS_MM, parts
 from pawnlight.hardware.template import PT_PER_MM, SCALE_BAR_MM, scale_bar_points
 from pawnlight.hardware.wiring import load_wiring
 
+#: OpenSCAD renders every part (./test --fast leaves it out).
+pytestmark = pytest.mark.slow
+
 BOARD_MM = 16 * 33.0
 
 

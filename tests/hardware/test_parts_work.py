@@ -17,6 +17,9 @@ from pawnlight.board import magnets
 from pawnlight.hardware import stl
 from pawnlight.hardware.parts import parts
 
+#: OpenSCAD renders the parts, then every LED and resting place is checked.
+pytestmark = pytest.mark.slow
+
 #: A pawn's base, and the steepest slope it can stand still on (PLA on PLA, felt-less:
 #: a friction coefficient of at most tan 20 deg = 0.36; the parts slope at 30 deg).
 PAWN_BASE_MM = 13.5
