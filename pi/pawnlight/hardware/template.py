@@ -244,10 +244,8 @@ def template_pdf(parts: Sequence[Part]) -> bytes:
     for index, stream in enumerate(streams):
         data = stream.encode("latin-1", "replace")
         objects.append(
-            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width} {height}] "
-            (
-                f"/Resources << /Font << /F1 3 0 R >> >> "
-                f"/Contents {page_ids[index] + 1} 0 R >>"
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width} {height}] "(
+                f"/Resources << /Font << /F1 3 0 R >> >> /Contents {page_ids[index] + 1} 0 R >>"
             ).encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream")
