@@ -243,11 +243,11 @@ def template_pdf(parts: Sequence[Part]) -> bytes:
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     for index, stream in enumerate(streams):
         data = stream.encode("latin-1", "replace")
-        objects.append(
-            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width} {height}] "(
-                f"/Resources << /Font << /F1 3 0 R >> >> /Contents {page_ids[index] + 1} 0 R >>"
-            ).encode()
+        page = (
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width} {height}] "
+            f"/Resources << /Font << /F1 3 0 R >> >> /Contents {page_ids[index] + 1} 0 R >>"
         )
+        objects.append(page.encode())
         objects.append(b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream")
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
