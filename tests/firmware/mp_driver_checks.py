@@ -15,19 +15,8 @@ from analog_mux import AnalogMuxBank
 from debounce import Debouncer
 from leds import LedStrip, estimate_ma
 from mfrc522 import MFRC522, CardWatcher, crc_a
+from mp_check import check, finish
 from shift_in import ShiftInChain
-
-failures = []
-count = 0
-
-
-def check(condition, what):
-    global count
-    count += 1
-    if not condition:
-        failures.append(what)
-        print("FAIL", what)
-
 
 # Config: both shipped boards, 112 channels and 132 LEDs
 for name in ("presence", "colour"):
@@ -108,7 +97,4 @@ for uid in ("01020304", "04a1b2c3d4e5f6", "00112233445566778899"):
     check(watcher.poll() == bytes.fromhex(uid), "uid " + uid)
     check(watcher.poll() is None, "once " + uid)
 
-if failures:
-    print(f"FAILED {len(failures)} of {count}")
-    sys.exit(1)
-print(f"PASSED {count}")
+finish()

@@ -10,17 +10,7 @@ import time
 sys.path.insert(0, sys.argv[1])
 
 import protocol as P
-
-failures = []
-count = 0
-
-
-def check(condition, what):
-    global count
-    count += 1
-    if not condition:
-        failures.append(what)
-        print("FAIL", what)
+from mp_check import check, finish
 
 
 class Registers:
@@ -254,7 +244,4 @@ check([f[0] for f in decoder.feed(read_all(serial))] == [P.HOST_HELLO], "the nex
 check(serial._guard.readinto(bytearray(1)) is None, "the guard is quiet between reads")
 check(serial._guard.write(b"abc") == 3, "what the firmware writes, the guard drops")
 
-if failures:
-    print(f"FAILED {len(failures)} of {count}")
-    sys.exit(1)
-print(f"PASSED {count}")
+finish()

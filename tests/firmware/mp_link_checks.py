@@ -9,17 +9,7 @@ sys.path.insert(0, sys.argv[1])
 
 import protocol as P
 from link import HostLink
-
-failures = []
-count = 0
-
-
-def check(condition, what):
-    global count
-    count += 1
-    if not condition:
-        failures.append(what)
-        print("FAIL", what)
+from mp_check import check, finish
 
 
 class Port:
@@ -146,7 +136,4 @@ for body in cases:
 check(decode_into(b"\x05\x01", 2, bytearray(2)) == -1, "viper COBS: a block past the end")
 check(link.decoder._decode_into is decode_into, "the link decodes with the viper one")
 
-if failures:
-    print(f"FAILED {len(failures)} of {count}")
-    sys.exit(1)
-print(f"PASSED {count}")
+finish()

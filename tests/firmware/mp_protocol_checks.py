@@ -9,17 +9,7 @@ import sys
 sys.path.insert(0, sys.argv[1])
 
 import protocol as P
-
-failures = []
-count = 0
-
-
-def check(condition, what):
-    global count
-    count += 1
-    if not condition:
-        failures.append(what)
-        print("FAIL", what)
+from mp_check import check, finish
 
 
 def raises(exc, fn, *args):
@@ -139,7 +129,4 @@ for _ in range(20):
     s = P.next_seq(s)
 check(all(dup.check(e) == P.SEQ_OLD for e in seqs[:-1]), "every earlier number refused")
 
-if failures:
-    print(f"FAILED {len(failures)} of {count}")
-    sys.exit(1)
-print(f"PASSED {count}")
+finish()
