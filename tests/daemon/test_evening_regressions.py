@@ -8,21 +8,11 @@ import pytest
 from pawnlight.rules import Deck, Position
 from pawnlight.rules.board import COLOURS, Place
 from pawnlight.rules.notation import parse_move
-from pawnlight.runtime.config import Config
-from pawnlight.runtime.daemon import Daemon
 from pawnlight.store.errors import JournalError
 from pawnlight.store.journal import Journal
 
 from .hands import HAND, make_move, read_by
 from .test_owner_sim import wait_for
-
-
-@pytest.fixture
-def daemon(tmp_path):
-    daemon = Daemon(Config(data=tmp_path, sim=True, layout="presence", http_port=0, settle=0.1))
-    daemon.start(web=False)
-    yield daemon
-    daemon.stop()
 
 
 def play_turns(daemon, turns: int, seed: int) -> dict:

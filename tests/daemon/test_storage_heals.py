@@ -26,14 +26,6 @@ from .test_owner_sim import wait_for
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def daemon(tmp_path):
-    daemon = Daemon(Config(data=tmp_path, sim=True, layout="presence", http_port=0, settle=0.1))
-    daemon.start(web=False)
-    yield daemon
-    daemon.stop()
-
-
 def recorded_turns(tmp_path, game_id: int) -> int:
     with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
         return len(journal.resume(game_id).history)
