@@ -47,7 +47,7 @@ def scanned(table: Table, uid: str) -> list[Effect]:
     table.deck.played_card(uid)
     effects: list[Effect] = [recorded(game)]
     if game.phase == Phase.MOVE and game.turn in table.computer:
-        return effects + _computer_move(table, card, options)
+        return effects + computer_move(table, card, options)
     if game.phase == Phase.MOVE:
         enter(table, CompanionPhase.MOVE)
         table.message = f"{colour} plays {a_card(card)}: make the move lit on the board"
@@ -75,7 +75,7 @@ def _not_now(table: Table) -> str:
     return "start a game on the owner's page first"
 
 
-def _computer_move(table: Table, card: str, options: Options) -> list[Effect]:
+def computer_move(table: Table, card: str, options: Options) -> list[Effect]:
     """A computer seat chooses; a person then makes exactly that move on the board."""
     from ..players import view_of
 

@@ -11,16 +11,17 @@ from ..rules.board import COLOURS
 from ..rules.game import GameError
 from ..rules.notation import NotationError, move_text, parse_move
 from ..rules.words import a_card, move_words
-from .config import ConfigError, NewGame, new_game
+from .cards import computer_move
+from .config import ConfigError, NewGame, Seat, new_game, seat
 from .deck import Enrolment
 from .games import begin as begin_game
 from .phases import CompanionPhase
 from .points import DOUBLING, Handler, Reply, doubling
 from .recognition import WATCHING_THE_BOARD, enter
-from .sentences import event_text, event_words
+from .sentences import event_text, event_words, phase_message
 from .service import CommandRefused
 from .signals import Buzz, Effect, Remember, StatusLight
-from .table import Table, seat_players
+from .table import Table, seat_players, seats_of
 from .turns import after_turn, decided, play, recorded
 
 #: Seconds within which the board's New game button must be pressed a second time.
@@ -90,6 +91,61 @@ def _resolve(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effe
     if not isinstance(decision, Ambiguous) or chosen.after not in (m.after for m in decision.moves):
         raise CommandRefused(f"the board no longer shows {wanted}: finish the move on the board")
     return {"ok": True, "played": move_text(chosen)}, play(table, chosen)
+
+
+#: The phases in which a game is in play (its seats can change hands).
+_IN_PLAY = frozenset(
+    {
+        CompanionPhase.SETUP,
+        CompanionPhase.DRAW,
+        CompanionPhase.MOVE,
+        CompanionPhase.CHOOSE,
+        CompanionPhase.DOUBLE,
+    }
+)
+
+
+def _seat(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    """A seat given to the computer, or back to a person, during a game (a player leaves the
+    table or comes back): ``{"seat": Seat}`` (checked by the web with config.seat), or its raw
+    fields.  Kept in the journal, so a restart keeps it; when it is that colour's turn with a
+    card drawn, the computer chooses at once (or the person's moves are lit again)."""
+    request = args.get("seat")
+    if not isinstance(request, Seat):
+        try:
+            request = seat(args)
+        except ConfigError as error:
+            raise CommandRefused(str(error), 400) from None
+    game = table.game
+    if game is None or game.over or table.phase not in _IN_PLAY:
+        raise CommandRefused(
+            "no game is in play: the computer's seats of a new game are chosen under New game"
+        )
+    if request.colour not in game.config.players:
+        raise CommandRefused(f"{request.colour} is not playing in this game")
+    colour = COLOURS.index(request.colour)
+    name = request.colour.capitalize()
+    if request.player is None:
+        table.computer.pop(colour, None)
+        said = f"{name} is played by a person again"
+    else:
+        table.computer.update(seat_players(((request.colour, request.player),)))
+        said = f"The computer plays {name} from now on"
+    table.seats_kept = True
+    effects: list[Effect] = [Remember("seats", {"computer": dict(seats_of(table))})]
+    if table.phase == CompanionPhase.MOVE and game.turn == colour:
+        table.guided = None  # the computer's choice (or a hint) was for the seat as it was
+        if request.player is not None:
+            assert game.card is not None and game.options is not None
+            effects += computer_move(table, game.card, game.options)
+            if table.phase == CompanionPhase.MOVE:
+                table.message = f"{said}. {table.message}"
+        else:
+            enter(table, CompanionPhase.MOVE)
+            table.message = f"{said}. {phase_message(table)}"
+    elif table.phase in (CompanionPhase.DRAW, CompanionPhase.MOVE):
+        table.message = f"{said}. {phase_message(table)}"
+    return {"ok": True, "computer": dict(seats_of(table)), "said": said}, effects
 
 
 def _hint(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
@@ -173,6 +229,7 @@ COMMANDS: dict[str, Handler] = {
     "resolve": _resolve,
     "hint": _hint,
     "forfeit": _forfeit,
+    "seat": _seat,
     **{action: doubling(action) for action in DOUBLING},
     "enrol": _enrol,
     "enrol_cancel": _enrol_cancel,

@@ -179,8 +179,6 @@ def check_config(config: GameConfig) -> None:
 
 def computer_seats(seats: object, config: GameConfig) -> tuple[tuple[str, str], ...]:
     """``{"blue": "heuristic", "green": "strong"}`` checked: playing colours, known players."""
-    from ..players.registry import parse_spec  # the players load on first use
-
     if not isinstance(seats, Mapping):
         raise ConfigError('computer must map colours to players, e.g. {"blue": "heuristic"}')
     chosen: list[tuple[str, str]] = []
@@ -188,11 +186,49 @@ def computer_seats(seats: object, config: GameConfig) -> tuple[tuple[str, str], 
         colour = _name(name, "colour", COLOURS)
         if colour not in config.players:
             raise ConfigError(f"{name} is not playing")
-        if not isinstance(spec, str) or len(spec) > 60:
-            raise ConfigError(f"say which player for {name}: random, heuristic or strong")
-        try:
-            parse_spec(spec)  # each setting within its bounds (players/registry.py, BOUNDS)
-        except ValueError as error:
-            raise ConfigError(f"computer {colour}: {error}") from None
-        chosen.append((colour, spec))
+        chosen.append((colour, player_spec(spec, colour)))
     return tuple(sorted(chosen, key=lambda seat: COLOURS.index(seat[0])))
+
+
+def player_spec(spec: object, colour: str) -> str:
+    """A computer player's spec for ``colour`` checked: a known player, each setting within its
+    bounds (players/registry.py, BOUNDS); the same for a new game's seats and a seat changed."""
+    from ..players.registry import parse_spec  # the players load on first use
+
+    if not isinstance(spec, str) or len(spec) > 60:
+        raise ConfigError(f"say which player for {colour}: random, heuristic or strong")
+    try:
+        parse_spec(spec)
+    except ValueError as error:
+        raise ConfigError(f"computer {colour}: {error}") from None
+    return spec
+
+
+#: The fields of a seat changed during a game (``POST /api/seat``).
+SEAT_FIELDS = ("colour", "player")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat given to the computer (``player``: its spec) or back to a person (None)."""
+
+    colour: str
+    player: str | None
+
+
+def seat(args: Mapping[str, object], config: GameConfig | None = None) -> Seat:
+    """``{"colour": "red", "player": "heuristic"}`` (or ``"player": null`` for a person)
+    checked as a new game's ``computer`` is; with the game's ``config``, the colour must play."""
+    unknown = sorted(set(args) - set(SEAT_FIELDS))
+    if unknown:
+        raise ConfigError(f"unknown field {unknown[0]!r} (expected {', '.join(SEAT_FIELDS)})")
+    if "colour" not in args or "player" not in args:
+        raise ConfigError(
+            'say which colour and who plays it: {"colour": "red", "player": "heuristic"}, '
+            'or "player": null for a person'
+        )
+    colour = _name(args["colour"], "colour", COLOURS)
+    if config is not None and colour not in config.players:
+        raise ConfigError(f"{colour} is not playing")
+    player = args["player"]
+    return Seat(colour, None if player is None else player_spec(player, colour))

@@ -45,6 +45,9 @@ def start(table: Table, config: GameConfig, match: bool = False) -> list[Effect]
     enter(table, CompanionPhase.SETUP)
     table.message = f"Set up the board as lit, then {COLOURS[game.turn]} draws the first card."
     effects.append(StartRecord(game.config, computer=seats_of(table), match=match))
+    if table.seats_kept:  # seats kept from an earlier game: this one's record has its own
+        table.seats_kept = False
+        effects.append(Remember("seats", None))
     return effects + decided(table)
 
 

@@ -76,6 +76,10 @@ class Table:
         self.takeback_since: float | None = None
         #: Colours played by the computer: colour -> (spec, Player).
         self.computer: dict[int, tuple[str, Player]] = {}
+        #: Seats changed during a game may be kept in the journal (``seats``: changed in this
+        #: game, or one before a restart): the next game begun forgets them (its record holds
+        #: its own seats).
+        self.seats_kept = True
         #: The one move lit for a person to make: the computer's choice, or a hint.
         self.guided: Move | None = None
         self.guided_by = ""
