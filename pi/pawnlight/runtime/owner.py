@@ -350,6 +350,9 @@ class Owner:
         game: Game = self._journal.resume(game_id)
         meta = self._journal.load(game_id).meta
         computer = meta.get("computer")
+        seats = self._recall("seats")  # seats changed during the game (POST /api/seat)
+        if seats is not None:
+            computer = seats.get("computer")
         self.game_id = game_id
         self._saved_turns = len(game.history)
         earlier = self._match_games(meta.get("match"))
