@@ -33,7 +33,7 @@ def run(name: str, args: dict[str, Any]):
 
 
 def _as_given(value: Any, name: str) -> Any:
-    return value  # checked as a whole by config.new_game
+    return value  # checked as a whole by config.new_game or config.seat
 
 
 def _setting(value: Any, name: str) -> Any:
@@ -84,6 +84,19 @@ def show_hint():
 def forfeit():
     bodies.body({})
     return run("forfeit", {})
+
+
+@blueprint.post("/api/seat")
+@owner_only()
+def seat():
+    """A seat given to the computer or back to a person during a game: checked here
+    (config.seat, as a new game's ``computer``); whether the colour plays now, by the game."""
+    data = bodies.body(
+        dict.fromkeys(config.SEAT_FIELDS, _as_given),
+        required=config.SEAT_FIELDS,
+        aliases={"color": "colour"},
+    )
+    return run("seat", {"seat": _checked(config.seat, data)})
 
 
 def _doubling(name: str):

@@ -354,6 +354,37 @@ class Action:
     note: str | None = None
 
 
+#: The phases of a game in play, when a seat may go to the computer or back to a person.
+SEATS_CHANGE = (
+    CompanionPhase.SETUP,
+    CompanionPhase.DRAW,
+    CompanionPhase.MOVE,
+    CompanionPhase.CHOOSE,
+    CompanionPhase.DOUBLE,
+)
+#: The computer player a seat is given to during a game (the New game form offers the others).
+SEAT_PLAYER = "heuristic"
+
+
+def seat_actions(state: Mapping[str, Any]) -> list[Action]:
+    """One button a playing colour: the computer takes the seat (a player leaves the table),
+    or a person takes it back (POST /api/seat)."""
+    computer = state.get("computer") or {}
+    note = (
+        "The computer chooses the moves of a colour it plays; a person still draws and scans "
+        "its card and moves its pawns as lit."
+    )
+    actions = []
+    for colour in state.get("players") or []:
+        name = str(colour).capitalize()
+        if colour in computer:
+            label, player = f"A person plays {name} again", None
+        else:
+            label, player = f"Computer plays {name}", SEAT_PLAYER
+        actions.append(Action("seat", label, {"colour": colour, "player": player}, note=note))
+    return actions
+
+
 def owner_actions(state: Mapping[str, Any]) -> list[Action]:
     """The buttons that make sense at this moment of the game (the choices of an ambiguous
     board are offered with the moves, not here)."""
@@ -379,6 +410,8 @@ def owner_actions(state: Mapping[str, Any]) -> list[Action]:
         and state.get("turn") not in computer
     ):
         actions.append(Action("hint", "Show a hint on the board"))
+    if phase in SEATS_CHANGE:
+        actions += seat_actions(state)
     if phase == CompanionPhase.OVER:
         actions.append(Action("next-game", "Next game", primary=True))
     if phase == CompanionPhase.ENROL:

@@ -25,6 +25,7 @@ POST_ROUTES = [
     "/api/settings",
     "/api/next-game",
     "/api/hint",
+    "/api/seat",
 ]
 
 

@@ -90,6 +90,26 @@ def test_corrections_warnings_link_and_text_are_shown_and_escaped(client, servic
     assert 'data-up="false">Board not connected: the USB cable is out' in html
 
 
+def test_a_board_that_keeps_restarting_is_not_shown_as_healthy(client, service):
+    service.link(True, "connected")
+    html = page(client)
+    assert 'class="chip link ok"' in html and "Board connected" in visible_text(html)
+    assert "board-restarts" not in html
+    service.patch(board_health={"steady": False, "restarts": 3, "minutes": 5})
+    html = page(client)
+    text = " ".join(visible_text(html).split())
+    assert 'class="chip link warn"' in html and "Board connected but restarting" in text
+    assert (
+        "The board restarted 3 times in the last 5 minutes: check its USB cable and its power "
+        "supply" in text
+    )
+    # Steady again (or a daemon that does not say): the warning goes.
+    service.patch(board_health={"steady": True, "restarts": 1, "minutes": 5})
+    html = page(client)
+    assert 'class="chip link ok"' in html and "board-restarts" not in html
+    assert "restart" not in visible_text(html)
+
+
 def test_scores_and_match_totals_in_point_play(client, service):
     service.patch(
         phase="over",
@@ -205,7 +225,7 @@ def test_doubling_buttons_only_in_classic_point_play(client, service):
     service.command("double", {"colour": "red"})
     html = page(client, "/partial/live")
     assert "Yellow accepts" in html and "Yellow drops" in html and "Red accepts" not in html
-    assert html.count('class="muted action-note"') == 1
+    assert html.count('class="muted action-note">Accept: play on') == 1
     assert "Accept: play on, every score counts double. Drop: leave this game now" in html
 
 
@@ -214,8 +234,7 @@ def test_the_doubling_buttons_say_what_doubling_is(client, service):
     login(client)
     service.start(("red", "yellow"), edition="parker-1950", variant="points")
     html = page(client, "/partial/live")
-    assert html.count('class="muted action-note"') == 1
-    assert "Doubling: a player who expects to win may double what this game scores" in html
+    assert html.count('class="muted action-note">Doubling: a player who expects to win') == 1
     assert "if all drop, the doubler scores 25 points." in html
 
 
