@@ -74,6 +74,36 @@ def test_time_must_not_go_backwards():
     bouncer = Debouncer(0.05)
     bouncer.feed(A, 2.0)
     with pytest.raises(ValueError, match="backwards"):
-        bouncer.feed(B, 1.0)
+        bouncer.advance(1.0)
+    bouncer.feed(B, 1.0)  # a reading is never dated before the previous one
+    bouncer.advance(2.1)
+    assert bouncer.board == B and bouncer.since == 2.0
     with pytest.raises(ValueError):
         Debouncer(-1.0)
+
+
+def test_a_late_reading_counts_from_when_the_board_saw_it():
+    """A busy Pi reads a lift and a put-back 0.2 s apart on the board together, after ticks
+    past both: dated by the board, the lift lasted 0.2 s (a real departure, not a glimpse)."""
+    bouncer = Debouncer(0.05, reference=A)
+    bouncer.feed(A, 0.0)
+    bouncer.advance(10.3)
+    bouncer.feed(B, 10.0)
+    bouncer.advance(10.3)  # the readings that came with it may undo it: not yet
+    assert bouncer.board == A and bouncer.pending
+    bouncer.feed(A, 10.2)
+    assert bouncer.board == B and bouncer.since == 10.0  # the lift lasted 0.2 s
+    bouncer.advance(10.31)  # time passes beyond the batch
+    assert bouncer.board == A and bouncer.since == 10.2 and not bouncer.pending
+    assert bouncer.glimpsed == frozenset() and bouncer.held(10.31) == pytest.approx(0.11)
+
+
+def test_a_late_reading_shorter_than_the_flicker_time_is_still_a_glimpse():
+    bouncer = Debouncer(0.05, reference=A)
+    bouncer.feed(A, 0.0)
+    bouncer.advance(10.3)
+    bouncer.feed(B, 10.0)
+    bouncer.advance(10.3)
+    bouncer.feed(A, 10.01)
+    bouncer.advance(10.31)
+    assert bouncer.board == A and bouncer.since == 0.0 and bouncer.glimpsed == {0}

@@ -12,7 +12,12 @@ The debouncer also remembers which cells differed from a *reference* board (the 
 before the move) while the board was away from it.  A presence board cannot see an 11's switch
 (two pawns change places, both squares stay full); the touched cells are the only trace of it.
 
-Pure: time is only ever the ``at`` values passed in, which must not go backwards.
+Pure: time is only ever the ``at`` values passed in, which must not go backwards, but for one
+case: a reading may be dated before the last advance (a change the board timed, read late by a
+busy Pi).  It is dated when it happened (never before the previous reading), so a pawn lifted
+and put back 0.2 s later is a lift, not a glimpse, however late both arrived.  The readings that
+came with it may undo it, so a late departure becomes the board only by a later reading or by
+time passing beyond the moment it arrived, never by an advance to that same moment.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ class Debouncer:
         self.board: Occupancy | None = None
         self.since = 0.0
         self._now = float("-inf")
+        self._late_at = float("-inf")  # the time when the last late reading arrived
         self._latest: Occupancy | None = None
         self._latest_since = 0.0
         self._away_since: float | None = None
@@ -38,7 +44,16 @@ class Debouncer:
         self._glimpsed: set[int] = set()
 
     def feed(self, occupancy: Occupancy, at: float) -> None:
-        self.advance(at)
+        if self._latest is not None:
+            at = max(at, self._latest_since)  # never before the previous reading
+        if at < self._now:
+            self._expire(at)
+            self._late_at = self._now
+        else:
+            self.advance(at)
+        self._take(occupancy, at)
+
+    def _take(self, occupancy: Occupancy, at: float) -> None:
         if self.board is None:
             self.board = self._latest = occupancy
             self.since = self._latest_since = at
@@ -65,6 +80,10 @@ class Debouncer:
         if at < self._now:
             raise ValueError(f"time went backwards: {at} after {self._now}")
         self._now = at
+        if at > self._late_at:
+            self._expire(at)
+
+    def _expire(self, at: float) -> None:
         if self._away_since is not None and at - self._away_since >= self.flicker:
             assert self._latest is not None
             leaving_reference = self.board == self.reference

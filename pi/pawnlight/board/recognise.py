@@ -159,13 +159,15 @@ class Recogniser:
 
     # -- the stream -------------------------------------------------------------------------------
 
-    def feed(self, reading: Sequence[int], at: float) -> Decision:
-        """A reading of all 112 sensor channels taken at time ``at``."""
-        return self.feed_occupancy(read_occupancy(self.layout, reading), at)
+    def feed(self, reading: Sequence[int], at: float, now: float | None = None) -> Decision:
+        """A reading of all 112 sensor channels taken at time ``at``, decided at ``now`` (the
+        later of ``at`` and the last tick when not given): a reading the board timed may arrive
+        after ticks later than it (see debounce)."""
+        return self.feed_occupancy(read_occupancy(self.layout, reading), at, now)
 
-    def feed_occupancy(self, occupancy: Occupancy, at: float) -> Decision:
+    def feed_occupancy(self, occupancy: Occupancy, at: float, now: float | None = None) -> Decision:
         self._debounce.feed(occupancy, at)
-        return self.tick(at)
+        return self.tick(max(self._debounce.now, at if now is None else now))
 
     def tick(self, at: float) -> Decision:
         """Let time pass without a new reading: a board stable long enough is decided."""

@@ -90,7 +90,9 @@ class Companion(Table):
             self.reading = item.values
             self.stuck_watch.observe(item.values, item.at)
             if self.recogniser is not None:
-                self.decision = self.recogniser.feed(item.values, self.now)
+                # Dated when the board saw it (the owner maps the board's time), which may be
+                # before the last tick: settling counts from when the pawns moved.
+                self.decision = self.recogniser.feed(item.values, item.at, self.now)
                 effects += decided(self)
         elif isinstance(item, Tick):
             self._watch_stuck(item.at)
