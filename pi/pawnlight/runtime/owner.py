@@ -64,6 +64,7 @@ from pawnlight.devices.events import (
 )
 from pawnlight.rules.editions import Variant
 from pawnlight.rules.game import Game, GameError, Result
+from pawnlight.runtime.board_clock import BoardClock
 from pawnlight.store.errors import JournalDamaged, StoreError
 from pawnlight.store.journal import Decided, Journal
 from pawnlight.store.record import GameRecord
@@ -174,6 +175,10 @@ class Owner:
         # The readings as the companion has taken them in and published (_published).
         self._taken: tuple[int, ...] = tuple(self._values)
         self._have_reading = False
+        # The board's times of its changes on our clock, and the time of the last Reading
+        # handed on (readings never go back in time).
+        self._board_clock = BoardClock()
+        self._reading_at = float("-inf")
         self._journal: Journal | None = None
         self.game_id: int | None = None
         #: The earlier games of the match the current game belongs to, oldest first.
@@ -437,13 +442,16 @@ class Owner:
                 return None
             self._values = list(item.values)
             self._have_reading = True
-            return Reading(tuple(self._values), item.at)
+            return self._reading(item.at)
         if isinstance(item, SensorChanged):
             if 0 <= item.channel < len(self._values):
                 self._values[item.channel] = item.value
+            at = item.at
+            if item.board_ms is not None:  # a 1.2 board: when the change happened, not was read
+                at = self._board_clock.place(item.at, item.board_ms)
             if not self._have_reading:
                 return None
-            return Reading(tuple(self._values), item.at)
+            return self._reading(at)
         if isinstance(item, CardRead):
             self.last_uid = item.uid
             self._cards_pending += 1  # counted once the state with it is published
@@ -451,6 +459,7 @@ class Owner:
         if isinstance(item, ButtonPressed):
             return Pressed(item.name, item.at)
         if isinstance(item, LinkState):
+            self._board_clock.reset()  # a new link or a new boot: the board's uptime restarts
             return LinkChanged(item.up, item.detail, item.firmware, self._clock())
         if isinstance(item, FirmwareError):
             self.errors.append(f"board error {item.code}: {item.message}")
@@ -458,6 +467,11 @@ class Owner:
         if isinstance(item, Reading | CardScanned | Pressed | LinkChanged | Tick):
             return item
         raise TypeError(f"the owner does not know {type(item).__name__}")
+
+    def _reading(self, at: float) -> Reading:
+        """The channels' values as a Reading at ``at``, never before the previous one."""
+        self._reading_at = max(self._reading_at, at)
+        return Reading(tuple(self._values), self._reading_at)
 
     def _execute(self, effects: list[Effect]) -> None:
         for effect in effects:
@@ -666,7 +680,7 @@ class Owner:
         held, self._held_inputs = self._held_inputs, []
         now = self._clock()
         if self._have_reading:
-            self._execute(self.companion.handle(Reading(tuple(self._values), now)))
+            self._execute(self.companion.handle(self._reading(now)))
         for item in held:
             if self.storage_fault is not None:
                 self._held_inputs.append(item)
