@@ -23,6 +23,7 @@ import queue
 import resource
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -77,6 +78,11 @@ STORAGE_RETRY = 0.5
 #: Seconds between checks, while nothing is written, that the journal's files are still the ones
 #: in the data folder (each write checks them too).
 FILES_CHECK = 2.0
+#: The board's firmware restarting this many times within RESTART_WINDOW seconds is shown on the
+#: page (``board_health``): brown-outs or the watchdog, a cable or power supply to check.  It
+#: goes away once the board has gone RESTART_WINDOW seconds without restarting.
+RESTARTS_SHOWN = 2
+RESTART_WINDOW = 300.0
 
 
 @dataclass
@@ -104,12 +110,27 @@ class Storage:
 
 
 @dataclass(frozen=True)
+class BoardHealth:
+    """How steady the board has been (``board_health`` of the published state)."""
+
+    restarts: int  # firmware restarts within the last RESTART_WINDOW seconds
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "steady": self.restarts < RESTARTS_SHOWN,
+            "restarts": self.restarts,
+            "minutes": round(RESTART_WINDOW / 60),
+        }
+
+
+@dataclass(frozen=True)
 class _Shown:
     """Everything a published state is made of: a new one is published when this changes."""
 
     companion: CompanionState
     game_id: int | None
     storage: Storage
+    board: BoardHealth
 
 
 class _Subscription:
@@ -179,6 +200,10 @@ class Owner:
         # handed on (readings never go back in time).
         self._board_clock = BoardClock()
         self._reading_at = float("-inf")
+        # When the board's firmware restarted (our clock), the last RESTART_WINDOW seconds, and
+        # the link's count of restarts as last read.
+        self._restarts: deque[float] = deque()
+        self._restarts_counted = 0
         self._journal: Journal | None = None
         self.game_id: int | None = None
         #: The earlier games of the match the current game belongs to, oldest first.
@@ -460,6 +485,7 @@ class Owner:
             return Pressed(item.name, item.at)
         if isinstance(item, LinkState):
             self._board_clock.reset()  # a new link or a new boot: the board's uptime restarts
+            self._count_restarts()
             return LinkChanged(item.up, item.detail, item.firmware, self._clock())
         if isinstance(item, FirmwareError):
             self.errors.append(f"board error {item.code}: {item.message}")
@@ -467,6 +493,21 @@ class Owner:
         if isinstance(item, Reading | CardScanned | Pressed | LinkChanged | Tick):
             return item
         raise TypeError(f"the owner does not know {type(item).__name__}")
+
+    def _count_restarts(self) -> None:
+        """A link event may be a restart of the board's firmware: the link's counter says."""
+        link = self._diagnostics().get("link")
+        total = link.get("firmware_restarts", 0) if isinstance(link, dict) else 0
+        if isinstance(total, int):
+            now = self._clock()
+            self._restarts.extend([now] * max(0, total - self._restarts_counted))
+            self._restarts_counted = total
+
+    def _board_health(self) -> BoardHealth:
+        now = self._clock()
+        while self._restarts and now - self._restarts[0] >= RESTART_WINDOW:
+            self._restarts.popleft()
+        return BoardHealth(len(self._restarts))
 
     def _reading(self, at: float) -> Reading:
         """The channels' values as a Reading at ``at``, never before the previous one."""
@@ -704,6 +745,7 @@ class Owner:
             self.companion.state(),
             self.game_id,
             Storage(self.storage_fault, len(self._unsaved), self._saved_turns),
+            self._board_health(),
         )
         if self._state is not None and shown == self._shown:
             self._published()
@@ -711,7 +753,10 @@ class Owner:
         self._shown = shown
         self._version += 1
         extra = {"version": self._version, "game_id": self.game_id}
-        state = Published(shown.companion, {**extra, "storage": shown.storage.to_json()})
+        state = Published(
+            shown.companion,
+            {**extra, "storage": shown.storage.to_json(), "board_health": shown.board.to_json()},
+        )
         self._state = state
         with self._subscribers_lock:
             subscribers = list(self._subscribers)
