@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from pawnlight.companion.config import ConfigError, computer_seats
-from pawnlight.players import registry
-from pawnlight.players.registry import BOUNDS, TimedStrongPlayer, make_player, parse_spec
+from pawnlight.players import strong
+from pawnlight.players.registry import BOUNDS, make_player, parse_spec
 from pawnlight.players.rollout import Rollouts
+from pawnlight.players.strong import StrongPlayer
 from pawnlight.rules.game import GameConfig
 
 from .helpers import moments
@@ -53,7 +54,7 @@ def test_a_decision_stops_at_its_time_limit(monkeypatch):
     # A clock that moves one second at every look: the limit of 3 s passes after a few looks,
     # whatever the machine's speed; the largest budget would take thousands of futures.
     ticks = iter(range(10**9))
-    monkeypatch.setattr(registry.time, "monotonic", lambda: float(next(ticks)))
+    monkeypatch.setattr(strong.time, "monotonic", lambda: float(next(ticks)))
     futures = []
     original = Rollouts.play_out
 
@@ -63,7 +64,7 @@ def test_a_decision_stops_at_its_time_limit(monkeypatch):
 
     monkeypatch.setattr(Rollouts, "play_out", counting)
     player = make_player("strong:budget=20000,width=16")
-    assert isinstance(player, TimedStrongPlayer) and player.time_limit == 3.0
+    assert isinstance(player, StrongPlayer) and player.time_limit == 3.0
     for view, card, options in moments(6):
         futures.clear()
         move = player.choose(view, card, options)
@@ -74,7 +75,7 @@ def test_a_decision_stops_at_its_time_limit(monkeypatch):
 
 def test_without_a_time_limit_the_budget_alone_decides():
     player = make_player("strong:budget=300", time_limit=None)
-    assert not isinstance(player, TimedStrongPlayer)
+    assert isinstance(player, StrongPlayer) and player.time_limit is None
     view, card, options = moments(1)[0]
     assert player.choose(view, card, options) == make_player("strong:budget=300").choose(
         view, card, options

@@ -7,17 +7,12 @@ A spec is a name with optional settings: ``random``, ``heuristic``, ``strong``,
 
 from __future__ import annotations
 
-import sys
-import time
-from typing import Any, TypedDict, Unpack, cast
+from typing import TypedDict, cast
 
-from ..rules.moves import Move, Options
 from .base import Player
 from .heuristic import HeuristicPlayer
 from .random_player import RandomPlayer
-from .rollout import Rollouts
 from .strong import LEAVES, StrongPlayer
-from .view import GameView
 
 PLAYER_NAMES = ("random", "heuristic", "strong")
 _STRONG_SETTINGS = ("budget", "width", "depth", "margin", "leaf")
@@ -106,48 +101,4 @@ def make_player(
         return RandomPlayer(seed)
     if name == "heuristic":
         return HeuristicPlayer()
-    if time_limit is None:
-        return StrongPlayer(seed, **settings)
-    return TimedStrongPlayer(seed, time_limit=time_limit, **settings)
-
-
-class TimedStrongPlayer(StrongPlayer):
-    """The strong player with a time limit per decision: once it passes, the budget counts as
-    spent, so the futures under way finish and the best move so far is played."""
-
-    def __init__(
-        self, seed: int | str = 0, *, time_limit: float, **settings: Unpack[StrongSettings]
-    ) -> None:
-        super().__init__(seed, **settings)
-        self.time_limit = time_limit
-        self._deadline = 0.0
-
-    def choose(self, view: GameView, card: str, options: Options) -> Move | None:
-        self._deadline = time.monotonic() + self.time_limit
-        return super().choose(view, card, options)
-
-    def choose_card(self, view: GameView) -> str:
-        self._deadline = time.monotonic() + self.time_limit
-        return super().choose_card(view)
-
-    def _rollouts(self, view: GameView) -> Rollouts:
-        return _TimedRollouts(view, self.weights, self.leaf == "chance", self._deadline)
-
-
-class _TimedRollouts(Rollouts):
-    """Rollouts whose evaluations count as the whole budget once the deadline has passed."""
-
-    def __init__(self, view: GameView, weights: Any, chance_leaf: bool, deadline: float) -> None:
-        self._deadline = deadline
-        self._count = 0
-        super().__init__(view, weights, chance_leaf=chance_leaf)
-
-    @property
-    def evaluations(self) -> int:
-        if time.monotonic() > self._deadline:
-            return sys.maxsize
-        return self._count
-
-    @evaluations.setter
-    def evaluations(self, value: int) -> None:
-        self._count = value
+    return StrongPlayer(seed, time_limit=time_limit, **settings)

@@ -92,14 +92,14 @@ def play_and_count(job: _Job) -> Row:
     config = settings.config()
     order = config.turn_order
     if settings.variant == Variant.PATIENCE:
-        one = make_player(settings.players[0], f"{settings.seed}:players:{number}")
+        one = make_player(settings.players[0], f"{settings.seed}:players:{number}", None)
         players = dict.fromkeys(order, one)
         specs = [settings.players[0]] * len(order)
     else:
         seats = seating(settings.seats, number)
         specs = [settings.players[entrant] for entrant in seats]
         players = {
-            colour: make_player(spec, f"{settings.seed}:players:{number}:{seat}")
+            colour: make_player(spec, f"{settings.seed}:players:{number}:{seat}", None)
             for seat, (colour, spec) in enumerate(zip(order, specs, strict=True))
         }
     game = play_game(config, players, f"{settings.seed}:game:{number}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -63,6 +64,7 @@ class StrongPlayer(Player):
         weights: Weights | None = None,
         margin: float = DEFAULT_MARGIN,
         leaf: str = "score",
+        time_limit: float | None = None,
     ) -> None:
         if leaf not in LEAVES:
             raise ValueError(f"unknown leaf {leaf!r} (expected {', '.join(LEAVES)})")
@@ -73,6 +75,9 @@ class StrongPlayer(Player):
         self.weights = weights
         self.margin = margin
         self.leaf = leaf
+        #: Seconds one decision may take (None: the budget alone decides, as reproducible runs
+        #: want); past it no new future is sampled and the best move so far is played.
+        self.time_limit = time_limit
         # choose_card decides card and move together; choose then returns the move it found.
         self._planned: tuple[tuple, Move | None] | None = None
 
@@ -144,8 +149,12 @@ class StrongPlayer(Player):
         rng = random.Random(f"{self.seed}:{view.turn_number}:{view.colour}:{card}:{view.hand}")
         values: list[list[float]] = [[] for _ in candidates]
         worlds = 0
-        # Whole futures until the budget is spent, so every candidate meets the same ones.
-        while worlds < MIN_FUTURES or rollouts.evaluations < self.budget:
+        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+        # Whole futures until the budget (or the time) is spent, so every candidate meets the
+        # same ones.
+        while worlds < MIN_FUTURES or (
+            rollouts.evaluations < self.budget and (deadline is None or time.monotonic() < deadline)
+        ):
             worlds += 1
             # One sampled future, replayed identically for every candidate.
             future = card_stream(view.unseen, rng, view.extra_one)

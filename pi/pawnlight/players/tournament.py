@@ -108,7 +108,7 @@ def plans(settings: TournamentSettings) -> list[GamePlan]:
 def play_planned(plan: GamePlan) -> GameOutcome:
     order = plan.config.turn_order
     players = {
-        colour: make_player(plan.specs[entrant], f"{plan.player_seed}:{entrant}")
+        colour: make_player(plan.specs[entrant], f"{plan.player_seed}:{entrant}", None)
         for colour, entrant in zip(order, plan.seats, strict=True)
     }
     game = play_game(plan.config, players, plan.deck_seed)
