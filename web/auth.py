@@ -4,7 +4,8 @@ Two ways in.  Scripts send the PIN with every changing request in the ``X-Pawnli
 header: a browser never adds that header by itself, so another site cannot forge such a request
 (CSRF-safe by construction).  The page logs in once (``POST /api/login``) and gets a session
 cookie; because a browser does send cookies on its own, cookie-authenticated changing requests
-must also carry the CSRF token issued at login (``X-CSRF-Token``) and come from this origin.
+must also carry the CSRF token issued at login (``X-CSRF-Token``) and name this origin (Origin,
+else Referer: one of them must be there).
 
 Wrong PINs are counted per client address and across all of them (ratelimit.py); reaching the
 global limit is told to the companion, which buzzes and shows a warning.  Each login is known
@@ -56,12 +57,14 @@ def _address() -> str:
     return request.remote_addr or "unknown"
 
 
-def same_origin() -> bool:
+def same_origin(required: bool = False) -> bool:
     """A browser names the page a request came from (Origin, else Referer): it must be ours.
-    Clients that send neither are not browsers, and a cookie alone still needs the token."""
+    A request naming neither passes only where it is not ``required``: the login and logout,
+    which scripts use too.  A cookie-authenticated change must name this page: every browser
+    sends Origin with a POST, and a script has the PIN header instead."""
     source = request.headers.get("Origin") or request.headers.get("Referer")
     if source is None:
-        return True
+        return not required
     parts = urlsplit(source)
     return parts.scheme in ("http", "https") and parts.netloc == request.host
 
@@ -131,7 +134,13 @@ def require_owner(changing: bool) -> None:
         token = request.headers.get(CSRF_HEADER, "")
         if not hmac.compare_digest(token.encode(), str(session.get("csrf", "")).encode()):
             raise ApiError("missing or stale CSRF token: reload the page", 403)
-        if not same_origin():
+        if request.headers.get("Origin") is None and request.headers.get("Referer") is None:
+            raise ApiError(
+                "a request with the login cookie must name the page it comes from (Origin "
+                "or Referer, as browsers do); scripts send the PIN in X-Pawnlight-Pin instead",
+                403,
+            )
+        if not same_origin(required=True):
             raise ApiError("the request comes from another site", 403)
 
 

@@ -10,6 +10,8 @@ from werkzeug.test import TestResponse
 from ..helpers import PIN
 
 OWNER = {"X-Pawnlight-Pin": PIN}
+#: What a browser on the page sends with every POST: its own origin (the test client's host).
+THIS_PAGE = {"Origin": "http://localhost"}
 SECRET = b"pawnlight-test-secret-key-000000"
 
 

@@ -7,7 +7,7 @@ from pawnlight.web.app import create_app
 from pawnlight.web.ratelimit import PinLimiter
 
 from ..helpers import ManualClock
-from .helpers import OWNER, PIN, SECRET, json_of, login
+from .helpers import OWNER, PIN, SECRET, THIS_PAGE, json_of, login
 
 GAME = {"players": ["red", "blue"]}
 
@@ -62,7 +62,7 @@ def test_a_login_gives_a_cookie_that_needs_its_csrf_token(client, service):
     assert client.get("/api/session").json == {"owner": True, "pin_set": True, "csrf": token}
     assert status_of(client) == 403  # the cookie alone is not enough
     assert status_of(client, {"X-CSRF-Token": "forged"}) == 403
-    assert status_of(client, {"X-CSRF-Token": token}) == 200
+    assert status_of(client, {"X-CSRF-Token": token, **THIS_PAGE}) == 200
     assert service.commands == [("settings", {"brightness": 0.5})]
     assert client.get("/api/diagnostics").status_code == 200  # reading: no token needed
 
@@ -78,6 +78,24 @@ def test_cookie_requests_from_another_site_are_refused(client):
         ({"Referer": "http://evil.example/page"}, 403),
     ):
         assert status_of(client, {"X-CSRF-Token": token, **headers}) == expected, headers
+
+
+def test_a_cookie_request_naming_no_page_is_refused_but_a_script_with_the_pin_is_not(
+    client, service
+):
+    """Every browser sends Origin with a POST, so a cookie and its token without Origin or
+    Referer come from no browser: refused.  Scripts use the PIN header, which needs neither."""
+    token = login(client)
+    response = client.post(
+        "/api/settings", json={"brightness": 0.5}, headers={"X-CSRF-Token": token}
+    )
+    assert response.status_code == 403
+    assert "Origin" in response.json["error"] and "X-Pawnlight-Pin" in response.json["error"]
+    assert service.commands == []
+    assert status_of(client, OWNER) == 200  # curl with the PIN: no Origin, no Referer
+    assert service.commands == [("settings", {"brightness": 0.5})]
+    fresh = client.application.test_client()
+    assert fresh.post("/api/login", json={"pin": PIN}).status_code == 200  # curl logs in too
 
 
 def test_login_and_logout(client):
@@ -239,7 +257,7 @@ def test_logins_survive_a_restart_but_not_a_pin_change(service, tmp_path):
     cookie = session.value
     again = create_app(service, pin=PIN, secret_key=SECRET, sessions_path=path).test_client()
     again.set_cookie("pawnlight_session", cookie)
-    assert status_of(again, {"X-CSRF-Token": token}) == 200
+    assert status_of(again, {"X-CSRF-Token": token, **THIS_PAGE}) == 200
     assert "sid" not in path.read_text() and cookie not in path.read_text()
     changed = create_app(service, pin="97531", secret_key=SECRET, sessions_path=path)
     other = changed.test_client()

@@ -9,7 +9,7 @@ from markupsafe import escape
 from pawnlight.rules.house_rules import HOUSE_RULES
 
 from ..helpers import SQUARE_CODE
-from .helpers import login
+from .helpers import THIS_PAGE, login
 
 
 def visible_text(html: str) -> str:
@@ -313,8 +313,8 @@ def test_the_page_highlights_exactly_what_the_leds_light_in_every_phase(client, 
     check()  # draw: whose turn
     service.scan("1")
     check()  # move: every legal move
-    login(client)
-    client.post("/api/hint", headers={"X-CSRF-Token": login(client)})
+    hint = client.post("/api/hint", headers={"X-CSRF-Token": login(client), **THIS_PAGE})
+    assert hint.status_code == 200, hint.json
     state = service.state()
     assert state["guided"] and set(state["lit"].values()) >= {"hint"}
     check()  # a hint: only the suggested move, on the page as on the LEDs
