@@ -85,8 +85,9 @@ def board():
 @blueprint.post("/api/sim/board")
 def set_board():
     data = bodies.body({"pawns": bodies.mapping}, required=("pawns",))
-    _act(lambda: _sim().set_board(data["pawns"]))
-    return jsonify({"ok": True, **_sim().board()})
+    moved: dict[str, int] = {}
+    _act(lambda: moved.update(_sim().set_board(data["pawns"])))
+    return jsonify({"ok": True, **moved, **_sim().board()})
 
 
 # -- the page's own routes ------------------------------------------------------------------------

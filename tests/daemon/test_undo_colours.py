@@ -65,3 +65,40 @@ def test_undo_after_a_bump_puts_each_colour_back(tmp_path, layout, restart):
         assert pawns(board) == pawns(state["pawns"])  # colours included
     finally:
         daemon.stop()
+
+
+def test_the_simulators_set_up_swaps_a_pawn_a_presence_board_cannot_see(tmp_path):
+    """Issue #34: "Put every pawn where the game has it" set the whole board at once, so a blue
+    pawn replaced by a red one on the same square never left the sensor: the daemon, which knew
+    the pawn there was blue, kept asking for the swap.  Hands lift before they place."""
+    daemon = DaemonProcess(tmp_path, layout="presence")
+    daemon.start()
+    try:
+        daemon.request("POST", "/api/game", {"players": ["red", "blue"]}, pin=True)
+        state = daemon.wait(lambda s: s["phase"] == "setup")
+        daemon.request("POST", "/api/sim/board", {"pawns": state["pawns"]})
+        daemon.wait(lambda s: s["phase"] == "draw")
+        daemon.request("POST", "/api/sim/scan", {"card": "1"})
+        daemon.wait(lambda s: s["phase"] == "move")
+        daemon.touch("lift", "start:red")
+        daemon.touch("place", "T4", "red")
+        daemon.wait(lambda s: s["history"] == ["R:start-T4"])
+        daemon.request("POST", "/api/sim/scan", {"card": "sorry"})
+        daemon.wait(lambda s: s["phase"] == "move")
+        daemon.touch("lift", "T4")
+        daemon.touch("place", "start:red", "red")
+        daemon.touch("lift", "start:blue")
+        daemon.touch("place", "T4", "blue")
+        daemon.wait(lambda s: len(s["history"]) == 2)
+        daemon.request("POST", "/api/undo", {}, pin=True)
+        state = daemon.wait(lambda s: s["phase"] == "setup" and s["corrections"])
+        assert state["corrections"][0] == BLUE_BACK  # blue on T4 must go, red must come back
+
+        reply = daemon.request("POST", "/api/sim/board", {"pawns": state["pawns"]})
+        # Blue off T4 and a red out of red START; red onto T4 and blue into blue START.
+        assert (reply["lifted"], reply["placed"]) == (2, 2)
+        state = daemon.wait(lambda s: s["phase"] == "move")
+        assert state["card"] == "sorry" and state["corrections"] == []
+        assert pawns(reply["pawns"]) == pawns(state["pawns"])
+    finally:
+        daemon.stop()

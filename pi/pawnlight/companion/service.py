@@ -49,8 +49,9 @@ class SimulatedBoardControls(Protocol):
         """``{"pawns": {...}}``: the pawns physically on the board (pawn lists, as in
         docs/coordinates.md, 'Places')."""
 
-    def set_board(self, pawns: dict[str, Any]) -> None:
-        """Set the whole physical board at once; ValueError for a bad position."""
+    def set_board(self, pawns: dict[str, Any]) -> dict[str, int]:
+        """Put every pawn where ``pawns`` has them, one lift or placement at a time as hands do;
+        ``{"lifted": n, "placed": m}``.  ValueError for a bad position."""
 
     def press(self, button: str, bounce: bool = False) -> None:
         """Press one of the board's buttons (confirm, undo, new_game, hint); with ``bounce``

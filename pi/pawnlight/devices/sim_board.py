@@ -12,6 +12,8 @@ import json
 import os
 import random
 import threading
+import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,9 +21,11 @@ from typing import Any
 
 from ..board import magnets
 from ..board.cells import (
+    AREA_STARTS,
     CELLS,
     EMPTY,
     PAWN,
+    SPOTS_PER_AREA,
     area_cells,
     cell_of,
     cells_of,
@@ -40,6 +44,36 @@ from ..rules.position import Position
 #: of the wrong size), and an old frame sent again (the oldest SENSOR_CHANGES since start).
 #: SimulatedFirmware.line_fault makes them.
 LINE_FAULTS = ("unplug", "plug", "power-cut", "garbage", "bad-error", "bad-snapshot", "replay")
+
+#: Seconds a hand takes between two touches when the simulator sets the board up: longer than
+#: the sensor flicker the board ignores (0.05 s), so each touch is a change of its own.  The
+#: readings carry the board's time, so a busy Pi reading them late still sees them this far apart.
+HAND_PACE = 0.07
+
+
+def hand_steps(now: Sequence[int], wanted: Sequence[int]) -> list[tuple[int, int]]:
+    """The touches that turn the pawns ``now`` into ``wanted`` as hands do it, one pawn at a
+    time: ``(cell, EMPTY)`` lifts first, then ``(cell, colour)`` placements.  A pawn of another
+    colour is lifted before one is put in its place (a presence board sees nothing of a swap
+    made in one go), and a START or HOME keeps the pawns it should have on the spots they stand
+    on (whichever spot ``wanted`` happened to pick)."""
+    target = list(wanted)
+    for first in AREA_STARTS:
+        cells = range(first, first + SPOTS_PER_AREA)
+        needed = Counter(wanted[c] for c in cells if wanted[c] != EMPTY)
+        kept: list[int] = [EMPTY] * SPOTS_PER_AREA
+        for index, cell in enumerate(cells):  # the pawns already there stay on their spots
+            if now[cell] != EMPTY and needed[now[cell]] > 0:
+                needed[now[cell]] -= 1
+                kept[index] = now[cell]
+        missing = list(needed.elements())
+        for index in range(SPOTS_PER_AREA):  # the others go on the free spots, in order
+            if kept[index] == EMPTY and missing:
+                kept[index] = missing.pop(0)
+        target[first : first + SPOTS_PER_AREA] = kept
+    lifts = [(c, EMPTY) for c in range(CELLS) if now[c] != EMPTY and now[c] != target[c]]
+    places = [(c, target[c]) for c in range(CELLS) if target[c] != EMPTY and now[c] != target[c]]
+    return lifts + places
 
 
 class PhysicalBoard:
@@ -181,8 +215,12 @@ class SimulatedBoard:
         path: Path | None = None,
         press: Callable[[str, bool], None] | None = None,
         line: Callable[[str], None] | None = None,
+        seen: Callable[[Occupancy], None] | None = None,
     ) -> None:
         self.layout = layout
+        # Returns once the board's reader has taken in this occupancy (the daemon's owner):
+        # setting the board up waits on it between touches, as a hand would watch the LEDs.
+        self._seen = seen
         self._write_sensors = write_sensors
         self._read_leds = read_leds
         self._present_card = present_card
@@ -259,12 +297,23 @@ class SimulatedBoard:
             pawns.setdefault(COLOURS[colour], []).append(name)
         return {"pawns": pawns}
 
-    def set_board(self, pawns: dict[str, Any]) -> None:
-        """Set every pawn at once, as players setting up a board."""
-        board = PhysicalBoard.from_position(Position.from_json(pawns))
+    def set_board(self, pawns: dict[str, Any]) -> dict[str, int]:
+        """Put every pawn where ``pawns`` has them as players' hands do: one pawn lifted or put
+        down at a time, every pawn of the wrong colour lifted before another takes its place, at
+        a hand's pace after the board has read each touch.  (Set all at once, a presence board
+        could not see a green pawn swapped for a red one, and the game would keep asking for
+        it: issue #34.)  Returns how many pawns were lifted and put down."""
+        wanted = PhysicalBoard.from_position(Position.from_json(pawns)).cells
         with self._lock:
-            self.pawns = board
-            self._changed()
+            steps = hand_steps(self.cells, wanted)
+            for cell, colour in steps:
+                self.cells[cell] = colour
+                self._changed()
+                if self._seen is not None:
+                    self._seen(self.pawns.occupancy(self.layout.sensing))
+                    time.sleep(HAND_PACE)
+        lifted = sum(1 for _, colour in steps if colour == EMPTY)
+        return {"lifted": lifted, "placed": len(steps) - lifted}
 
     def position_reading(self) -> tuple[int, ...]:
         with self._lock:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pawnlight.board.layout import Layout, choose_layout
 from pawnlight.board.leds import Scene
+from pawnlight.board.snapshot import Occupancy, read_occupancy
 from pawnlight.companion.deck import CardDeck, simulated_uids
 from pawnlight.companion.machine import Companion, Settings
 from pawnlight.devices.controls import Controls
@@ -173,8 +174,16 @@ class Daemon:
             path=self.config.data / "sim-board.json",
             press=self._press,
             line=firmware.line_fault,  # the simulated firmware's own line faults
+            seen=self._sim_seen,
         )
         self.owner.sim = self.sim_board
+
+    def _sim_seen(self, occupancy: Occupancy) -> None:
+        """Return once the companion has taken in a reading showing ``occupancy`` (or after a
+        few seconds: a board that stopped answering must not hang the simulator's hands)."""
+        assert self.owner is not None
+        layout = self.layout
+        self.owner.wait_for_reading(lambda values: read_occupancy(layout, values) == occupancy, 5.0)
 
     def _start_card_reader(self) -> None:
         from pawnlight.devices import card_readers

@@ -195,6 +195,7 @@ class Owner:
         self._values: list[int] = [0] * channels
         # The readings as the companion has taken them in and published (_published).
         self._taken: tuple[int, ...] = tuple(self._values)
+        self._reading_taken = threading.Condition()  # notified when _taken changes
         self._have_reading = False
         # The board's times of its changes on our clock, and the time of the last Reading
         # handed on (readings never go back in time).
@@ -269,6 +270,12 @@ class Owner:
         """Wait until a card read beyond ``reads_before`` has reached the owner."""
         with self._card_read:
             return self._card_read.wait_for(lambda: self.card_reads > reads_before, timeout)
+
+    def wait_for_reading(self, wanted: Callable[[tuple[int, ...]], bool], timeout: float) -> bool:
+        """Wait until the readings taken in and published satisfy ``wanted`` (the simulator's
+        hands wait on this between touches)."""
+        with self._reading_taken:
+            return self._reading_taken.wait_for(lambda: wanted(self._taken), timeout)
 
     def games(self) -> list[dict[str, Any]]:
         with Journal.open(self.journal_path, readonly=True) as journal:
@@ -768,7 +775,11 @@ class Owner:
         """What has been taken in is now in the published state: the readings diagnostics()
         shows and the card reads the simulator waits on, so whoever sees a touch or a card
         arrive there finds it in the state too, never a state from before it."""
-        self._taken = tuple(self._values)
+        taken = tuple(self._values)
+        if taken != self._taken:
+            with self._reading_taken:
+                self._taken = taken
+                self._reading_taken.notify_all()
         if self._cards_pending:
             with self._card_read:
                 self.card_reads += self._cards_pending
