@@ -69,12 +69,14 @@ def test_malformed_frames_and_a_power_cut_leave_the_game_playable(evening):
     evening.daemon.wait_for(back, 30)
     evening.wait(lambda s: s["link"]["up"], timeout=30)
     evening.call("POST", "/api/sim/line", {"fault": "garbage"})
-    # The cut ERROR text is shown as far as it reads; the short SNAPSHOT is one malformed frame.
+    # The ERROR whose text is not UTF-8 and the short SNAPSHOT are a malformed frame each.
     # Sent back to back, before the driver has read the first: each made-up frame has its own
     # sequence number, so neither is dropped as a repeat of the other.
-    evening.call("POST", "/api/sim/line", {"fault": "bad-error"})
+    # (The snapshot first: the fresh snapshot a malformed frame asks for takes the place of a
+    # snapshot still waiting on the board.)
     evening.call("POST", "/api/sim/line", {"fault": "bad-snapshot"})
-    evening.daemon.wait_for(lambda: link()["malformed"] >= 1, 30)
+    evening.call("POST", "/api/sim/line", {"fault": "bad-error"})
+    evening.daemon.wait_for(lambda: link()["malformed"] >= 2, 30)
     evening.call("POST", "/api/sim/scan", {"card": "1"})
     evening.wait(lambda s: s["phase"] == "move")
     evening.lift("start:red")
@@ -82,5 +84,6 @@ def test_malformed_frames_and_a_power_cut_leave_the_game_playable(evening):
     state = evening.wait(lambda s: s["history"] == ["R:start-T4"], what="the move")
     evening.check_records(evening.check())
     diagnostics = evening.call("GET", "/api/diagnostics", pin=True)
-    assert any("carte illisible" in error for error in diagnostics["errors"])
+    assert any("malformed ERROR frame" in error for error in diagnostics["errors"])
+    assert not any("carte illisible" in error for error in diagnostics["errors"])
     assert state["link"]["up"]

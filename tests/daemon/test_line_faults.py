@@ -19,7 +19,7 @@ from pawnlight.runtime.daemon import Daemon
 
 WAIT = 15.0
 #: What the owner notes of each made-up frame once the driver has read it.
-BAD_ERROR = "carte illisible"
+BAD_ERROR = "malformed ERROR frame"  # its text is not UTF-8: dropped and counted
 BAD_SNAPSHOT = "malformed SNAPSHOT frame"
 
 
@@ -79,9 +79,11 @@ def nothing_taken_for_a_repeat(daemon: Daemon) -> None:
 
 def test_back_to_back_faults_before_the_driver_reads_either_are_both_read(daemon):
     # The API answers before the driver reads the frame: the second fault must not be dropped
-    # as a repeat of the first (the daemon used to number them itself, and it was).
-    fault(daemon, "bad-error")
+    # as a repeat of the first (the daemon used to number them itself, and it was).  The bad
+    # snapshot goes first: each malformed frame asks for a fresh snapshot, which would rightly
+    # take the place of a (made-up) snapshot still waiting on the board.
     fault(daemon, "bad-snapshot")
+    fault(daemon, "bad-error")
     until(lambda: read(daemon, BAD_ERROR) == 1 and read(daemon, BAD_SNAPSHOT) == 1, "both")
     change(daemon, 70)
     nothing_taken_for_a_repeat(daemon)

@@ -13,7 +13,13 @@ from pawnlight.devices.events import (
     SensorChanged,
     SensorSnapshot,
 )
-from pawnlight.devices.link_session import Counters, LinkDown, LinkSession, LinkSettings
+from pawnlight.devices.link_session import (
+    ERROR_TEXT_LIMIT,
+    Counters,
+    LinkDown,
+    LinkSession,
+    LinkSettings,
+)
 
 SETTINGS = LinkSettings()
 
@@ -125,8 +131,29 @@ def test_an_error_text_cut_inside_a_character_is_shown_not_fatal() -> None:
     session = connected()
     payload = P.encode_error(3, "x" * 199 + "é")  # the cut falls inside the é
     (event,) = session.receive(P.encode_frame(P.ERROR, 10, payload), 1.0)
+    assert len(payload) == 2 + ERROR_TEXT_LIMIT  # the firmware's own cut
     assert isinstance(event, FirmwareError) and event.code == 3
-    assert event.message.startswith("x" * 199) and session.counters.malformed == 0
+    assert event.message == "x" * 199 and session.counters.malformed == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "carte illisible é".encode()[:-1],  # short of the cut, yet ends inside a character
+        b"bad \xff byte",
+        ("x" * 198 + "é").encode()[:-2] + b"\xff\xfe",  # 200 bytes, but not a cut character
+    ],
+)
+def test_an_error_text_that_is_not_utf8_is_dropped_and_counted(text: bytes) -> None:
+    # Issue #33: documented as dropped and counted (docs/protocol.md), it was delivered with
+    # replacement characters.  It is malformed like any other frame that makes no sense.
+    session = connected()
+    (event,) = session.receive(P.encode_frame(P.ERROR, 10, b"\x03\x00" + text), 1.0)
+    assert isinstance(event, FirmwareError) and event.code == -1
+    assert event.message.startswith("malformed ERROR frame") and "not UTF-8" in event.message
+    assert "\ufffd" not in event.message and "carte" not in event.message
+    assert session.counters.malformed == 1
+    assert sent_types(session) == [P.ACK, P.SNAPSHOT_REQUEST]
 
 
 @pytest.mark.parametrize(

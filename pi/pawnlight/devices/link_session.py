@@ -21,6 +21,25 @@ from .events import BoardEvent, CardRead, FirmwareError, LinkState, SensorChange
 log = logging.getLogger(__name__)
 
 
+#: The board cuts an ERROR's text at this many bytes (firmware/protocol.py, ``encode_error``).
+ERROR_TEXT_LIMIT = 200
+
+
+def error_text(code: int, text: bytes) -> str:
+    """An ERROR frame's text.  Text that is not UTF-8 makes the frame malformed (MessageError:
+    dropped and counted like any other); only the board's own cut at ``ERROR_TEXT_LIMIT``
+    bytes, which may split the last character, is read as far as it goes."""
+    try:
+        return text.decode("utf-8")
+    except UnicodeDecodeError as error:
+        cut = len(text) == ERROR_TEXT_LIMIT and error.reason == "unexpected end of data"
+        if not cut:
+            raise P.MessageError(
+                f"the text of ERROR {code} is not UTF-8 (byte {error.start}: {error.reason})"
+            ) from None
+        return text[: error.start].decode("utf-8")
+
+
 @dataclass(frozen=True, slots=True)
 class LinkSettings:
     """Timing of the link, in seconds. The defaults suit a Pico on USB."""
@@ -277,13 +296,10 @@ class LinkSession:
         elif mtype == P.CARD:
             events.append(CardRead(P.decode_card(payload).hex().upper(), now))
         elif mtype == P.ERROR:
-            # The board cuts a long message at 200 bytes, which can split a character: the
-            # text is shown as far as it reads, never refused.
             if len(payload) < 2:
                 raise P.MessageError("an ERROR frame without its code")
             code = struct.unpack_from("<H", payload, 0)[0]
-            message = bytes(payload[2:]).decode("utf-8", "replace")
-            events.append(FirmwareError(code, message, now))
+            events.append(FirmwareError(code, error_text(code, bytes(payload[2:])), now))
             if code == P.E_QUEUE_OVERFLOW:
                 self.request_snapshot(now)  # changes were dropped on the board
 
