@@ -36,6 +36,7 @@ LAYER_OF = {
     "pawnlight.store": "store",
     "pawnlight.devices": "devices",
     "pawnlight.players": "players",
+    "pawnlight.remote": "remote",  # remote play's protocol: topics, messages, checks
     "pawnlight.companion": "companion",
     "pawnlight.web": "web",
     "pawnlight.runtime": "runtime",
@@ -53,7 +54,7 @@ ORDER: list[set[str]] = [
     {"shared"},
     {"rules"},
     {"board"},
-    {"store", "devices", "players"},
+    {"store", "devices", "players", "remote"},
     {"companion"},
     {"web"},
     {"runtime"},

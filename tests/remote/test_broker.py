@@ -29,7 +29,7 @@ def listen(broker: Broker, topic: str) -> tuple[mqtt.Client, queue.Queue[tuple[s
     got: queue.Queue[tuple[str, bytes]] = queue.Queue()
     subscribed: queue.Queue[bool] = queue.Queue()
     listener = client(broker, DASHBOARD)
-    listener.on_message = lambda c, u, message: got.put((message.topic, message.payload))
+    listener.on_message = lambda c, u, message: got.put((message.topic, bytes(message.payload)))
     listener.on_subscribe = lambda *args: subscribed.put(True)
     listener.on_connect = lambda c, *args: c.subscribe(topic, qos=1)
     listener.connect(broker.host, broker.port)
@@ -46,7 +46,7 @@ def publish(made: mqtt.Client, topic: str, payload: bytes, retain: bool = False)
 
 def test_a_wrong_password_is_refused(broker):
     made = client(broker, "board-a", password="guessed")
-    codes: queue.Queue[object] = queue.Queue()
+    codes: queue.Queue[mqtt.ReasonCode] = queue.Queue()
     made.on_connect = lambda c, u, flags, reason, props: codes.put(reason)
     made.connect(broker.host, broker.port)
     made.loop_start()

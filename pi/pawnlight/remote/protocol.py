@@ -1,0 +1,358 @@
+"""The messages the boards of a remote game exchange through the broker, and their topics.
+
+Every board writes only under its own prefix, ``pawnlight/boards/<board id>/`` (the broker's
+ACL enforces it, so a board cannot forge another's move):
+
+* ``pawnlight/boards/<board>/presence``                retained; ``{"online": true|false}``,
+  the ``false`` also left as the connection's last will;
+* ``pawnlight/boards/<host>/codes/<join code>``        retained; the game's :class:`Setup`;
+* ``pawnlight/boards/<board>/games/<game>/events/<seq>`` retained; a :class:`TurnEvent`: the
+  turn ``seq`` (0 for the first) of the game, played at that board.
+
+Retained events are the catch-up: a board that was away subscribes again and the broker hands
+it every turn of the game, which it replays from where its own journal stands.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import PawnlightError
+from ..rules.board import COLOURS
+from ..rules.moves import Move, Rules
+from ..rules.notation import move_text
+from ..rules.position import Position
+
+#: The protocol's version, in every message.
+VERSION = 1
+
+PREFIX = "pawnlight/boards"
+
+#: A board's id: letters, digits and ``-``, unique on its broker.
+BOARD_ID = re.compile(r"^[A-Za-z0-9-]{1,64}$")
+#: A game's id and a join code.
+GAME_ID = re.compile(r"^[a-z0-9]{4,32}$")
+CODE = re.compile(r"^[A-Z0-9]{4,16}$")
+#: Join codes are read aloud and typed: no 0/O, 1/I.
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+#: A turn's text when no pawn moved (rules.game: a forfeit, point play's discard).
+NO_MOVE = ("forfeit", "discard")
+
+
+class ProtocolError(PawnlightError, ValueError):
+    """A message or topic that is not what the protocol says (in words)."""
+
+
+def check_board_id(name: object) -> str:
+    if not isinstance(name, str) or not BOARD_ID.match(name):
+        raise ProtocolError(
+            f"a board id is 1 to 64 letters, digits and '-', not {name!r}"
+            if isinstance(name, str)
+            else "a board id must be a string"
+        )
+    return name
+
+
+def new_game_id() -> str:
+    return secrets.token_hex(5)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+
+
+# -- topics -------------------------------------------------------------------------------------
+
+
+def presence_topic(board: str) -> str:
+    return f"{PREFIX}/{board}/presence"
+
+
+def code_topic(board: str, code: str) -> str:
+    return f"{PREFIX}/{board}/codes/{code}"
+
+
+def event_topic(board: str, game: str, seq: int) -> str:
+    return f"{PREFIX}/{board}/games/{game}/events/{seq}"
+
+
+#: What a board subscribes to: every board's presence, a game's events, a code's setup.
+PRESENCE_ALL = f"{PREFIX}/+/presence"
+
+
+def events_of(game: str) -> str:
+    return f"{PREFIX}/+/games/{game}/events/+"
+
+
+def code_any(code: str) -> str:
+    return f"{PREFIX}/+/codes/{code}"
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A topic read back: its kind (presence, code, event), the board that wrote it, and for an
+    event its game and sequence number."""
+
+    kind: str
+    board: str
+    game: str | None = None
+    seq: int | None = None
+    code: str | None = None
+
+
+def parse_topic(topic: str) -> Topic:
+    parts = topic.split("/")
+    if len(parts) < 4 or "/".join(parts[:2]) != PREFIX or not BOARD_ID.match(parts[2]):
+        raise ProtocolError(f"not a pawnlight topic: {topic!r}")
+    board, rest = parts[2], parts[3:]
+    if rest == ["presence"]:
+        return Topic("presence", board)
+    if len(rest) == 2 and rest[0] == "codes" and CODE.match(rest[1]):
+        return Topic("code", board, code=rest[1])
+    if (
+        len(rest) == 4
+        and rest[0] == "games"
+        and GAME_ID.match(rest[1])
+        and rest[2] == "events"
+        and rest[3].isdigit()
+    ):
+        return Topic("event", board, game=rest[1], seq=int(rest[3]))
+    raise ProtocolError(f"not a pawnlight topic: {topic!r}")
+
+
+# -- messages -----------------------------------------------------------------------------------
+
+
+def position_hash(position: Position) -> str:
+    """A short fingerprint of a position (its pawn lists, in a canonical JSON)."""
+    text = json.dumps(position.to_json(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class TurnEvent:
+    """One turn of a remote game, published by the board where its colour is seated."""
+
+    game: str
+    seq: int  # the turn's place in the game's history, 0 for the first
+    board: str
+    colour: int
+    card: str
+    move: str  # the move's notation, or "forfeit" / "discard"
+    hash: str  # position_hash of the position after the turn
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "v": VERSION,
+            "game": self.game,
+            "seq": self.seq,
+            "board": self.board,
+            "colour": COLOURS[self.colour],
+            "card": self.card,
+            "move": self.move,
+            "hash": self.hash,
+        }
+
+    def encode(self) -> bytes:
+        return json.dumps(self.to_json(), separators=(",", ":")).encode()
+
+    def same_turn(self, other: TurnEvent) -> bool:
+        return (self.seq, self.colour, self.card, self.move, self.hash) == (
+            other.seq,
+            other.colour,
+            other.card,
+            other.move,
+            other.hash,
+        )
+
+
+def _object(payload: bytes, what: str) -> dict[str, Any]:
+    try:
+        data = json.loads(payload)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ProtocolError(f"{what} is not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(f"{what} must be a JSON object")
+    if data.get("v") != VERSION:
+        raise ProtocolError(f"{what} is of protocol version {data.get('v')!r}, not {VERSION}")
+    return data
+
+
+def _text(data: dict[str, Any], key: str, what: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value or len(value) > 200:
+        raise ProtocolError(f"{what}: {key} must be a short string")
+    return value
+
+
+def decode_event(payload: bytes, topic: Topic) -> TurnEvent:
+    """An event read from the broker, checked against the topic it came on: a board writes only
+    its own topics (the broker's ACL), so the topic says who sent it."""
+    what = f"the event on {topic.board}'s topic"
+    data = _object(payload, what)
+    seq = data.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        raise ProtocolError(f"{what}: seq must be a whole number")
+    colour = _text(data, "colour", what)
+    if colour not in COLOURS:
+        raise ProtocolError(f"{what}: no colour {colour!r}")
+    event = TurnEvent(
+        game=_text(data, "game", what),
+        seq=seq,
+        board=_text(data, "board", what),
+        colour=COLOURS.index(colour),
+        card=_text(data, "card", what),
+        move=_text(data, "move", what),
+        hash=_text(data, "hash", what),
+    )
+    if (event.board, event.game, event.seq) != (topic.board, topic.game, topic.seq):
+        raise ProtocolError(f"{what} names another board, game or turn than its topic")
+    return event
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A remote game as its host announced it: the new game's body (``POST /api/game``'s),
+    each colour's board, and the code other boards join with."""
+
+    game: str
+    host: str
+    code: str
+    config: dict[str, Any]
+    seats: dict[str, str]  # colour name -> board id
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "v": VERSION,
+            "game": self.game,
+            "host": self.host,
+            "code": self.code,
+            "config": dict(self.config),
+            "seats": dict(self.seats),
+        }
+
+    def encode(self) -> bytes:
+        return json.dumps(self.to_json(), separators=(",", ":")).encode()
+
+    def boards(self) -> list[str]:
+        """Every board of the game, the host first."""
+        others = sorted(set(self.seats.values()) - {self.host})
+        return [self.host, *others]
+
+
+def decode_setup(data: object) -> Setup:
+    what = "the game's setup"
+    if isinstance(data, bytes):
+        data = _object(data, what)
+    if not isinstance(data, dict):
+        raise ProtocolError(f"{what} must be a JSON object")
+    game, code = _text(data, "game", what), _text(data, "code", what)
+    if not GAME_ID.match(game) or not CODE.match(code):
+        raise ProtocolError(f"{what}: a bad game id or code")
+    config, seats = data.get("config"), data.get("seats")
+    if not isinstance(config, dict):
+        raise ProtocolError(f"{what}: config must be an object")
+    return Setup(game, check_board_id(data.get("host")), code, dict(config), check_seats(seats))
+
+
+def check_seats(seats: object, players: tuple[str, ...] | None = None) -> dict[str, str]:
+    """``{"red": "board-a", "blue": "board-b"}``: every playing colour at one board."""
+    if not isinstance(seats, dict) or not seats:
+        raise ProtocolError(
+            "seats must be an object from each playing colour to its board id, e.g. "
+            '{"red": "kitchen", "blue": "grandma"}'
+        )
+    checked: dict[str, str] = {}
+    for colour, board in seats.items():
+        if colour not in COLOURS:
+            raise ProtocolError(f"seats: no colour {colour!r}")
+        checked[colour] = check_board_id(board)
+    if players is not None and set(checked) != set(players):
+        missing = sorted(set(players) - set(checked))
+        extra = sorted(set(checked) - set(players))
+        said = f"{', '.join(missing)} not seated" if missing else f"{', '.join(extra)} not playing"
+        raise ProtocolError(f"seats must name every playing colour and no other: {said}")
+    return checked
+
+
+def presence_payload(online: bool) -> bytes:
+    return json.dumps({"v": VERSION, "online": online}, separators=(",", ":")).encode()
+
+
+def decode_presence(payload: bytes) -> bool:
+    data = _object(payload, "a presence message")
+    online = data.get("online")
+    if not isinstance(online, bool):
+        raise ProtocolError("a presence message must say online: true or false")
+    return online
+
+
+# -- checking another board's turn ----------------------------------------------------------------
+
+
+class TurnRefused(PawnlightError, ValueError):
+    """Another board's turn that this board's own rules do not allow (in words)."""
+
+
+def check_turn(rules: Rules, position: Position, turn: int, event: TurnEvent) -> Move | None:
+    """Replay ``event`` with this board's own rules core: the move it names must be legal for
+    its card at ``position`` (``turn``'s colour to play), and lead to the position its hash
+    names.  The move (None for a turn with no move), or TurnRefused."""
+    colour = COLOURS[event.colour]
+    if event.colour != turn:
+        raise TurnRefused(f"it is {COLOURS[turn]}'s turn here, not {colour}'s")
+    try:
+        options = rules.options(position, event.colour, event.card)
+    except ValueError as error:
+        raise TurnRefused(f"{colour}'s card {event.card!r}: {error}") from None
+    if event.move in NO_MOVE:
+        if options.moves and not options.forfeit:
+            raise TurnRefused(f"{colour} has a legal move for the {event.card}: no forfeit")
+        after = position
+        move = None
+    else:
+        move = next((m for m in options.moves if move_text(m) == event.move), None)
+        if move is None:
+            raise TurnRefused(f"{event.move} is not a legal move for {colour}'s {event.card} here")
+        after = move.after
+    if position_hash(after) != event.hash:
+        raise TurnRefused(
+            f"the position after {colour}'s {event.move} differs from the other board's: "
+            "the boards are out of step"
+        )
+    return move
+
+
+class Inbox:
+    """Another boards' turns as they arrive, in any order and any number of times: each kept by
+    its sequence number until the game reaches it.  A second copy of a turn is dropped; a
+    different turn under a number already held is a conflict."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[int, TurnEvent] = {}
+
+    def offer(self, event: TurnEvent, played: int) -> str:
+        """Take ``event`` in, the game having ``played`` turns: ``"new"``, ``"duplicate"`` (seen
+        or played already: the caller compares it with the played turn), or ``"conflict"``."""
+        if event.seq < played:
+            return "duplicate"
+        held = self.waiting.get(event.seq)
+        if held is not None:
+            return "duplicate" if held.same_turn(event) else "conflict"
+        self.waiting[event.seq] = event
+        return "new"
+
+    def next(self, played: int) -> TurnEvent | None:
+        """The turn the game is waiting for, if it has arrived (earlier ones are dropped)."""
+        for seq in [s for s in self.waiting if s < played]:
+            del self.waiting[seq]
+        return self.waiting.get(played)
+
+    def take(self, seq: int) -> None:
+        self.waiting.pop(seq, None)

@@ -1,0 +1,152 @@
+"""The remote protocol's pure parts, without a broker: topics, messages, a turn checked with
+this board's own rules, and turns arriving twice or out of order."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from pawnlight.remote.protocol import (
+    Inbox,
+    ProtocolError,
+    Setup,
+    TurnEvent,
+    TurnRefused,
+    check_board_id,
+    check_seats,
+    check_turn,
+    code_any,
+    decode_event,
+    decode_presence,
+    decode_setup,
+    event_topic,
+    events_of,
+    new_code,
+    new_game_id,
+    parse_topic,
+    position_hash,
+    presence_payload,
+    presence_topic,
+)
+from pawnlight.rules.game import Game, GameConfig
+from pawnlight.rules.notation import move_text
+
+
+def event_of(game: Game, seq: int, board: str = "board-a", gid: str = "g0001") -> TurnEvent:
+    turn = game.history[seq]
+    return TurnEvent(gid, seq, board, turn.colour, turn.card, turn.text, position_hash(turn.after))
+
+
+def two_player_game() -> Game:
+    game = Game(GameConfig(players=("red", "blue")))
+    game.draw("1")
+    game.play(game.legal[0])  # red out of START
+    game.draw("4")  # blue cannot move: a forfeit
+    return game
+
+
+def test_topics_read_back():
+    assert parse_topic(presence_topic("kitchen")).kind == "presence"
+    topic = parse_topic(event_topic("board-b", "a1b2c3", 17))
+    assert (topic.kind, topic.board, topic.game, topic.seq) == ("event", "board-b", "a1b2c3", 17)
+    assert parse_topic("pawnlight/boards/board-b/codes/K7PQ3X").code == "K7PQ3X"
+    assert events_of("a1b2c3") == "pawnlight/boards/+/games/a1b2c3/events/+"
+    assert code_any("K7PQ3X") == "pawnlight/boards/+/codes/K7PQ3X"
+    for bad in ("pawnlight/boards", "other/boards/a/presence", "pawnlight/boards/a b/presence"):
+        with pytest.raises(ProtocolError):
+            parse_topic(bad)
+
+
+def test_board_ids_codes_and_games():
+    assert check_board_id("grandma-2") == "grandma-2"
+    for bad in ("", "a/b", "a+b", "x" * 65, 7):
+        with pytest.raises(ProtocolError):
+            check_board_id(bad)
+    assert len(new_code()) == 6 and not set(new_code()) & set("01IO")
+    assert new_game_id() != new_game_id()
+
+
+def test_an_event_round_trips_and_must_match_its_topic():
+    game = two_player_game()
+    event = event_of(game, 0)
+    topic = parse_topic(event_topic("board-a", "g0001", 0))
+    assert decode_event(event.encode(), topic) == event
+    # Sent on another board's topic (the broker lets a board write only its own): refused.
+    other = parse_topic(event_topic("board-b", "g0001", 0))
+    with pytest.raises(ProtocolError, match="another board"):
+        decode_event(event.encode(), other)
+    for payload in (b"not json", b"[]", b'{"v": 2}', json.dumps({**event.to_json(), "seq": -1})):
+        with pytest.raises(ProtocolError):
+            decode_event(payload if isinstance(payload, bytes) else payload.encode(), topic)
+
+
+def test_presence_and_setup_round_trip():
+    assert decode_presence(presence_payload(True)) is True
+    assert decode_presence(presence_payload(False)) is False
+    setup = Setup("g0001", "board-a", "K7PQ3X", {"players": ["red", "blue"]}, {"red": "board-a"})
+    assert decode_setup(setup.encode()) == setup
+    assert setup.boards() == ["board-a"]
+    with pytest.raises(ProtocolError):
+        decode_setup(b'{"v": 1, "game": "G!", "code": "x"}')
+
+
+def test_seats_name_every_playing_colour():
+    assert check_seats({"red": "a", "blue": "b"}, ("red", "blue")) == {"red": "a", "blue": "b"}
+    with pytest.raises(ProtocolError, match="blue not seated"):
+        check_seats({"red": "a"}, ("red", "blue"))
+    with pytest.raises(ProtocolError, match="green not playing"):
+        check_seats({"red": "a", "blue": "b", "green": "c"}, ("red", "blue"))
+    with pytest.raises(ProtocolError, match="no colour"):
+        check_seats({"purple": "a"})
+    with pytest.raises(ProtocolError):
+        check_seats([])
+
+
+def test_a_legal_turn_is_accepted_by_the_other_rules_core():
+    played = two_player_game()
+    fresh = Game(GameConfig(players=("red", "blue")))
+    move = check_turn(fresh.rules, fresh.position, fresh.turn, event_of(played, 0))
+    assert move is not None and move_text(move) == "R:start-T4"
+    fresh.draw("1")
+    fresh.play(move)
+    # A forfeit (no move for blue's 4) is a turn too.
+    assert check_turn(fresh.rules, fresh.position, fresh.turn, event_of(played, 1)) is None
+
+
+def test_illegal_moves_and_mismatched_positions_are_refused():
+    played = two_player_game()
+    fresh = Game(GameConfig(players=("red", "blue")))
+    good = event_of(played, 0)
+    wrong_colour = TurnEvent("g0001", 0, "board-a", 1, "1", "B:start-T19", good.hash)
+    with pytest.raises(TurnRefused, match="red's turn"):
+        check_turn(fresh.rules, fresh.position, fresh.turn, wrong_colour)
+    illegal = TurnEvent("g0001", 0, "board-a", 0, "1", "R:start-T9", good.hash)
+    with pytest.raises(TurnRefused, match="not a legal move"):
+        check_turn(fresh.rules, fresh.position, fresh.turn, illegal)
+    forged = TurnEvent("g0001", 0, "board-a", 0, "1", "R:start-T4", "0" * 16)
+    with pytest.raises(TurnRefused, match="out of step"):
+        check_turn(fresh.rules, fresh.position, fresh.turn, forged)
+    no_forfeit = TurnEvent("g0001", 0, "board-a", 0, "1", "forfeit", good.hash)
+    with pytest.raises(TurnRefused, match="no forfeit"):
+        check_turn(fresh.rules, fresh.position, fresh.turn, no_forfeit)
+    with pytest.raises(TurnRefused):
+        check_turn(fresh.rules, fresh.position, fresh.turn, replace(good, card="Q"))
+
+
+def test_turns_out_of_order_and_twice():
+    played = two_player_game()
+    first, second = event_of(played, 0), event_of(played, 1)
+    inbox = Inbox()
+    assert inbox.offer(second, played=0) == "new"
+    assert inbox.next(0) is None  # the first has not arrived: the second waits
+    assert inbox.offer(second, played=0) == "duplicate"
+    assert inbox.offer(first, played=0) == "new"
+    assert inbox.next(0) == first
+    inbox.take(0)
+    assert inbox.next(1) == second
+    assert inbox.offer(first, played=1) == "duplicate"  # played already
+    other = TurnEvent("g0001", 1, "board-a", 1, "5", "forfeit", second.hash)
+    assert inbox.offer(other, played=1) == "conflict"
+    assert inbox.next(2) is None and not inbox.waiting
