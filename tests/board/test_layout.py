@@ -194,17 +194,35 @@ def test_toml_syntax_errors_keep_their_line():
 
 
 def test_colour_bands_must_be_sane():
-    error = mistake(COLOUR_TEXT, "blue = [16000, 26999]", "blue = [12000, 26999]")
+    error = mistake(COLOUR_TEXT, "blue = [15000, 29400]", "blue = [12000, 29400]")
     assert error.line == line_of(COLOUR_TEXT, "blue =")
-    assert "overlaps red = [0, 13999]" in error.message
-    error = mistake(COLOUR_TEXT, "green = [51536, 65535]", "green = [51536, 70000]")
+    assert "overlaps red = [2500, 14000]" in error.message
+    error = mistake(COLOUR_TEXT, "green = [51000, 62999]", "green = [51000, 70000]")
     assert "0 <= low <= high <= 65535" in error.message
-    error = mistake(COLOUR_TEXT, "yellow = [38536, 49535]", "yellow = [49535, 38536]")
+    error = mistake(COLOUR_TEXT, "yellow = [36136, 50000]", "yellow = [50000, 36136]")
     assert error.line == line_of(COLOUR_TEXT, "yellow =")
-    error = mistake(COLOUR_TEXT, "yellow = [38536, 49535]\n", "")
+    error = mistake(COLOUR_TEXT, "yellow = [36136, 50000]\n", "")
     assert "must give the yellow band" in error.message
-    error = mistake(COLOUR_TEXT, "empty = [29000, 36535]", "empty = 32768")
+    error = mistake(COLOUR_TEXT, "empty = [30400, 35136]", "empty = 32768")
     assert "empty must be [low, high]" in error.message
+
+
+def test_wire_fault_bands_must_reach_their_rail_and_leave_the_colours_alone():
+    error = mistake(COLOUR_TEXT, "broken = [63000, 65535]", "broken = [63000, 65000]")
+    assert error.line == line_of(COLOUR_TEXT, "broken =")
+    assert "broken = [63000, 65000] must be [low, 65535]" in error.message
+    assert "reads the top of the scale" in error.message
+    error = mistake(COLOUR_TEXT, "shorted = [0, 2499]", "shorted = [100, 2499]")
+    assert "must be [0, high]" in error.message
+    error = mistake(COLOUR_TEXT, "broken = [63000, 65535]", "broken = [62000, 65535]")
+    assert "broken = [62000, 65535] overlaps green = [51000, 62999]" in error.message
+    error = mistake(COLOUR_TEXT, "shorted = [0, 2499]", "shorted = 0")
+    assert "shorted must be [0, high], two whole numbers" in error.message
+    # They are optional: a layout without them calls nothing a wire fault.
+    bare = parse_layout(
+        COLOUR_TEXT.replace("broken = [63000, 65535]\n", "").replace("shorted = [0, 2499]\n", "")
+    )
+    assert bare.fault(0, 65535) is None and bare.classify(0, 65535) == UNKNOWN
 
 
 def test_presence_and_colour_tables_do_not_mix():
@@ -227,9 +245,34 @@ def test_presence_readings():
 def test_colour_readings_and_their_bands():
     layout = Layout.named("colour")
     assert layout.classify(0, 32768) == EMPTY
-    assert [layout.classify(0, v) for v in (0, 13999, 16000, 38536, 65535)] == [0, 0, 1, 2, 3]
-    assert layout.classify(0, 14000) == UNKNOWN  # between red and blue
-    assert layout.classify(0, 28000) == UNKNOWN  # between blue and empty
+    assert [layout.classify(0, v) for v in (2500, 14000, 15000, 36136, 62999)] == [0, 0, 1, 2, 3]
+    assert layout.classify(0, 14500) == UNKNOWN  # between red and blue
+    assert layout.classify(0, 30000) == UNKNOWN  # between blue and empty
+
+
+def test_a_reading_no_sensor_can_give_is_a_wire_fault_never_a_pawn():
+    layout = Layout.named("colour")
+    for value in (63000, 65535):
+        assert layout.fault(5, value) == "broken"
+        assert layout.classify(5, value) == UNKNOWN
+    for value in (0, 2499):
+        assert layout.fault(5, value) == "shorted"
+        assert layout.classify(5, value) == UNKNOWN
+    assert layout.fault(5, 62999) is None and layout.fault(5, 2500) is None
+    assert Layout.named("presence").fault(5, 1) is None
+
+
+def test_calibrated_bands_keep_the_wire_faults():
+    """Calibration opens green's band to the top of the scale; a broken wire still is one."""
+    layout = Layout.named("colour")
+    bands = ColourBands(
+        Band(30000, 35000),
+        (Band(0, 9999), Band(10000, 20000), Band(40000, 50000), Band(50001, 65535)),
+    )
+    calibrated = layout.with_bands(bands, [3])
+    assert calibrated.fault(3, 65535) == "broken" and calibrated.classify(3, 65535) == UNKNOWN
+    assert calibrated.classify(3, 60000) == 3
+    assert calibrated.fault(3, 0) == "shorted"
 
 
 def test_calibration_replaces_bands_per_channel():
@@ -239,8 +282,8 @@ def test_calibration_replaces_bands_per_channel():
         (Band(0, 9999), Band(10000, 20000), Band(40000, 50000), Band(50001, 65535)),
     )
     tuned = layout.with_bands(bands, cells=[5])
-    assert tuned.classify(5, 15000) == 1 and layout.classify(5, 15000) == UNKNOWN
-    assert tuned.classify(6, 15000) == UNKNOWN
+    assert tuned.classify(5, 14500) == 1 and layout.classify(5, 14500) == UNKNOWN
+    assert tuned.classify(6, 14500) == UNKNOWN
     overlapping = ColourBands(bands.empty, (Band(0, 31000), *bands.colours[1:]))
     with pytest.raises(ValueError, match="overlaps"):
         layout.with_bands(overlapping)

@@ -603,7 +603,7 @@ def test_a_pawn_whose_colour_cannot_be_read():
     choices = options(position, "red", "5")
     recogniser = Recogniser(COLOUR, position, choices)
     reading = list(reading_for(COLOUR, expected_occupancy(position, "colour")))
-    reading[COLOUR.channel_of[40]] = 15000  # between red's band and blue's
+    reading[COLOUR.channel_of[40]] = 14500  # between red's band and blue's
     recogniser.feed(reading, 0.0)
     decision = recogniser.tick(0.5)
     assert isinstance(decision, Mismatch)

@@ -39,6 +39,10 @@ SENSINGS = (PRESENCE, COLOUR)
 CHANNELS = CELLS  # one sensor per place: 112
 SHIPPED = (PRESENCE, COLOUR)
 _BAND_NAMES = ("empty", *COLOURS)
+#: Readings no sensor can give: a wire fault, never a pawn (optional keys of [colour]).
+BROKEN = "broken"  # above anything the sensor drives: output wire broken, or shorted to VCC
+SHORTED = "shorted"  # below anything the sensor drives: output wire shorted to ground
+_FAULT_NAMES = (BROKEN, SHORTED)
 
 
 class LayoutError(PawnlightError, ValueError):
@@ -81,8 +85,24 @@ class ColourBands:
 
     empty: Band
     colours: tuple[Band, Band, Band, Band]
+    #: Readings above anything a sensor drives (a broken or unplugged output wire, pulled up)
+    #: and below (an output wire shorted to ground).  They come before every other band: such a
+    #: reading is UNKNOWN, never a pawn, even where calibration opened a colour's band to the
+    #: end of the scale.  None: the layout names no such readings.
+    broken: Band | None = None
+    shorted: Band | None = None
+
+    def fault(self, value: int) -> str | None:
+        """``"broken"`` or ``"shorted"`` for a reading no sensor can give, else None."""
+        if self.broken is not None and value in self.broken:
+            return BROKEN
+        if self.shorted is not None and value in self.shorted:
+            return SHORTED
+        return None
 
     def classify(self, value: int) -> int:
+        if self.fault(value) is not None:
+            return UNKNOWN
         if value in self.empty:
             return EMPTY
         for colour, band in enumerate(self.colours):
@@ -137,6 +157,13 @@ class Layout:
             return PAWN if value == self.active else EMPTY
         return self.bands[cell].classify(value)
 
+    def fault(self, cell: int, value: int) -> str | None:
+        """A colour board's wire fault the reading of a cell's channel shows: ``"broken"``,
+        ``"shorted"`` or None (also always None on a presence board)."""
+        if self.sensing != COLOUR:
+            return None
+        return self.bands[cell].fault(value)
+
     def slide_led(self, square: int) -> int:
         return self.slide_led_of[SLIDE_CHANNEL_SQUARES.index(square)]
 
@@ -148,7 +175,10 @@ class Layout:
         if problem:
             raise ValueError(problem)
         chosen = set(range(CELLS) if cells is None else cells)
-        new = tuple(bands if cell in chosen else old for cell, old in enumerate(self.bands))
+        new = tuple(
+            _keep_faults(bands, old) if cell in chosen else old
+            for cell, old in enumerate(self.bands)
+        )
         return dataclasses.replace(self, bands=new)
 
 
@@ -199,7 +229,7 @@ def repository_layouts() -> Path:
 _TABLES = {
     "board": {"sensing", "channels", "leds", "description"},
     "presence": {"active"},
-    "colour": {"bits", *_BAND_NAMES},
+    "colour": {"bits", *_BAND_NAMES, *_FAULT_NAMES},
     "places": None,  # keys are place names
     "slide-leds": None,  # keys are channel squares
 }
@@ -431,8 +461,56 @@ def _colour_bands(check: _Checker, table: Mapping[str, Any], bits: int) -> Colou
                     name,
                 )
         bands.append(Band(low, high))
-    result = ColourBands(bands[0], (bands[1], bands[2], bands[3], bands[4]))
-    return result
+    faults: dict[str, Band] = {}
+    for name in _FAULT_NAMES:
+        if name in table:
+            faults[name] = _fault_band(check, table[name], name, bits, bands)
+    return ColourBands(
+        bands[0],
+        (bands[1], bands[2], bands[3], bands[4]),
+        broken=faults.get(BROKEN),
+        shorted=faults.get(SHORTED),
+    )
+
+
+def _fault_band(check: _Checker, value: object, name: str, bits: int, bands: list[Band]) -> Band:
+    """A ``broken`` band must reach the top of the scale and a ``shorted`` band start at 0 (a
+    wire fault reads a rail), and neither may take a reading of empty or a colour."""
+    top = (1 << bits) - 1
+    end = f"[low, {top}]" if name == BROKEN else "[0, high]"
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise check.fail(f"{name} must be {end}, two whole numbers", "colour", name)
+    low, high = value
+    rail = high == top if name == BROKEN else low == 0
+    if not 0 <= low <= high <= top or not rail:
+        raise check.fail(
+            f"{name} = [{low}, {high}] must be {end} ({bits}-bit readings): "
+            f"a wire fault reads the {'top' if name == BROKEN else 'bottom'} of the scale",
+            "colour",
+            name,
+        )
+    for other_name, other in zip(_BAND_NAMES, bands, strict=True):
+        if Band(low, high).overlaps(other):
+            raise check.fail(
+                f"{name} = [{low}, {high}] overlaps {other_name} = [{other.low}, {other.high}]",
+                "colour",
+                name,
+            )
+    return Band(low, high)
+
+
+def _keep_faults(bands: ColourBands, old: ColourBands) -> ColourBands:
+    """New bands (calibration's) keep the layout's wire-fault readings unless they bring their
+    own: the sensor's output range is physics, not something calibration measures."""
+    return dataclasses.replace(
+        bands,
+        broken=bands.broken if bands.broken is not None else old.broken,
+        shorted=bands.shorted if bands.shorted is not None else old.shorted,
+    )
 
 
 def _band_problem(bands: ColourBands, bits: int) -> str | None:

@@ -3,8 +3,9 @@
 A colour board tells pawns apart by their magnet: the pole that faces the board and how strong
 it is.  This module is the arithmetic behind the magnet table in hardware/bom.md, so the table
 and the default reading bands of hardware/layouts/colour.toml can be checked against each other
-(tests/board/test_magnets.py): each colour's magnet, at the nominal distance give or take
-half a millimetre, must read inside its colour's band.
+(tests/board/test_magnets.py): each colour's magnet, anywhere in the design envelope (the
+nominal depth give or take DISTANCE_TOLERANCE_MM, up to PLACEMENT_TOLERANCE_MM off-centre),
+must read inside its colour's band with GUARD_COUNTS to spare, and so must an empty place.
 
 The field on the axis of a disc magnet magnetised through its thickness, at distance z from
 its face (R the radius, L the thickness, Br the grade's remanence):
@@ -12,7 +13,9 @@ its face (R the radius, L the thickness, Br the grade's remanence):
     B(z) = Br / 2 * ((z + L) / sqrt(R^2 + (z + L)^2) - z / sqrt(R^2 + z^2))
 
 A ratiometric sensor (DRV5055) outputs VCC / 2 with no field, more for a south pole facing its
-marked side and less for a north pole, and saturates near the rails.
+marked side and less for a north pole, and saturates near the rails: it never drives its output
+outside 0.2 V .. VCC - 0.2 V.  A reading beyond that (the ``shorted`` and ``broken`` bands of
+colour.toml) is a wire fault, never a pawn.
 """
 
 from __future__ import annotations
@@ -25,10 +28,22 @@ from pawnlight.rules.board import COLOURS
 #: Remanence in tesla of common neodymium grades (the low end of each grade's range).
 REMANENCE_T: dict[str, float] = {"N35": 1.17, "N42": 1.29, "N52": 1.43}
 
-#: Magnet face (flush with the pawn's base) to the sensor: 2 mm of board and 3 mm of the
-#: plywood deck the sensors are glued under (docs/assembly.md).
+#: Magnet face (flush with the pawn's base, no felt over it) to the sensor's face (flat against
+#: the deck's underside, no glue between): 2 mm of board and 3 mm of the plywood deck
+#: (docs/assembly.md says how to measure it).
 NOMINAL_DISTANCE_MM = 5.0
-DISTANCE_TOLERANCE_MM = 0.5
+#: How far a build's depth may be off nominal and every colour still read in its band: a
+#: thicker board or deck, a magnet a little proud or sunk, the Hall element's own depth inside
+#: the sensor's package (a fraction of a millimetre), a sensor not quite flat.
+DISTANCE_TOLERANCE_MM = 1.0
+#: The design's spare: every reading in the envelope stays this many counts inside its band
+#: (at 16 bits, about 50 mV of a 3.3 V ADC), for what the model leaves out (the sensors'
+#: sensitivity spread, magnets at the low end of their grade, ADC noise).  Calibration then
+#: centres each place's bands on what its own sensor reads.
+GUARD_COUNTS = 1000
+#: How far a sensor's output with no field may sit from VCC / 2: its own zero-field offset and
+#: the ADC's offset error together (an allowance of this design, not a datasheet limit).
+QUIESCENT_TOLERANCE_V = 0.06
 
 
 @dataclass(frozen=True)
@@ -103,8 +118,24 @@ class AnalogHallSensor:
 
     def reading(self, field_mt: float, bits: int = 16) -> int:
         """What the Pico reports: the ADC's value scaled to ``bits`` (its reference is VCC)."""
+        return self.counts(self.volts(field_mt), bits)
+
+    def counts(self, volts: float, bits: int = 16) -> int:
+        """A voltage on the ADC pin as a reading of ``bits``."""
         top = (1 << bits) - 1
-        return round(self.volts(field_mt) / self.vcc * top)
+        return round(min(max(volts, 0.0), self.vcc) / self.vcc * top)
+
+    def output_range(self, bits: int = 16) -> tuple[int, int]:
+        """The lowest and highest readings the sensor itself can give (its output swing)."""
+        return self.counts(self.headroom_v, bits), self.counts(self.vcc - self.headroom_v, bits)
+
+    def quiescent_range(self, bits: int = 16) -> tuple[int, int]:
+        """Where an empty place may read: VCC / 2 give or take QUIESCENT_TOLERANCE_V."""
+        middle = self.vcc / 2
+        return (
+            self.counts(middle - QUIESCENT_TOLERANCE_V, bits),
+            self.counts(middle + QUIESCENT_TOLERANCE_V, bits),
+        )
 
 
 #: DRV5055A2: 30 mV/mT at 3.3 V (50 mV/mT at 5 V), linear over about +-44 mT.
@@ -126,7 +157,10 @@ class PawnMagnet:
         return self.sign * self.magnet.field_mT(distance_mm)
 
 
-STRONG = Magnet(6, 3, "N42")
+#: 8 x 3 mm N42: 73 mT on the axis at 5 mm, past the DRV5055A2's +-42 mT range all through
+#: the envelope, so red and green pawns read at the sensor's rails however deep they stand.
+STRONG = Magnet(8, 3, "N42")
+#: 5 x 1 mm N35: 17 mT at 5 mm, 11 to 27 mT over 4 .. 6 mm, half-way between empty and the rails.
 WEAK = Magnet(5, 1, "N35")
 
 #: The colour scheme of hardware/layouts/colour.toml: red strong north (lowest readings), blue
@@ -140,7 +174,7 @@ PAWN_MAGNETS: tuple[PawnMagnet, ...] = (
 assert tuple(m.colour for m in PAWN_MAGNETS) == COLOURS
 
 #: Placement.  A player leaves a pawn anywhere on its place, and a small magnet's field falls
-#: fast to the side: the 6 x 3 mm N42 at 5 mm reads 51 mT on the axis but 33 mT 3 mm off it,
+#: fast to the side: a 6 x 3 mm N42 at 5 mm reads 51 mT on the axis but 33 mT 3 mm off it,
 #: 15 mT at 5 mm and 2 mT at 8 mm, while a pawn's centre can stand ~10 mm off a 33 mm square's
 #: centre.  No magnet that fits in a pawn's base covers that, so every place gets a printed
 #: centring cup (hardware/centring-cups.scad): a funnel that steers the base into a recess
@@ -151,8 +185,8 @@ SENSOR_PLACEMENT_MM = 1.5
 PLACEMENT_TOLERANCE_MM = PAWN_CLEARANCE_MM / 2 + SENSOR_PLACEMENT_MM  # 2 mm
 
 #: Presence boards only need a magnet strong enough for the hall switch (DRV5032FA switches at
-#: 4.8 mT at most, either pole): the strong magnet gives far more, so any pole will do.
-PRESENCE_MAGNET = STRONG
+#: 4.8 mT at most, either pole): a 6 x 3 mm N42 gives far more, so any pole will do.
+PRESENCE_MAGNET = Magnet(6, 3, "N42")
 PRESENCE_SWITCH_MT = 4.8
 
 
@@ -175,6 +209,45 @@ def expected_readings(
     return readings
 
 
+def envelope_depths(step_mm: float = 0.25) -> tuple[float, ...]:
+    """Depths across the design envelope: nominal give or take DISTANCE_TOLERANCE_MM."""
+    count = round(2 * DISTANCE_TOLERANCE_MM / step_mm)
+    low = NOMINAL_DISTANCE_MM - DISTANCE_TOLERANCE_MM
+    return tuple(round(low + i * step_mm, 6) for i in range(count + 1))
+
+
+def envelope_offsets(directions: int = 8, rings: int = 4) -> tuple[tuple[float, float], ...]:
+    """Where a pawn's centre may stand from its sensor's axis, as (x, y) in mm: the centre and
+    ``rings`` circles out to PLACEMENT_TOLERANCE_MM, each in ``directions`` directions."""
+    points = [(0.0, 0.0)]
+    for ring in range(1, rings + 1):
+        radius = PLACEMENT_TOLERANCE_MM * ring / rings
+        for k in range(directions):
+            angle = 2 * math.pi * k / directions
+            points.append((radius * math.cos(angle), radius * math.sin(angle)))
+    return tuple(points)
+
+
+def envelope_readings(
+    sensor: AnalogHallSensor = DRV5055A2, bits: int = 16
+) -> dict[str, tuple[int, int]]:
+    """The lowest and highest reading of each colour's pawn anywhere in the design envelope
+    (every depth of :func:`envelope_depths`, every offset of :func:`envelope_offsets`), and of
+    an empty place (the sensor's quiescent output, give or take QUIESCENT_TOLERANCE_V)."""
+    readings: dict[str, tuple[int, int]] = {"empty": sensor.quiescent_range(bits)}
+    # A disc magnet's field is the same all round its axis: a direction only enters through
+    # the distance from the axis, so each distance is computed once.
+    radii = sorted({round(math.hypot(x, y), 9) for x, y in envelope_offsets()})
+    for pawn in PAWN_MAGNETS:
+        values = [
+            sensor.reading(pawn.sign * pawn.magnet.field_z_mT(depth, radius), bits)
+            for depth in envelope_depths()
+            for radius in radii
+        ]
+        readings[pawn.colour] = (min(values), max(values))
+    return readings
+
+
 #: Offsets from a place's centre shown in the placement table of hardware/bom.md.
 TABLE_OFFSETS_MM = (0.0, 2.0, 3.0, 5.0, 8.0)
 
@@ -188,7 +261,7 @@ def placement_table() -> list[str]:
         "switches within |",
         "|---|---|---|",
     ]
-    for magnet in (STRONG, WEAK):
+    for magnet in dict.fromkeys((STRONG, PRESENCE_MAGNET, WEAK)):
         fields = " / ".join(
             f"{magnet.field_z_mT(NOMINAL_DISTANCE_MM, o):.0f}" for o in TABLE_OFFSETS_MM
         )

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pawnlight.board import magnets
-from pawnlight.board.layout import Layout
+from pawnlight.board.layout import Band, Layout
 
 from .draw_board_maps import led_map, sensor_map
 from .draw_wiring import wiring_diagram
@@ -40,25 +40,50 @@ def magnet_markdown() -> str:
     far = magnets.NOMINAL_DISTANCE_MM + magnets.DISTANCE_TOLERANCE_MM
     lines = [
         f"| pawns | pole facing down | magnet | field at {near:g} / {magnets.NOMINAL_DISTANCE_MM:g}"
-        f" / {far:g} mm | {sensor.part} reading, up to {magnets.PLACEMENT_TOLERANCE_MM:g} mm "
-        "off-centre | band in colour.toml |",
-        "|---|---|---|---|---|---|",
+        f" / {far:g} mm | {sensor.part} reading, {near:g} to {far:g} mm deep, up to "
+        f"{magnets.PLACEMENT_TOLERANCE_MM:g} mm off-centre | band in colour.toml | room to the "
+        "band's edges |",
+        "|---|---|---|---|---|---|---|",
     ]
-    centred = magnets.expected_readings(sensor)
-    aside = magnets.expected_readings(sensor, offset_mm=magnets.PLACEMENT_TOLERANCE_MM)
-    readings = {what: centred[what] + aside[what] for what in centred}
-    lines.append(
-        f"| none (empty) | - | - | 0 mT | {readings['empty'][1]} | "
-        f"{bands.empty.low}..{bands.empty.high} |"
-    )
+    readings = magnets.envelope_readings(sensor)
+
+    def row(
+        what: str, pole: str, magnet: str, fields: str, values: tuple[int, int], band: Band
+    ) -> str:
+        low, high = values
+        room = f"{low - band.low:,} / {band.high - high:,}"
+        return (
+            f"| {what} | {pole} | {magnet} | {fields} | {low}..{high} | "
+            f"{band.low}..{band.high} | {room} |"
+        )
+
+    lines.append(row("none (empty)", "-", "-", "0 mT", readings["empty"], bands.empty))
     distances = (near, magnets.NOMINAL_DISTANCE_MM, far)
     for colour, pawn in enumerate(magnets.PAWN_MAGNETS):
-        fields = " / ".join(f"{pawn.field_mT(d):+.0f}" for d in distances)
-        values = readings[pawn.colour]
-        band = bands.colours[colour]
+        fields = " / ".join(f"{pawn.field_mT(d):+.0f}" for d in distances) + " mT"
         lines.append(
-            f"| {pawn.colour} | {pawn.pole} | {pawn.magnet} | {fields} mT | "
-            f"{min(values)}..{max(values)} | {band.low}..{band.high} |"
+            row(
+                pawn.colour,
+                pawn.pole,
+                str(pawn.magnet),
+                fields,
+                readings[pawn.colour],
+                bands.colours[colour],
+            )
+        )
+    top = (1 << layout.bits) - 1
+    lowest, highest = sensor.output_range(layout.bits)
+    if bands.broken is not None:
+        lines.append(
+            f"| broken sensor wire (pulled up) | - | - | - | {top} | "
+            f"{bands.broken.low}..{bands.broken.high} | {bands.broken.low - highest:,} above "
+            "the sensor's highest |"
+        )
+    if bands.shorted is not None:
+        lines.append(
+            f"| sensor wire shorted to GND | - | - | - | 0 | "
+            f"{bands.shorted.low}..{bands.shorted.high} | {lowest - bands.shorted.high:,} below "
+            "the sensor's lowest |"
         )
     return "\n".join(lines) + "\n"
 
