@@ -14,6 +14,7 @@ import textwrap
 import pytest
 
 from pawnlight.rules.game import Game, GameConfig
+from pawnlight.store.errors import JournalError
 from pawnlight.store.journal import Journal
 from pawnlight.store.record import GameRecord, write_record
 from pawnlight.store.safekeeping import open_for_play
@@ -164,3 +165,55 @@ def test_a_rescue_that_cannot_be_written_is_an_error_and_is_tried_again(tmp_path
     with Journal.open(path, readonly=True) as journal:
         assert journal.load(game_id).events == tuple(game.events)
     assert not [p for p in tmp_path.iterdir() if ".rescue-" in p.name]
+
+
+def files_go_as_the_next_write_commits(path, monkeypatch) -> None:
+    """The journal's files are deleted while the next write commits, and the rescue cannot put
+    the fresh copy in their place (the disk is full) until ``os.replace`` is given back."""
+    real_heal = Journal.heal
+    checks = []
+
+    def heal(self):
+        checks.append(self)
+        if len(checks) == 2:  # the check after the COMMIT
+            for suffix in ("", "-wal", "-shm"):
+                os.remove(f"{path}{suffix}")
+            monkeypatch.setattr(os, "replace", no_space)
+        real_heal(self)
+
+    def no_space(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Journal, "heal", heal)
+
+
+@pytest.mark.parametrize("how", ["new game", "import"])
+def test_a_new_game_retried_after_its_rescue_failed_is_stored_once(tmp_path, monkeypatch, how):
+    # Issue #33: the game was in the writer's files (the rescue copies it) when the write
+    # failed, and the owner's retry of the held write stored it a second time.
+    path = tmp_path / "journal.sqlite3"
+    real_replace = os.replace
+    record = GameRecord.from_game(random_game(CONFIG, 5), seed=5, meta={"computer": {"blue": "x"}})
+
+    def store(journal: Journal) -> int:
+        if how == "import":
+            return journal.import_record(record)
+        return journal.new_game(CONFIG, seed=5, meta={"computer": {"blue": "heuristic"}})
+
+    with Journal.open(path) as journal:
+        first = journal.new_game(CONFIG)
+        files_go_as_the_next_write_commits(path, monkeypatch)
+        with pytest.raises(JournalError, match=r"deleted or replaced.*No space left"):
+            store(journal)
+        with pytest.raises(JournalError, match="No space left"):
+            store(journal)  # retried while the rescue still fails: nothing stored
+        monkeypatch.undo()  # space freed
+        assert os.replace is real_replace
+        game_id = store(journal)
+        assert journal.notices and "deleted or replaced" in journal.notices[0]
+        later = store(journal)  # the same game asked for again later: a game of its own
+    with Journal.open(path, readonly=True) as journal:
+        assert [g.id for g in journal.games()] == [first, game_id, later]
+        assert journal.check() == []
+        if how == "import":
+            assert journal.load(game_id).events == record.events

@@ -22,7 +22,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -103,6 +103,14 @@ class Journal:
         self._size = 0
         #: What the players must be told about the journal (a rescue); the owner takes them.
         self.notices: list[str] = []
+        #: True from a COMMIT until the check after it has found the files in place (or put the
+        #: rescued copy there): a write that fails meanwhile is in the writer's files, and so in
+        #: whatever the rescue copies from them.
+        self._committed = False
+        #: A game stored by such a write: (its header without the start time, its id, its
+        #: header).  The same game asked for again (the owner retries a held write) is that
+        #: one once the rescue has put it in place, never a second copy.
+        self._unconfirmed_game: tuple[str, int, str] | None = None
 
     # -- opening and closing ----------------------------------------------------------------
 
@@ -320,12 +328,12 @@ class Journal:
             names=dict(names or {}),
             meta=dict(meta or {}),
         )
-        header = dump(header_json(record))
-        with self._transaction() as db:
-            cursor = db.execute("INSERT INTO games (header) VALUES (?)", (header,))
-            game_id = cursor.lastrowid
-        assert game_id is not None
-        return game_id
+        header = header_json(record)
+
+        def insert(db: sqlite3.Connection) -> int | None:
+            return db.execute("INSERT INTO games (header) VALUES (?)", (dump(header),)).lastrowid
+
+        return self._store_game(header, insert)
 
     def append(self, game_id: int, event: Event, decided: Decided | None = None) -> int:
         """Store the next event of a game; returns its sequence number (1, 2, ...) once the event
@@ -466,11 +474,13 @@ class Journal:
             (seq, event.kind, event_json(event).get("colour"), event.card, event.move)
             for seq, event in enumerate(record.events, 1)
         ]
-        with self._transaction() as db:
+        header = header_json(record)
+
+        def insert(db: sqlite3.Connection) -> int | None:
             cursor = db.execute(
                 "INSERT INTO games (header, turns, result, finished) VALUES (?, ?, ?, ?)",
                 (
-                    dump(header_json(record)),
+                    dump(header),
                     len(game.history),
                     None if result is None else dump(result_json(result)),
                     None if record.finished is None else record.finished.isoformat(),
@@ -483,6 +493,41 @@ class Journal:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [(game_id, *row) for row in rows],
             )
+            return game_id
+
+        return self._store_game(header, insert)
+
+    def _store_game(
+        self, header: dict[str, object], insert: Callable[[sqlite3.Connection], int | None]
+    ) -> int:
+        """Store a new game (``insert`` writes it, returning its id) exactly once.
+
+        A write whose COMMIT went through while the files were deleted or replaced, and whose
+        rescue then failed, raised JournalError although the game is in the writer's files: the
+        rescue will copy it.  Asked for again (the same header but for its start time), the
+        game is that one once the rescue has put it in place, not a second copy."""
+        key = dump({name: value for name, value in header.items() if name != "started"})
+        pending = self._unconfirmed_game
+        if pending is not None and pending[0] == key:
+            self.heal()  # JournalError while the rescue still cannot be done
+            db = self._writer
+            assert db is not None
+            if db.execute(
+                "SELECT 1 FROM games WHERE id = ? AND header = ?", (pending[1], pending[2])
+            ).fetchone():
+                self._unconfirmed_game = None
+                return pending[1]
+        text = dump(header)
+        game_id: int | None = None
+        try:
+            with self._transaction() as db:
+                game_id = insert(db)
+        except JournalError:
+            if self._committed and game_id is not None:
+                self._unconfirmed_game = (key, game_id, text)
+            raise
+        assert game_id is not None
+        self._unconfirmed_game = None
         return game_id
 
     def delete(self, game_id: int) -> None:
@@ -572,6 +617,7 @@ class Journal:
             raise JournalError(f"the journal {self.path} is open read-only or closed")
         # Files deleted or replaced under the writer: nothing written to them would be found
         # after a restart, so what the writer holds goes to a fresh journal first.
+        self._committed = False
         self.heal()
         db = self._writer
         assert db is not None
@@ -588,7 +634,9 @@ class Journal:
             raise _sqlite_error(self.path, error) from None
         # Deleted or replaced while this transaction ran: it is confirmed only once it is in
         # the files of the data folder (the rescue copies it there).
+        self._committed = True
         self.heal()
+        self._committed = False
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
