@@ -257,7 +257,7 @@ def _muxes(svg: Svg, board: BoardWiring) -> None:
 # -- card reader, LEDs, power -----------------------------------------------------------------
 
 
-def _card_reader(svg: Svg, board: BoardWiring) -> None:
+def _card_reader(svg: Svg, board: BoardWiring, wiring: Wiring) -> None:
     x0, y0 = 30, 420
     svg.rect(x0, y0, 250, 190, rx=8, fill="#f4ecf7", stroke="#8e44ad", stroke_width=2)
     svg.text(x0 + 12, y0 + 22, "MFRC522 card reader", size=14, weight="bold", fill="#8e44ad")
@@ -272,6 +272,8 @@ def _card_reader(svg: Svg, board: BoardWiring) -> None:
     svg.text(x0 + 150, y0 + 68, f"3.3V: {supply}", size=11)
     svg.text(x0 + 150, y0 + 90, "GND: GND", size=11)
     svg.text(x0 + 150, y0 + 112, "IRQ: n.c.", size=11, fill=GREY)
+    svg.text(x0 + 12, y0 + 176, f"{wiring.card_series_ohms} Ω in series: "
+             + ", ".join(wiring.card_series_lines), size=10)  # fmt: skip
 
 
 def _leds_and_power(svg: Svg, board: BoardWiring, wiring: Wiring) -> None:
@@ -296,12 +298,16 @@ def _leds_and_power(svg: Svg, board: BoardWiring, wiring: Wiring) -> None:
         svg.text(426, y + 4, feed, size=11)
     # LED driver.
     x = 640
-    svg.rect(x, y0 + 10, 190, 120, rx=6, fill="#fdedec", stroke="#c0392b", stroke_width=2)
+    svg.rect(x, y0 + 10, 190, 140, rx=6, fill="#fdedec", stroke="#c0392b", stroke_width=2)
     svg.text(x + 12, y0 + 32, "74AHCT125 (VCC 5 V)", size=13, weight="bold", fill="#c0392b")
     _tag(svg, x + 12, y0 + 56, Net("LED DATA", "led"), "right")
     svg.text(x + 100, y0 + 60, "→ 1A (pin 2)", size=11)
     svg.text(x + 12, y0 + 84, "/1OE (pin 1), GND (pin 7): GND", size=11)
     svg.text(x + 12, y0 + 104, "VCC (pin 14): 5 V + 100 nF", size=11)
+    pulldown = wiring.data_pulldown_ohms
+    label = f"{pulldown // 1000} kΩ" if pulldown % 1000 == 0 else f"{pulldown} Ω"
+    svg.text(x + 12, y0 + 124, f"1A (pin 2): {label} to GND", size=11, weight="bold")
+    svg.text(x + 12, y0 + 140, "(dark LEDs while the Pico is off)", size=10, fill=GREY)
     svg.arrow(x + 190, y0 + 70, x + 250, y0 + 70, "#c0392b", 2)
     svg.text(x + 196, y0 + 62, "1Y (pin 3)", size=10)
     svg.rect(x + 250, y0 + 58, 64, 24, rx=3, fill="#ffffff", stroke="#333333")
@@ -342,6 +348,6 @@ def wiring_diagram(board: BoardWiring, wiring: Wiring) -> str:
         _shift_registers(svg, board)
     else:
         _muxes(svg, board)
-    _card_reader(svg, board)
+    _card_reader(svg, board, wiring)
     _leds_and_power(svg, board, wiring)
     return svg.document()

@@ -122,3 +122,41 @@ def budget_markdown(configs: dict[str, dict[str, Any]]) -> str:
             cells.append(f"{_ma(total)} x {HEADROOM} = {_ma(total * HEADROOM)} → **5 V {amps} A**")
         lines.append(f"| with a {pi} (+{pi_ma}) | " + " | ".join(cells) + " | busy, Wi-Fi on |")
     return "\n".join(lines) + "\n"
+
+
+# -- the terminal blocks ----------------------------------------------------------------------
+
+#: Lever terminal blocks one can buy: positions -> WAGO part number.
+TERMINAL_BLOCKS: dict[int, str] = {5: "221-415", 3: "221-413", 2: "221-412"}
+
+
+def rail_connections(sensing: str, injection: tuple[int, ...]) -> list[str]:
+    """Every wire on the 5 V rail's terminal block (the GND rail's block has the same ones)."""
+    found = [
+        "the supply, through the fuse",
+        "the Pi's USB power lead",
+        "the hub (74AHCT125, 1000 µF)",
+    ]
+    found += [f"LED {i}'s feed pair" for i in injection]
+    if sensing == "colour":
+        found.append("the 3.3 V buck converter's input")
+    return found
+
+
+SPARE_POSITIONS = 1  # for a meter's probe, or a feed added later
+
+
+def blocks_for(positions: int) -> list[int]:
+    """The fewest lever blocks (largest first) with at least ``positions`` positions; callers
+    add ``SPARE_POSITIONS``."""
+    if positions <= 0:
+        raise ValueError("a rail needs at least one position")
+    sizes = sorted(TERMINAL_BLOCKS, reverse=True)
+    chosen: list[int] = []
+    left = positions
+    while left > 0:
+        fits = [size for size in sorted(sizes) if size >= left]
+        size = fits[0] if fits else sizes[0]
+        chosen.append(size)
+        left -= size
+    return chosen

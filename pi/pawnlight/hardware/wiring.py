@@ -67,6 +67,8 @@ class BoardWiring:
     #: The resistor from every chip input to 3.3 V, so a broken sensor wire reads a known
     #: level (no pawn, or off the colour scale) instead of floating.
     pullup_ohms: int
+    #: The ceramic capacitor across VCC and GND at every sensor.
+    bypass_nf: int
 
     @property
     def inputs_per_chip(self) -> int:
@@ -82,6 +84,15 @@ class Wiring:
     capacitor_uf: int
     data_in: str
     boards: dict[str, BoardWiring]
+    #: The resistor from the LED buffer's input to GND (holds the chain dark while the Pico
+    #: is off).
+    data_pulldown_ohms: int = 10000
+    #: The card reader's SPI series resistors, and the lines that get one.
+    card_series_ohms: int = 33
+    card_series_lines: tuple[str, ...] = ("SCK", "MOSI", "SDA", "MISO")
+    #: The sensor harnesses' connector, and the chip inputs each one carries.
+    harness_connector: str = "JST XH 2.54 mm"
+    harness_positions: int = 8
     source: str = ""
 
 
@@ -134,9 +145,12 @@ def _parse(data: dict[str, Any], source: str) -> Wiring:
         pullup = int(board["pullup_ohms"])
         if pullup <= 0:
             raise ValueError(f"{sensing}.pullup_ohms must be a resistance: every input needs one")
+        bypass = _positive(board, "bypass_nf", sensing)
         boards[sensing] = BoardWiring(
-            sensing, board["config"], board["layout"], board["sensor"], pico, chips, pullup
+            sensing, board["config"], board["layout"], board["sensor"], pico, chips, pullup, bypass
         )
+    card = data["card_reader"]
+    harness = data["harness"]
     return Wiring(
         pi=pi,
         led_chain=tuple(str(name) for name in leds["chain"]),
@@ -145,8 +159,20 @@ def _parse(data: dict[str, Any], source: str) -> Wiring:
         capacitor_uf=int(leds["capacitor_uf"]),
         data_in=str(leds["data_in"]),
         boards=boards,
+        data_pulldown_ohms=_positive(leds, "data_pulldown_ohms", "leds"),
+        card_series_ohms=_positive(card, "series_ohms", "card_reader"),
+        card_series_lines=tuple(str(line) for line in card["series_lines"]),
+        harness_connector=str(harness["connector"]),
+        harness_positions=_positive(harness, "positions", "harness"),
         source=source,
     )
+
+
+def _positive(table: dict[str, Any], key: str, where: str) -> int:
+    value = int(table[key])
+    if value <= 0:
+        raise ValueError(f"{where}.{key} must be above 0, not {value}")
+    return value
 
 
 # -- the checks -----------------------------------------------------------------------------------

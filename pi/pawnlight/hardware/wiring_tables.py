@@ -12,8 +12,10 @@ from pawnlight.board.chips import (
 )
 from pawnlight.board.geometry import SQUARE_MM
 
+from . import feeds, underside
 from .draw_board_maps import hops
 from .pins import PICO_PIN, PICO_POWER
+from .power import SPARE_POSITIONS, TERMINAL_BLOCKS, blocks_for, rail_connections
 from .wiring import BoardWiring, Wiring
 
 HEADER = """\
@@ -63,7 +65,7 @@ def _data_pin(wiring: Wiring) -> str:
     return f"GP{gp} (pin {PICO_PIN[gp]})"
 
 
-def _buffer_line() -> str:
+def _buffer_line(wiring: Wiring) -> str:
     pins = BUFFER_PINS
     return (
         f"* The {BUFFER} (DIP-14): VCC (pin {pins['VCC']}) to 5 V with a 100 nF capacitor, "
@@ -71,7 +73,11 @@ def _buffer_line() -> str:
         f"buffers are unused: tie their inputs 2A, 3A, 4A (pins {pins['2A']}, {pins['3A']}, "
         f"{pins['4A']}) and their /2OE, /3OE, /4OE (pins {pins['/2OE']}, {pins['/3OE']}, "
         f"{pins['/4OE']}) to GND, so no input floats; leave 2Y, 3Y, 4Y (pins {pins['2Y']}, "
-        f"{pins['3Y']}, {pins['4Y']}) unconnected."
+        f"{pins['3Y']}, {pins['4Y']}) unconnected.\n"
+        f"* **{_ohms(wiring.data_pulldown_ohms)} pull-down from 1A (pin {pins['1A']}) to GND**: "
+        "while the Pico is off or still booting and the 5 V is on, the buffer's input would "
+        "float and send noise down the chain (LEDs lit at random, with no current limit). The "
+        "pull-down keeps the line low, every LED dark, until the firmware drives it."
     )
 
 
@@ -81,10 +87,11 @@ def _leds(wiring: Wiring) -> list[str]:
         "## LED chain",
         "",
         f"* Data: {data_in}. A {wiring.capacitor_uf} µF capacitor across 5 V and GND at LED 0.",
-        _buffer_line(),
-        f"* 5 V and GND from the supply's terminal block to LEDs "
-        f"{', '.join(str(i) for i in wiring.power_injection)} (the chain's own wires carry "
-        "data and the current to the next few LEDs only).",
+        _buffer_line(wiring),
+        f"* 5 V and GND feed pairs ({feeds.FEED_WIRE}) from the terminal blocks to LEDs "
+        f"{', '.join(str(i) for i in wiring.power_injection)}; the chain's own 3-core links "
+        f"({feeds.LINK_WIRE}) carry data and the current between feeds. Feed lengths and the "
+        'worst voltage drop: bom.md, "Power feeds".',
         "* Order: the track clockwise from T0 (0..59); each colour's safety lane inward, its "
         "HOME spots, back out over its START spots (13 per colour, 60..111); the slide "
         "channels from T2 round the board (112..131).",
@@ -103,6 +110,49 @@ def _leds(wiring: Wiring) -> list[str]:
             f"{distance:.1f} | {centimetres:.0f} cm |"
         )
     return [*lines, ""]
+
+
+def _card_reader(wiring: Wiring) -> list[str]:
+    lines = ", ".join(wiring.card_series_lines)
+    return [
+        "## Card reader (MFRC522)",
+        "",
+        f"* {_ohms(wiring.card_series_ohms)} in series in each of {lines}, at the end that "
+        "drives the line: SCK, MOSI and SDA beside the Pico, MISO beside the reader. They damp "
+        "the ringing of the SPI wires and limit the current into a reader powered while the "
+        "Pico is not.",
+        "* VCC (3.3 V) and GND from the hub; IRQ unconnected. Pins: the Pico tables below.",
+        "",
+    ]
+
+
+def _power(wiring: Wiring) -> list[str]:
+    lines = [
+        "## Power: terminal blocks",
+        "",
+        "Two rails of lever terminal blocks on the hub, 5 V and GND, with the same wires on "
+        f"each (a wire pair per load), and {SPARE_POSITIONS} spare position per rail:",
+        "",
+        "| board | wires on each rail | positions | blocks per rail |",
+        "|---|---|---:|---|",
+    ]
+    for board in wiring.boards.values():
+        wires = rail_connections(board.sensing, wiring.power_injection)
+        blocks = blocks_for(len(wires) + SPARE_POSITIONS)
+        named = " + ".join(f"WAGO {TERMINAL_BLOCKS[size]} ({size}-way)" for size in blocks)
+        lines.append(
+            f"| {board.sensing} | {'; '.join(wires)} | {len(wires)} of {sum(blocks)} | {named} |"
+        )
+    cable = underside.usb_cable()
+    lines += [
+        "",
+        f"The Pico's USB cable runs {cable.to_edge_mm:.0f} mm from its socket to the board's "
+        f"right edge, {cable.through_frame_mm:.0f} mm through the frame and "
+        f"{cable.to_pi_mm:.0f} mm to the Pi in its box: {cable.needed_mm:.0f} mm with slack, so "
+        f"a {cable.buy_mm / 1000:g} m cable.",
+        "",
+    ]
+    return lines
 
 
 def _pico(board: BoardWiring) -> list[str]:
@@ -143,11 +193,17 @@ def _pico(board: BoardWiring) -> list[str]:
             "so the ADC's reference and the sensors share one rail (ratiometric readings) |",
             f"| AGND | {PICO_POWER['AGND']} | | the sensors' and muxes' ground |",
             f"| GND | {PICO_POWER['GND']} | | every other ground (and the supply's GND) |",
+            "",
+            "**Flashing this Pico**: with 3V3_EN on GND its own regulator is off, so USB alone "
+            "does not start it. Either switch the board's 5 V supply on first (the buck then "
+            "powers the Pico and USB carries the data: BOOTSEL and mpremote work as usual), or "
+            "lift the Pico out of its header sockets and flash it on its own, where it is an "
+            'ordinary Pico (docs/assembly.md, "Flashing the Pico").',
         ]
     return [*lines, ""]
 
 
-def _chip_controls(board: BoardWiring) -> list[str]:
+def _chip_controls(board: BoardWiring, wiring: Wiring) -> list[str]:
     count = len(board.chips)
     if board.sensing == "presence":
         p = SHIFT_REGISTER_PINS
@@ -160,8 +216,10 @@ def _chip_controls(board: BoardWiring) -> list[str]:
             f"of Uk; DS of U{count} → GND. /Q7 (pin {p['/Q7']}) unconnected.",
             f"* /CE (pin {p['/CE']}) → GND; VCC (pin {p['VCC']}) → 3.3 V with a 100 nF "
             f"capacitor to GND (pin {p['GND']}) at every chip.",
-            "* Hall switches: VCC → 3.3 V, GND → GND, OUT → the input below. The DRV5032FA "
-            "has a push-pull output (it drives both ways).",
+            "* Hall switches: VCC → 3.3 V, GND → GND, OUT → the input below, and "
+            f"{_nf(board.bypass_nf)} across VCC and GND at each switch (it draws its supply in "
+            "pulses as it samples). The DRV5032FA has a push-pull output (it drives both ways).",
+            *_harness_line(board, wiring),
             f"* Every input D0–D7 of every chip: {_ohms(board.pullup_ohms)} to 3.3 V (a 9-pin "
             "bussed resistor network per chip, common pin to 3.3 V). The switch overrides it; "
             "a broken or unplugged sensor wire then reads 1, no pawn, instead of floating.",
@@ -177,7 +235,8 @@ def _chip_controls(board: BoardWiring) -> list[str]:
         "its ADC pin (several muxes share one: only one is enabled at a time).",
         f"* VCC (pin {p['VCC']}) → the 3.3 V rail with 100 nF to GND (pin {p['GND']}).",
         "* Analog hall sensors: VCC → the 3.3 V rail (the buck converter), GND → AGND, OUT → "
-        "the input below, 100 nF across VCC and GND at each sensor.",
+        f"the input below, {_nf(board.bypass_nf)} across VCC and GND at each sensor.",
+        *_harness_line(board, wiring),
         f"* Every input I0–I15 of every mux: {_ohms(board.pullup_ohms)} to 3.3 V (two 9-pin "
         "bussed resistor networks per mux, common pins to 3.3 V). The sensor's output "
         "overrides it; a broken or unplugged sensor wire then reads the top of the scale "
@@ -185,6 +244,22 @@ def _chip_controls(board: BoardWiring) -> list[str]:
         "that cannot be lifted, which `pawnlight doctor` and the stuck-sensor check name.",
         "",
     ]
+
+
+def _harness_line(board: BoardWiring, wiring: Wiring) -> list[str]:
+    per_chip = board.inputs_per_chip // wiring.harness_positions
+    count = per_chip * len(board.chips)
+    return [
+        f"* Sensor harnesses: {count} ribbons of {wiring.harness_positions} OUT wires, "
+        f"{per_chip} per chip, each with a {wiring.harness_connector} "
+        f"{wiring.harness_positions}-way connector at the hub (inputs "
+        + ("D0–D7" if per_chip == 1 else "I0–I7 and I8–I15")
+        + "). Label each with its chip and inputs."
+    ]
+
+
+def _nf(value: int) -> str:
+    return f"{value} nF" if value < 1000 else f"{value / 1000:g} µF"
 
 
 def _ohms(value: int) -> str:
@@ -213,7 +288,7 @@ def _inputs(board: BoardWiring) -> list[str]:
     return lines
 
 
-def _board(board: BoardWiring) -> list[str]:
+def _board(board: BoardWiring, wiring: Wiring) -> list[str]:
     title = {
         "presence": "Presence board (digital hall switches, 74HC165 chain)",
         "colour": "Colour board (analog hall sensors, CD74HC4067 muxes)",
@@ -225,13 +300,13 @@ def _board(board: BoardWiring) -> list[str]:
         f"{board.sensor}. Picture: [sensors-{board.sensing}.svg](sensors-{board.sensing}.svg).",
         "",
         *_pico(board),
-        *_chip_controls(board),
+        *_chip_controls(board, wiring),
         *_inputs(board),
     ]
 
 
 def wiring_markdown(wiring: Wiring) -> str:
-    lines = [HEADER, *_pi(wiring), *_leds(wiring)]
+    lines = [HEADER, *_pi(wiring), *_power(wiring), *_leds(wiring), *_card_reader(wiring)]
     for board in wiring.boards.values():
-        lines += _board(board)
+        lines += _board(board, wiring)
     return "\n".join(lines).rstrip("\n") + "\n"
