@@ -555,3 +555,48 @@ def test_a_card_scanned_when_none_is_wanted_says_what_to_do():
         "a 5 was scanned, but no card is wanted now: put it back on the pile and finish the "
         "move first"
     )
+
+
+def test_the_boards_hint_steps_through_the_choices_and_confirm_takes_the_one_lit():
+    """Issue #34: with several moves that a presence board cannot tell apart, the board alone
+    settles any of them: Hint lights the next choice alone, Confirm takes the one lit."""
+    from pawnlight.rules import Game, GameConfig
+
+    bench = Bench("presence")
+    position = Position.from_json(
+        {
+            "red": ["T10", "start", "start", "start"],
+            "blue": ["T30", "start", "start", "start"],
+            "green": ["T50", "start", "start", "start"],
+        }
+    )
+    bench.companion.resume(Game(GameConfig(players=("red", "blue", "green")), position))
+    bench.show(position)
+    bench.scan("11")
+    lifted = Position.from_places([(66, 66, 66), (66, 66, 66), None, (66, 66, 66)])
+    bench.show(lifted, settle=False)
+    bench.show(position)
+    bench.advance(1.0)
+    state = bench.companion.state().to_json()
+    texts = [c["text"] for c in state["choices"]]
+    assert state["phase"] == "choose" and {"T10<>T30", "T10<>T50"} <= set(texts)
+    assert state["choice_shown"] is None and "press Hint" in state["message"]
+    second = texts[1]
+    bench.effects += bench.companion.handle(Pressed("hint", bench.now + 0.1))
+    bench.advance(0.2)
+    state = bench.companion.state().to_json()
+    assert state["choice_shown"] == 1
+    assert state["message"].startswith(f"Choice 2 of {len(texts)} lit:")
+    # Lit alone and steady: the other choice's pawn stays dim through what used to be its
+    # turn to be shown (each candidate had CANDIDATE_PERIOD in turn).
+    from pawnlight.board.cells import cell_of
+    from pawnlight.board.leds import CANDIDATE_PERIOD, DIM, PAWN_COLOURS, scale
+    from pawnlight.companion.lights import frame_for
+
+    other = "T30" if second == "T10<>T50" else "T50"
+    led = bench.layout.led_of[cell_of(0, int(other[1:]))]  # red's pawn would end there
+    for step in range(8):
+        frame = frame_for(bench.companion, bench.now + step * CANDIDATE_PERIOD / 4)
+        assert frame[led] == scale(PAWN_COLOURS[0], DIM)
+    bench.effects += bench.companion.handle(Pressed("confirm", bench.now + 0.1))
+    assert _made(bench, second)

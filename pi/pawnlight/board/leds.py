@@ -357,13 +357,22 @@ def progress_picture(
 
 
 def candidates_picture(
-    layout: Layout, player: int, ambiguous: Ambiguous, at: float, record: bool = True
+    layout: Layout,
+    player: int,
+    ambiguous: Ambiguous,
+    at: float,
+    record: bool = True,
+    chosen: Move | None = None,
 ) -> Picture:
-    """A board that fits several moves: each candidate in turn, the others dim."""
+    """A board that fits several moves: each candidate in turn, the others dim; ``chosen``
+    (the one the board's Hint button stepped to) lit alone, steady, for Confirm to take."""
     canvas = Canvas(layout, record)
     _turn(canvas, player, at)
     moves = ambiguous.moves
-    shown = int(at / CANDIDATE_PERIOD) % len(moves) if moves else 0
+    if chosen is not None and chosen in moves:
+        shown = moves.index(chosen)
+    else:
+        shown = int(at / CANDIDATE_PERIOD) % len(moves) if moves else 0
     for index, move in enumerate(moves):
         if index != shown:
             for step in move.steps:
@@ -504,14 +513,16 @@ def picture(
     at: float,
     role: Role = Role.DESTINATION,
     record: bool = True,
+    chosen: Move | None = None,
 ) -> Picture:
-    """The picture for a turn in progress: the one that fits the recogniser's decision."""
+    """The picture for a turn in progress: the one that fits the recogniser's decision
+    (``chosen``: of several candidates, the one stepped to on the board)."""
     if isinstance(decision, Mismatch):
         return guidance_picture(layout, decision.corrections, at, player, record)
     if isinstance(decision, InProgress):
         return progress_picture(layout, player, decision, at, record)
     if isinstance(decision, Ambiguous):
-        return candidates_picture(layout, player, decision, at, record)
+        return candidates_picture(layout, player, decision, at, record, chosen)
     if isinstance(decision, Recognised):
         return recognised_picture(layout, decision.move, record)
     return turn_picture(layout, player, moves, at, role, record)

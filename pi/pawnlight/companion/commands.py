@@ -22,7 +22,7 @@ from .sentences import event_text, event_words, phase_message
 from .service import CommandRefused
 from .signals import Buzz, Effect, Remember, StatusLight
 from .table import Table, seat_players, seats_of
-from .turns import after_turn, decided, play, recorded
+from .turns import after_turn, decided, play, recorded, shown_message
 
 #: Seconds within which the board's New game button must be pressed a second time.
 NEW_GAME_CONFIRM = 3.0
@@ -256,6 +256,8 @@ def button(table: Table, name: str) -> list[Effect]:
             return _new_game_button(table)
         if name == "confirm":
             return _confirm(table)
+        if name == "hint" and table.phase == CompanionPhase.CHOOSE and len(table.choices) > 1:
+            return _show_next_choice(table)
         if name == "hint":
             reply, effects = _hint(table, {})
             if reply["hint"] is None:
@@ -283,10 +285,21 @@ def _new_game_button(table: Table) -> list[Effect]:
     return begin_game(table, game.config)
 
 
+def _show_next_choice(table: Table) -> list[Effect]:
+    """Hint while the board fits several moves: light the next one alone, for Confirm (the
+    first press the second choice: Confirm alone takes the first)."""
+    shown = table.choice_shown or 0
+    table.choice_shown = (shown + 1) % len(table.choices)
+    table.message = shown_message(table.choices, table.choice_shown)
+    return []
+
+
 def _confirm(table: Table) -> list[Effect]:
-    """The confirm button: take the first offered choice, decline an 11, or play on."""
+    """The confirm button: take the offered choice the board lights (the first until Hint
+    stepped to another), decline an 11, or play on."""
     if table.phase == CompanionPhase.CHOOSE and table.choices:
-        return _resolve(table, {"move": move_text(table.choices[0])})[1]
+        shown = table.choice_shown or 0
+        return _resolve(table, {"move": move_text(table.choices[shown])})[1]
     game = table.game
     if (
         table.phase == CompanionPhase.MOVE

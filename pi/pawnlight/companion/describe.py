@@ -74,6 +74,7 @@ def state_of(table: Table) -> CompanionState:
         in_progress=in_progress,
         choices=table.choices if choosing else (),
         choice_unchanged=table.choice_unchanged if choosing else False,
+        choice_shown=table.choice_shown if choosing else None,
         match=(
             None
             if match is None

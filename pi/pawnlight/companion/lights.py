@@ -40,6 +40,10 @@ class Paintable(Protocol):
     def asking_until(self) -> float | None: ...
     @property
     def game(self) -> Game | None: ...
+    @property
+    def choices(self) -> tuple[Move, ...]: ...
+    @property
+    def choice_shown(self) -> int | None: ...
 
 
 def picture_for(companion: Paintable, at: float, record: bool = True) -> Picture:
@@ -77,7 +81,10 @@ def picture_for(companion: Paintable, at: float, record: bool = True) -> Picture
     if companion.guided is not None and companion.phase == CompanionPhase.MOVE:
         moves = (companion.guided,)  # the computer's move, or a hint: only that one lit
         role = leds.Role.HINT
-    return leds.picture(layout, game.turn, moves, decision, at, role, record)
+    chosen = None
+    if companion.phase == CompanionPhase.CHOOSE and companion.choice_shown is not None:
+        chosen = companion.choices[companion.choice_shown]
+    return leds.picture(layout, game.turn, moves, decision, at, role, record, chosen)
 
 
 def frame_for(companion: Paintable, at: float) -> Frame:

@@ -33,6 +33,7 @@ def enter(table: Table, phase: CompanionPhase | None = None) -> None:
     table.phase = table.game_phase() if phase is None else phase
     table.colours_asked = None
     table.choices = ()
+    table.choice_shown = None
     table.withdrawn = False
     table.takeback_since = None
     if table.phase != CompanionPhase.MOVE:

@@ -117,6 +117,8 @@ class CompanionState:
     in_progress: tuple[Move, ...]
     choices: tuple[Move, ...]
     choice_unchanged: bool
+    #: The choice the board's Hint stepped to (Confirm takes it), None: the first.
+    choice_shown: int | None
     match: MatchState | None
     enrol: Enrolling | None
     leader: LeaderState | None
@@ -165,6 +167,7 @@ class CompanionState:
             "in_progress": sorted({move_text(m) for m in self.in_progress}),
             "choices": _moves(self.choices),
             "choice_unchanged": self.choice_unchanged,
+            "choice_shown": self.choice_shown,
             "can_undo": False,
             "undo_again": False,
             "match": None,

@@ -69,6 +69,9 @@ class Table:
         #: The board moved on while a question was open: an answer now is refused as stale.
         self.withdrawn = False
         self.choice_unchanged = False
+        #: The choice the board's Hint button stepped to (lit alone, taken by Confirm); None
+        #: while nobody has stepped: the LEDs show each in turn and Confirm takes the first.
+        self.choice_shown: int | None = None
         self.scanned_uid: str | None = None
         self.last_frame: Frame | None = None
         self.last_scene: Scene | None = None  # the animation the last frame is an instant of

@@ -50,6 +50,7 @@ def decided(table: Table) -> list[Effect]:
                 return []
             table.phase = CompanionPhase.CHOOSE
             table.choices = decision.moves
+            table.choice_shown = None
             table.choice_unchanged = decision.unchanged
             table.message = choose_message(decision.moves, decision.unchanged)
             return [Buzz("turn")]
@@ -71,6 +72,7 @@ def decided(table: Table) -> list[Effect]:
         # The board moved on from what was asked: the question is withdrawn.
         table.phase = CompanionPhase.MOVE
         table.choices = ()
+        table.choice_shown = None
         table.withdrawn = True
         table.message = phase_message(table)
     return []
@@ -88,7 +90,15 @@ def choose_message(choices: tuple[Move, ...], unchanged: bool) -> str:
         )
     return (
         f"The board fits {len(choices)} moves. If it was this: {first}, press Confirm on "
-        "the board; for another, the owner picks it on the page"
+        "the board; for another, press Hint until the board lights it, then Confirm"
+    )
+
+
+def shown_message(choices: tuple[Move, ...], shown: int) -> str:
+    """What the board asks once its Hint button has stepped to one of the choices."""
+    return (
+        f"Choice {shown + 1} of {len(choices)} lit: {move_words(choices[shown])}. If it was "
+        "this, press Confirm on the board; Hint lights the next"
     )
 
 
@@ -106,6 +116,7 @@ def play(table: Table, move: Move) -> list[Effect]:
     if table.pawns is not None:
         table.pawns.reset(game.position)  # the board shows the move, in the move's colours
     table.choices = ()
+    table.choice_shown = None
     table.guided = None
     table.news = f"{colour.capitalize()}: {move_words(move)}"
     if again and not game.over:
