@@ -209,3 +209,57 @@ def test_a_file_size_limit_is_named_as_such(tmp_path):
             resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
     assert error is not None, "the limit was never reached"
     assert "a file-size limit" in advice and "LimitFSIZE" in advice
+
+
+def told(owner) -> int:
+    return sum("deleted or replaced while pawnlight was running" in e for e in owner.errors)
+
+
+def test_journal_files_deleted_twice_hold_each_game_once_after_a_restart(daemon, tmp_path):
+    owner = daemon.owner
+    finished = start(daemon, {"players": ["red", "blue"]})["game_id"]
+    play_turns(daemon, 1, seed=41)
+    game_id = start(daemon, {"players": ["red", "yellow"]})["game_id"]  # ends the first early
+    for rescues in (1, 2):
+        play_turns(daemon, 2 * rescues, seed=41 + rescues)
+        for suffix in ("", "-wal", "-shm"):
+            os.remove(tmp_path / f"journal.sqlite3{suffix}")
+        # Rescued by the periodic check (or the next write): the players are told each time.
+        wait_for(owner, lambda s, n=rescues: told(owner) == n)
+    state = play_turns(daemon, 6, seed=44)
+    assert told(owner) == 2
+    daemon.stop()
+    with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
+        assert [g.id for g in journal.games()] == [finished, game_id]
+        assert len(journal.resume(game_id).history) == len(state["history"])
+
+
+def test_a_rewrite_from_memory_that_fails_half_way_is_tried_again_and_stored_once(
+    daemon, tmp_path, monkeypatch
+):
+    # The journal cut short: the game in play is written to a fresh journal from memory.  When
+    # that write failed (the disk full for a moment), the next try reopened the fresh journal
+    # and went on without the game: its held turns found no game to go in.
+    owner = daemon.owner
+    start(daemon, {"players": ["red", "blue"]})
+    play_turns(daemon, 2, seed=51)
+    real = Journal.import_record
+    fails = [1]
+
+    def import_record(self, record):
+        if fails:
+            fails.pop()
+            raise JournalError(f"the journal {self.path}: database or disk is full")
+        return real(self, record)
+
+    monkeypatch.setattr(Journal, "import_record", import_record)
+    os.truncate(tmp_path / "journal.sqlite3", 0)
+    state = play_turns(daemon, 3, seed=52)
+    state = wait_for(owner, lambda s: s["storage"]["ok"] and s["storage"]["unsaved"] == 0)
+    assert not fails, "the rewrite never failed"
+    turns = len(state["history"])
+    game_id = state["game_id"]
+    daemon.stop()
+    with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
+        assert [g.id for g in journal.games()] == [game_id]
+    assert recorded_turns(tmp_path, game_id) == turns

@@ -234,6 +234,9 @@ class Owner:
         self._held_inputs: list[CardScanned | Pressed] = []
         self._storage_tried = 0.0
         self._files_checked = 0.0
+        # The game in play is still to be written to a fresh journal (the damaged one kept
+        # aside): until that write succeeds, every retry tries it again.
+        self._rewrite_due = False
         self._publish()
 
     # -- from other threads -------------------------------------------------------------------
@@ -661,7 +664,6 @@ class Owner:
         if journal is not None:
             try:
                 journal.reopen()
-                return
             except JournalDamaged as error:
                 # Kept aside before its connection lets go (closing, SQLite removes the -wal by
                 # its name: the fresh journal's must not be there yet).
@@ -673,13 +675,24 @@ class Owner:
                     f"{what[0].upper()}{what[1:]}. It was kept aside as {kept.name} and a new "
                     "journal was started."
                 )
+            else:
+                self._rewrite_if_due(journal)
+                return
         journal, found = open_for_play(self.journal_path)
         self._journal = journal
         notices += found
         for notice in notices:
             self._fail(notice)
         if notices and self.game_id is not None:
+            self._rewrite_due = True
+        self._rewrite_if_due(journal)
+
+    def _rewrite_if_due(self, journal: Journal) -> None:
+        """A rewrite that failed half-way (the storage failing again) is tried with every retry
+        until it is done; the journal stores the game once however often it is tried."""
+        if self._rewrite_due:
             self._rewrite_game(journal)
+            self._rewrite_due = False
 
     def _rewrite_game(self, journal: Journal) -> None:
         """The journal was kept aside as damaged while a game was on: the game as the companion
