@@ -12,6 +12,7 @@ from .deck import DeckError
 from .games import start
 from .phases import CompanionPhase
 from .recognition import enter
+from .remote import refuse_card
 from .signals import Buzz, Effect, SaveDeck
 from .table import Table
 from .turns import after_turn, recorded
@@ -40,6 +41,9 @@ def scanned(table: Table, uid: str) -> list[Effect]:
     if table.phase != CompanionPhase.DRAW or game is None:
         table.warning = f"a {card} was scanned, but no card is wanted now: {_not_now(table)}"
         return [Buzz("illegal")]
+    refused = refuse_card(table, card)
+    if refused is not None:  # a remote game: not this board's card, or paused
+        return refused
     table.warning = table.card_warning = warning
     drawer = game.turn
     colour = COLOURS[drawer].capitalize()

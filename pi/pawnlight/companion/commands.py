@@ -18,6 +18,8 @@ from .games import begin as begin_game
 from .phases import CompanionPhase
 from .points import DOUBLING, Handler, Reply, doubling
 from .recognition import WATCHING_THE_BOARD, enter
+from .remote import forget as forget_remote
+from .remote import start as start_remote
 from .sentences import event_text, event_words, phase_message
 from .service import CommandRefused
 from .signals import Buzz, Effect, Remember, StatusLight
@@ -36,20 +38,41 @@ def _new_game(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Eff
             request = new_game(args)
         except ConfigError as error:
             raise CommandRefused(str(error), 400) from None
+    effects = forget_remote(table)  # a game at this table alone
     table.computer = seat_players(request.computer)  # before: its record names them
-    effects = begin_game(table, request.config, draw_leader=request.draw_leader)
+    effects += begin_game(table, request.config, draw_leader=request.draw_leader)
     return {"ok": True, "phase": table.phase}, effects
+
+
+def _remote_start(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
+    """``{"setup": Setup JSON, "me": board id}``: a remote game begins here (companion.remote);
+    the runtime's remote link hosts or joins it over the broker."""
+    remote, remembered = start_remote(table, args)
+    table.computer = {}
+    effects = begin_game(table, new_game(remote.setup.config).config)
+    table.remote = remote
+    return {"ok": True, "phase": table.phase, "game": remote.setup.game}, effects + remembered
+
+
+def _not_remote(table: Table, what: str) -> None:
+    if table.remote is not None:
+        raise CommandRefused(
+            f"{what} is not possible in a remote game: every board would have to agree "
+            "(docs/remote.md)"
+        )
 
 
 def _next_game(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
     game = table.game
     if game is None or not game.over or table.match is None:
         raise CommandRefused("the next game starts when this one is over")
+    _not_remote(table, "a match's next game")
     return {"ok": True}, begin_game(table, game.config, match=True)
 
 
 def _undo(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
     game = table.game
+    _not_remote(table, "an undo")
     if game is None or not game.can_undo():
         raise CommandRefused("nothing to undo")
     undone = game.undo()
@@ -117,6 +140,7 @@ def _seat(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
         except ConfigError as error:
             raise CommandRefused(str(error), 400) from None
     game = table.game
+    _not_remote(table, "a seat given to the computer")
     if game is None or game.over or table.phase not in _IN_PLAY:
         raise CommandRefused(
             "no game is in play: the computer's seats of a new game are chosen under New game"
@@ -153,7 +177,12 @@ def _hint(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
     from ..players import hint
 
     game = table.game
-    if game is None or table.phase != CompanionPhase.MOVE or game.turn in table.computer:
+    if (
+        game is None
+        or table.phase != CompanionPhase.MOVE
+        or game.turn in table.computer
+        or (table.remote is not None and table.remote.remote_colour(game.turn))
+    ):
         raise CommandRefused("a hint is for a person with a card to play")
     move = hint(game)
     if move is None:
@@ -167,6 +196,8 @@ def _forfeit(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effe
     game = table.game
     if game is None or table.phase != CompanionPhase.MOVE:
         raise CommandRefused("no card to decline now")
+    if table.remote is not None and table.remote.remote_colour(game.turn):
+        raise CommandRefused("that turn was played at another board: make its move as lit")
     try:
         game.forfeit()
     except GameError as error:
@@ -224,6 +255,7 @@ def _settings(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Eff
 
 COMMANDS: dict[str, Handler] = {
     "new_game": _new_game,
+    "remote_start": _remote_start,
     "next_game": _next_game,
     "undo": _undo,
     "resolve": _resolve,

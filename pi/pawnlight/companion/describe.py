@@ -18,6 +18,7 @@ from ..rules.notation import NotationError, parse_move
 from .lights import picture_for
 from .phases import CompanionPhase
 from .recognition import settled
+from .remote import copying
 from .state import (
     CompanionState,
     Enrolling,
@@ -28,6 +29,8 @@ from .state import (
     MatchState,
     Pairs,
     PlayedTurn,
+    RemoteBoardState,
+    RemoteState,
     Sensed,
     same_prefix,
 )
@@ -103,6 +106,7 @@ def state_of(table: Table) -> CompanionState:
         computer=seats_of(table),
         guided=None if table.guided is None else Guided(table.guided, table.guided_by),
         settled=settled(table),
+        remote=_remote(table),
     )
 
 
@@ -125,6 +129,24 @@ def _game_state(game: Game) -> GameState:
         result=game.result,
         statistics=_statistics(game) if game.result is not None else None,
     )
+
+
+def _remote(table: Table) -> RemoteState | None:
+    remote = table.remote
+    if remote is None:
+        return None
+    boards = tuple(
+        (
+            board,
+            RemoteBoardState(
+                bool(remote.online.get(board)),
+                tuple(COLOURS[c] for c, b in sorted(remote.seats.items()) if b == board),
+            ),
+        )
+        for board in remote.setup.boards()
+    )
+    copy = table.guided if copying(table) else None
+    return RemoteState(remote.setup.game, remote.setup.host, remote.me, boards, copy)
 
 
 def _sensed_pawns(table: Table, moving: Move | None = None) -> tuple[Sensed, ...] | None:

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 
 from ..board.health.stuck import pawn_cells
 from ..rules.game import Game
-from . import commands, games, leader
+from . import commands, games, leader, remote
 from .cards import scanned
 from .config import SETTING_NAMES, ConfigError, Settings
 from .describe import state_of
@@ -47,6 +47,10 @@ from .signals import (
     LinkChanged,
     Pressed,
     Reading,
+    RemoteBoard,
+    RemoteInput,
+    RemoteResync,
+    RemoteTurn,
     ShowLeds,
     StatusLight,
     Tick,
@@ -71,7 +75,7 @@ class Companion(Table):
 
     # -- inputs -------------------------------------------------------------------------------
 
-    def handle(self, item: Input) -> list[Effect]:
+    def handle(self, item: Input | RemoteInput) -> list[Effect]:
         # Inputs come from several threads: a reading stamped a moment before the last tick
         # may arrive after it. Time never goes backwards for the recogniser.
         self.now = max(self.now, item.at)
@@ -106,6 +110,10 @@ class Companion(Table):
         elif isinstance(item, LinkChanged):
             self.link_up, self.link_detail, self.firmware = item.up, item.detail, item.firmware
             effects.append(StatusLight("ok" if item.up else "link-down"))
+        elif isinstance(item, RemoteTurn | RemoteBoard | RemoteResync):
+            effects += remote.take(self, item)
+        # A remote game: the turns played here published, the next one from another board lit.
+        effects += remote.follow(self)
         # Animations (blinks, breathing) change the frame on every tick: send those at most
         # ANIMATION_RATE times a second; anything that changed the game goes out at once.
         animating = isinstance(item, Tick) and not effects
@@ -128,7 +136,7 @@ class Companion(Table):
         """A command from the web page (PIN checked there); CommandRefused when refused."""
         self.now = max(self.now, at)
         reply, effects = commands.command(self, name, args)
-        return reply, effects + self._lights()
+        return reply, effects + remote.follow(self) + self._lights()
 
     # -- from the journal ---------------------------------------------------------------------
 
@@ -149,6 +157,10 @@ class Companion(Table):
             )
         except ConfigError as error:
             self.warning = f"the saved settings were not restored: {error}"
+
+    def restore_remote(self, saved: Mapping[str, object] | None) -> list[Effect]:
+        """Carry on with the remote game the resumed game belongs to (kept in the journal)."""
+        return remote.restore(self, saved) + remote.follow(self) + self._lights()
 
     def restore_leader(self, saved: Mapping[str, object]) -> list[Effect]:
         """Carry on with a leader draw interrupted by a restart (kept in the journal)."""

@@ -67,6 +67,10 @@ def moves_to_recognise(table: Table) -> Sequence[Move]:
                 table.guided_by = f"{COLOURS[game.turn]} (computer, {spec})"
         if table.guided is not None:
             return [table.guided]
+    remote = table.remote
+    if remote is not None and remote.remote_colour(game.turn):
+        # Another board's turn: only its move, once it is lit (companion.remote).
+        return [table.guided] if table.guided is not None else []
     return legal
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..board.leds import RGB, Scene
+from ..remote.protocol import TurnEvent
 from ..rules.game import Event, GameConfig, Result
 
 # -- inputs ---------------------------------------------------------------------------------------
@@ -65,6 +66,36 @@ class Trouble:
 
 
 Input = Reading | CardScanned | Pressed | Tick | LinkChanged | Trouble
+
+
+@dataclass(frozen=True)
+class RemoteTurn:
+    """A turn of the remote game, played at another board (docs/remote.md)."""
+
+    event: TurnEvent
+    at: float
+
+
+@dataclass(frozen=True)
+class RemoteBoard:
+    """A board of the remote game came online or went offline (this board's own id: its
+    connection to the broker)."""
+
+    board: str
+    online: bool
+    at: float
+
+
+@dataclass(frozen=True)
+class RemoteResync:
+    """The connection to the broker is new: offer every turn played here again (the broker
+    may have lost them; other boards drop the copies they have)."""
+
+    at: float
+
+
+#: What the remote link hands the companion (runtime.remote_link).
+RemoteInput = RemoteTurn | RemoteBoard | RemoteResync
 
 # -- effects --------------------------------------------------------------------------------------
 
@@ -139,6 +170,21 @@ class Remember:
     value: dict[str, Any] | None
 
 
+@dataclass(frozen=True)
+class PublishTurn:
+    """A turn played at this board, recorded: send it to the other boards of the remote game."""
+
+    event: TurnEvent
+
+
 Effect = (
-    ShowLeds | Buzz | StatusLight | StartRecord | RecordEvent | FinishRecord | SaveDeck | Remember
+    ShowLeds
+    | Buzz
+    | StatusLight
+    | StartRecord
+    | RecordEvent
+    | FinishRecord
+    | SaveDeck
+    | Remember
+    | PublishTurn
 )

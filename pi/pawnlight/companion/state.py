@@ -29,6 +29,24 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
+class RemoteBoardState:
+    online: bool
+    seats: tuple[str, ...]  # colour names
+
+
+@dataclass(frozen=True)
+class RemoteState:
+    """The remote game this board plays in (docs/remote.md): its boards, and the move of
+    another board's player lit for the people here to make (``copy``)."""
+
+    game: str
+    host: str
+    me: str
+    boards: tuple[tuple[str, RemoteBoardState], ...]
+    copy: Move | None
+
+
+@dataclass(frozen=True)
 class Link:
     up: bool
     detail: str
@@ -126,6 +144,8 @@ class CompanionState:
     guided: Guided | None
     #: The recogniser has decided on the latest board reading (docs/api.md).
     settled: bool
+    #: The remote game this board plays in (None: a game at this table alone).
+    remote: RemoteState | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The state as ``GET /api/state`` gives it (without the owner's ``version``,
@@ -180,6 +200,7 @@ class CompanionState:
         }
         if self.guided is not None:
             state["guided"] = {"text": move_text(self.guided.move), "by": self.guided.by}
+        state["remote"] = None if self.remote is None else _remote_json(self.remote)
         if self.enrol is not None:
             state["enrol"] = {"prompt": self.enrol.prompt, "left": self.enrol.left}
         if self.leader is not None:
@@ -231,6 +252,20 @@ def _game_json(game: GameState) -> dict[str, Any]:
     if game.statistics is not None:
         state["statistics"] = statistics_json(game.statistics)
     return state
+
+
+def _remote_json(remote: RemoteState) -> dict[str, Any]:
+    copy = remote.copy
+    return {
+        "game": remote.game,
+        "host": remote.host,
+        "me": remote.me,
+        "boards": {
+            board: {"online": each.online, "seats": list(each.seats)}
+            for board, each in remote.boards
+        },
+        "copy": None if copy is None else {"text": move_text(copy), "pawns": copy.after.to_json()},
+    }
 
 
 def _moves(moves: Iterable[Move]) -> list[dict[str, Any]]:

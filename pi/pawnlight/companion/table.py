@@ -6,7 +6,7 @@ the words on the page.  One mutable object, changed only by the companion's conc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..board.health.stuck import StuckSensorDetector
@@ -14,6 +14,7 @@ from ..board.layout import COLOUR, Layout
 from ..board.leds import Frame, Scene
 from ..board.recognise import Decision, Recogniser, Waiting
 from ..board.tracking import PawnTracker
+from ..remote.protocol import Inbox, Setup
 from ..rules.game import Game, GameConfig
 from ..rules.match import Match
 from ..rules.moves import Move
@@ -37,6 +38,32 @@ class LeaderDraw:
     drawing: list[str]  # colours still to scan, in seat order
     draws: dict[str, str]
     rounds: int = 1
+
+
+@dataclass
+class RemoteGame:
+    """The remote game this board plays in (docs/remote.md): its setup, this board's id, which
+    boards are online, the other boards' turns not yet played here."""
+
+    setup: Setup
+    me: str
+    seats: dict[int, str]  # colour -> board id
+    online: dict[str, bool]
+    inbox: Inbox = field(default_factory=Inbox)
+    #: Turns of the game offered for publishing so far (this board's own are published).
+    offered: int = 0
+    #: The warning the remote game shows now (replaced, not stacked), and a card refused while
+    #: paused (its warning goes when the game goes on).
+    said: str | None = None
+    paused_card: str | None = None
+
+    def remote_colour(self, colour: int) -> bool:
+        return self.seats.get(colour, self.me) != self.me
+
+    def offline(self) -> list[str]:
+        """The game's boards that are offline, this board first when its own link is down."""
+        boards = self.setup.boards()
+        return [b for b in sorted(boards, key=lambda b: b != self.me) if not self.online.get(b)]
 
 
 class Table:
@@ -96,6 +123,8 @@ class Table:
         self.stuck_watch = StuckSensorDetector(layout)
         self.stuck: list[dict[str, Any]] = []
         self.stuck_checked = 0.0
+        #: The remote game this board plays in (None: a game at this table alone).
+        self.remote: RemoteGame | None = None
 
     @property
     def game(self) -> Game | None:

@@ -54,7 +54,9 @@ def decided(table: Table) -> list[Effect]:
             table.choice_unchanged = decision.unchanged
             table.message = choose_message(decision.moves, decision.unchanged)
             return [Buzz("turn")]
-    if isinstance(decision, Takeback) and table.phase in (
+    # A remote game's turns are on the other boards too: none is taken back here alone.
+    takeback = isinstance(decision, Takeback) and table.remote is None
+    if takeback and table.phase in (
         CompanionPhase.DRAW,
         CompanionPhase.MOVE,
         CompanionPhase.CHOOSE,

@@ -1,0 +1,286 @@
+"""A game played on two or more boards in different homes (docs/remote.md).
+
+Each board runs the whole game with its own rules core.  A colour is seated at one board: its
+card is scanned there and its move made there; the turn is recorded, then published
+(``PublishTurn``).  Every other board takes that turn in (``RemoteTurn``), checks it with its
+own rules (the move legal for the card, the position after it the one the sender's hash names),
+and lights it as a *copy*, exactly as a computer seat's move is lit: the people there make it on
+their board, and once the board matches, the turn is played and recorded there too.  Local play
+waits until then: the next card is refused while a copy is lit.
+
+Turns are numbered by their place in the game's history, so a turn that arrives twice, or
+before the one it follows, is held until the game reaches it (``Inbox``).  A board that is
+offline pauses the game everywhere: no card is taken until it is back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..remote.protocol import (
+    NO_MOVE,
+    ProtocolError,
+    Setup,
+    TurnEvent,
+    TurnRefused,
+    check_board_id,
+    check_seats,
+    check_turn,
+    decode_setup,
+    position_hash,
+)
+from ..rules.board import COLOURS
+from ..rules.game import GameError, Phase
+from ..rules.notation import move_text
+from ..rules.words import a_card, move_words
+from .config import ConfigError, new_game
+from .phases import CompanionPhase
+from .recognition import enter
+from .service import CommandRefused
+from .signals import Buzz, Effect, PublishTurn, Remember, RemoteBoard, RemoteInput, RemoteResync
+from .table import RemoteGame, Table
+from .turns import after_turn, recorded
+
+#: The name the remote game is kept under in the journal (a restart carries on with it).
+REMEMBERED = "remote"
+
+
+def start(table: Table, args: Mapping[str, object]) -> tuple[RemoteGame, list[Effect]]:
+    """``{"setup": {...}, "me": "<board id>"}``: begin the remote game here (host or joiner).
+    The caller begins the game itself (commands: the one way a game begins)."""
+    try:
+        setup = decode_setup(args.get("setup"))
+        me = check_board_id(args.get("me"))
+        request = new_game(setup.config)
+        seats = check_seats(setup.seats, request.config.players)
+    except (ProtocolError, ConfigError) as error:
+        raise CommandRefused(str(error), 400) from None
+    if request.computer or request.draw_leader:
+        raise CommandRefused(
+            "a remote game seats people at boards: no computer seats and no leader draw", 400
+        )
+    if me not in seats.values():
+        raise CommandRefused(f"this board ({me}) has no seat in that game", 400)
+    remote = _remote_game(setup, me, seats)
+    saved = {"setup": setup.to_json(), "me": me}
+    return remote, [Remember(REMEMBERED, saved)]
+
+
+def _remote_game(setup: Setup, me: str, seats: Mapping[str, str]) -> RemoteGame:
+    by_colour = {COLOURS.index(colour): board for colour, board in seats.items()}
+    # Until their presence arrives, the other boards count as offline (and this one until its
+    # link to the broker is up).
+    return RemoteGame(setup, me, by_colour, {board: False for board in setup.boards()})
+
+
+def restore(table: Table, saved: Mapping[str, object] | None) -> list[Effect]:
+    """The remote game kept in the journal, if the game resumed is the one it was for."""
+    if saved is None:
+        return []
+    game = table.game
+    try:
+        setup = decode_setup(saved.get("setup"))
+        me = check_board_id(saved.get("me"))
+        config = new_game(setup.config).config
+        seats = check_seats(setup.seats, config.players)
+    except (ProtocolError, ConfigError) as error:
+        table.warning = f"the remote game was not restored: {error}"
+        return [Remember(REMEMBERED, None)]
+    if game is None or game.over or game.config != config:
+        return [Remember(REMEMBERED, None)]  # that game is over: this board plays alone again
+    table.remote = _remote_game(setup, me, seats)
+    return []
+
+
+def forget(table: Table) -> list[Effect]:
+    """A game that is not the remote one begins here: the board leaves the remote game."""
+    if table.remote is None:
+        return []
+    table.remote = None
+    return [Remember(REMEMBERED, None)]
+
+
+def take(table: Table, item: RemoteInput) -> list[Effect]:
+    """An input from the remote link."""
+    remote = table.remote
+    if remote is None:
+        return []  # a message for a remote game this board has left
+    if isinstance(item, RemoteBoard):
+        if item.board in remote.online:
+            remote.online[item.board] = item.online
+        return []
+    if isinstance(item, RemoteResync):
+        remote.offered = 0
+        return []
+    event = item.event
+    game = table.game
+    if game is None or event.game != remote.setup.game:
+        return []
+    if remote.seats.get(event.colour) != event.board:
+        _say(
+            table,
+            f"a turn from board {event.board} for {COLOURS[event.colour]} was refused: "
+            f"{COLOURS[event.colour]} is seated at {remote.seats.get(event.colour)}",
+        )
+        return [Buzz("illegal")]
+    history = game.history
+    verdict = remote.inbox.offer(event, len(history))
+    if verdict == "duplicate" and event.seq < len(history):
+        turn = history[event.seq]
+        if (turn.colour, turn.card, turn.text) != (event.colour, event.card, event.move):
+            _say(
+                table,
+                f"board {event.board} says turn {event.seq + 1} was {event.move}, "
+                f"but here it was {turn.text}: the boards are out of step",
+            )
+            return [Buzz("illegal")]
+    elif verdict == "conflict":
+        _say(
+            table,
+            f"board {event.board} sent two different turns {event.seq + 1}: "
+            "the boards are out of step",
+        )
+        return [Buzz("illegal")]
+    return []
+
+
+def follow(table: Table) -> list[Effect]:
+    """After every input and command: publish the turns played here, copy the next turn from
+    another board when the game is ready for it, and say which board is offline."""
+    remote = table.remote
+    game = table.game
+    if remote is None or game is None:
+        return []
+    effects: list[Effect] = []
+    history = game.history
+    remote.offered = min(remote.offered, len(history))
+    for seq in range(remote.offered, len(history)):
+        turn = history[seq]
+        if not remote.remote_colour(turn.colour):
+            event = TurnEvent(
+                remote.setup.game,
+                seq,
+                remote.me,
+                turn.colour,
+                turn.card,
+                turn.text,
+                position_hash(turn.after),
+            )
+            effects.append(PublishTurn(event))
+    remote.offered = len(history)
+    effects += _copy(table, remote)
+    _say_offline(table, remote)
+    return effects
+
+
+def _copy(table: Table, remote: RemoteGame) -> list[Effect]:
+    """The next turn from another board: checked, then lit for the people here to make."""
+    game = table.game
+    assert game is not None
+    if game.over or not remote.remote_colour(game.turn):
+        return []
+    played = len(game.history)
+    event = remote.inbox.next(played)
+    if event is None:
+        return []
+    resumed = (
+        table.phase == CompanionPhase.MOVE
+        and game.phase == Phase.MOVE
+        and game.card == event.card
+        and table.guided is None
+    )
+    if table.phase != CompanionPhase.DRAW and not resumed:
+        return []  # setting up, or still copying: the turn waits
+    colour = COLOURS[game.turn]
+    try:
+        move = check_turn(game.rules, game.position, game.turn, event)
+    except TurnRefused as error:
+        remote.inbox.take(event.seq)
+        _say(table, f"{colour.capitalize()}'s move from board {event.board} was refused: {error}")
+        return [Buzz("illegal")]
+    remote.inbox.take(event.seq)
+    effects: list[Effect] = []
+    if not resumed:
+        game.draw(event.card)
+        effects.append(recorded(game))
+    said = f"{colour.capitalize()} (at {event.board})"
+    if game.phase != Phase.MOVE:  # no move for the card: the turn is over already
+        table.news = f"{said} drew {a_card(event.card)}: no move"
+        return effects + after_turn(table)
+    if event.move in NO_MOVE or move is None:  # an 11 declined
+        try:
+            game.forfeit()
+        except GameError as error:
+            _say(table, f"{colour.capitalize()}'s turn from board {event.board}: {error}")
+            return effects
+        table.news = f"{said} declines {a_card(event.card)}"
+        return [*effects, recorded(game), *after_turn(table)]
+    chosen = next(m for m in game.legal if move_text(m) == move_text(move))
+    table.guided, table.guided_by = chosen, said
+    enter(table, CompanionPhase.MOVE)
+    table.message = (
+        f"{said} played {a_card(event.card)}: {move_words(chosen)}. "
+        "Please make the move lit on this board"
+    )
+    return [*effects, Buzz("turn")]
+
+
+def copying(table: Table) -> bool:
+    """The move lit is another board's turn (not yet made here)."""
+    remote = table.remote
+    game = table.game
+    if remote is None or game is None or table.guided is None:
+        return False
+    return table.phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE) and remote.remote_colour(
+        game.turn
+    )
+
+
+def refuse_card(table: Table, card: str) -> list[Effect] | None:
+    """A card scanned here refused in a remote game, in words (None: it is welcome): the
+    game is paused, or the colour whose turn it is plays at another board."""
+    remote = table.remote
+    game = table.game
+    if remote is None or game is None:
+        return None
+    offline = remote.offline()
+    paused = bool(offline)
+    if offline:
+        why = _offline_words(remote, offline) + ": the game waits for it"
+    elif remote.remote_colour(game.turn):
+        colour, board = COLOURS[game.turn], remote.seats[game.turn]
+        why = (
+            f"it is {colour}'s turn, and {colour} plays at board {board}: "
+            "that card is scanned there, not here"
+        )
+    else:
+        return None
+    table.warning = f"a {card} was scanned, but {why}"
+    remote.paused_card = table.warning if paused else None
+    table.scanned_uid = None  # the same card may be scanned again once it is welcome
+    return [Buzz("illegal")]
+
+
+def _offline_words(remote: RemoteGame, offline: list[str]) -> str:
+    board = offline[0]
+    if board == remote.me:
+        return "This board is not connected to the other boards"
+    colours = [COLOURS[c].capitalize() for c, b in sorted(remote.seats.items()) if b == board]
+    who = " and ".join(colours) if colours else board
+    return f"{who}'s board is offline"
+
+
+def _say_offline(table: Table, remote: RemoteGame) -> None:
+    offline = remote.offline()
+    words = _offline_words(remote, offline) + " (the game is paused)" if offline else None
+    if words == remote.said:
+        return
+    if table.warning in (None, remote.said, remote.paused_card):
+        table.warning = words
+    remote.said, remote.paused_card = words, None
+
+
+def _say(table: Table, words: str) -> None:
+    table.warning = words
+    if table.remote is not None:
+        table.remote.said = None

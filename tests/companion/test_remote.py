@@ -1,0 +1,224 @@
+"""A remote game on two companions wired by hand (no broker): each board's turns published,
+copied on the other as a lit move, checked with its own rules; cards only at the seat's board;
+a board offline pauses the game (issue #36, docs/remote.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pawnlight.companion.service import CommandRefused
+from pawnlight.companion.signals import (
+    PublishTurn,
+    Remember,
+    RemoteBoard,
+    RemoteResync,
+    RemoteTurn,
+)
+from pawnlight.remote.protocol import Setup, TurnEvent
+from pawnlight.rules import Position
+from pawnlight.rules.notation import move_text
+
+from .bench import Bench
+
+SETUP = Setup(
+    "g0001",
+    "board-a",
+    "K7PQ3X",
+    {"edition": "hasbro-2002", "players": ["red", "blue"]},
+    {"red": "board-a", "blue": "board-b"},
+)
+
+
+def board(me: str) -> Bench:
+    bench = Bench()
+    bench.command("remote_start", setup=SETUP.to_json(), me=me)
+    for name in ("board-a", "board-b"):
+        bench.effects += bench.companion.handle(RemoteBoard(name, True, bench.now))
+    bench.show(bench.game.position)
+    assert bench.companion.phase == "draw"
+    return bench
+
+
+def sent(bench: Bench) -> list[TurnEvent]:
+    """The turns the board asked to publish since last asked."""
+    events = [e.event for e in bench.effects if isinstance(e, PublishTurn)]
+    bench.effects = [e for e in bench.effects if not isinstance(e, PublishTurn)]
+    return events
+
+
+def deliver(bench: Bench, events: list[TurnEvent]) -> None:
+    for event in events:
+        bench.now += 0.01
+        bench.effects += bench.companion.handle(RemoteTurn(event, bench.now))
+
+
+def state(bench: Bench) -> dict:
+    return bench.companion.state().to_json()
+
+
+def test_a_turn_at_one_board_is_lit_as_a_copy_on_the_other_and_played_there_once_made():
+    a, b = board("board-a"), board("board-b")
+    assert state(a)["remote"] == {
+        "game": "g0001",
+        "host": "board-a",
+        "me": "board-a",
+        "boards": {
+            "board-a": {"online": True, "seats": ["red"]},
+            "board-b": {"online": True, "seats": ["blue"]},
+        },
+        "copy": None,
+    }
+    a.scan("1")
+    a.play(a.game.legal[0])  # red out of START, at board A
+    events = sent(a)
+    assert [(e.seq, e.move) for e in events] == [(0, "R:start-T4")]
+    deliver(b, events)
+    copy = state(b)["remote"]["copy"]
+    assert copy["text"] == "R:start-T4"
+    assert copy["pawns"] == a.game.position.to_json()
+    assert state(b)["phase"] == "move" and "board-a" in state(b)["message"]
+    # Only the copy is lit, as a computer seat's move is.
+    assert "T4" in state(b)["lit"]
+    # The next card waits until the board matches.
+    b.scan("2")
+    assert "no card is wanted now" in state(b)["warning"]
+    b.play(b.game.legal[0])
+    assert state(b)["remote"]["copy"] is None
+    assert state(b)["history"] == state(a)["history"] == ["R:start-T4"]
+    assert sent(b) == []  # a copy is not published again
+    # Blue's card at board B; board A copies it.
+    b.scan("1")
+    b.play(b.game.legal[0])
+    deliver(a, sent(b))
+    assert state(a)["remote"]["copy"]["text"] == "B:start-T19"
+    a.play(a.game.legal[0])
+    for key in ("edition", "players", "teams", "turn", "card", "pawns", "history"):
+        assert state(a)[key] == state(b)[key], key
+
+
+def test_a_card_is_scanned_only_where_its_colour_is_seated():
+    a, b = board("board-a"), board("board-b")
+    b.scan("1")  # red's turn: red plays at board A
+    assert state(b)["warning"] == (
+        "a 1 was scanned, but it is red's turn, and red plays at board board-a: "
+        "that card is scanned there, not here"
+    )
+    assert b.game.history == () and b.game.card is None
+    a.scan("4")  # red cannot move: a forfeit, published
+    events = sent(a)
+    assert [e.move for e in events] == ["forfeit"]
+    deliver(b, events)
+    assert state(b)["turn"] == "blue" and state(b)["history"] == state(a)["history"]
+
+
+def test_turns_out_of_order_and_twice_wait_for_their_place():
+    a, b = board("board-a"), board("board-b")
+    a.scan("4")  # red forfeits
+    first = sent(a)
+    deliver(b, first)
+    b.scan("4")  # blue forfeits too
+    deliver(a, sent(b))
+    a.scan("1")
+    a.play(a.game.legal[0])
+    second = sent(a)
+    assert [e.seq for e in first + second] == [0, 2]
+    late = board("board-b")
+    # Turn 2 arrives first: it waits for turn 0 and for blue's own turn here.
+    deliver(late, second + second)
+    assert late.game.history == ()
+    deliver(late, first + first)
+    assert [t.text for t in late.game.history] == ["forfeit"]
+    assert state(late)["remote"]["copy"] is None and state(late)["turn"] == "blue"
+    late.scan("4")
+    assert state(late)["remote"]["copy"]["text"] == "R:start-T4"
+    late.play(late.game.legal[0])
+    assert state(late)["history"] == state(a)["history"]
+    deliver(late, first + second)  # played already: dropped
+    assert state(late)["history"] == state(a)["history"] and state(late)["warning"] is None
+    # A new connection to the broker: every turn played here is offered again.
+    a.effects += a.companion.handle(RemoteResync(a.now))
+    assert [e.seq for e in sent(a)] == [0, 2]
+
+
+def test_an_illegal_or_mismatched_turn_is_refused():
+    b = board("board-b")
+    forged = TurnEvent("g0001", 0, "board-a", 0, "1", "R:start-T9", "0" * 16)
+    deliver(b, [forged])
+    assert "was refused" in state(b)["warning"]
+    assert "not a legal move" in state(b)["warning"]
+    assert b.game.history == () and state(b)["remote"]["copy"] is None
+    a = board("board-a")
+    a.scan("1")
+    a.play(a.game.legal[0])
+    (good,) = sent(a)
+    mismatched = TurnEvent(good.game, 0, good.board, 0, "1", good.move, "f" * 16)
+    deliver(b, [mismatched])
+    assert "out of step" in state(b)["warning"]
+    # A turn for red from the board where blue is seated: refused.
+    wrong_board = TurnEvent(good.game, 0, "board-b", 0, "1", good.move, good.hash)
+    deliver(a, [wrong_board])
+    assert "red is seated at board-a" in state(a)["warning"]
+    # The good one is still taken.
+    deliver(b, [good])
+    assert state(b)["remote"]["copy"]["text"] == "R:start-T4"
+
+
+def test_an_offline_board_pauses_the_game_everywhere():
+    a, b = board("board-a"), board("board-b")
+    a.effects += a.companion.handle(RemoteBoard("board-b", False, a.now))
+    a.advance(0.01)
+    assert state(a)["warning"] == "Blue's board is offline (the game is paused)"
+    assert state(a)["remote"]["boards"]["board-b"]["online"] is False
+    a.scan("1")
+    assert "Blue's board is offline: the game waits for it" in state(a)["warning"]
+    assert a.game.history == () and a.game.card is None
+    a.effects += a.companion.handle(RemoteBoard("board-b", True, a.now))
+    a.advance(0.01)
+    assert state(a)["warning"] is None
+    a.scan("1")
+    assert a.game.card == "1"
+    # This board's own link down: said so.
+    b.effects += b.companion.handle(RemoteBoard("board-b", False, b.now))
+    b.advance(0.01)
+    assert state(b)["warning"].startswith("This board is not connected")
+
+
+def test_takebacks_and_undo_are_not_done_alone():
+    a = board("board-a")
+    a.scan("1")
+    move = a.game.legal[0]
+    a.play(move)
+    with pytest.raises(CommandRefused, match="remote game"):
+        a.command("undo")
+    a.show(move.before)  # the board put back: not taken back in a remote game
+    a.advance(2.0)
+    assert [t.text for t in a.game.history] == [move_text(move)]
+
+
+def test_a_remote_game_is_kept_and_restored_then_left_by_a_local_game():
+    a = board("board-a")
+    kept = [e.value for e in a.effects if isinstance(e, Remember) and e.name == "remote"]
+    assert kept == [{"setup": SETUP.to_json(), "me": "board-a"}]
+    again = Bench()
+    again.companion.resume(a.game.__class__.replay(a.game.config, a.game.events))
+    assert again.companion.restore_remote(kept[0]) == []
+    assert state(again)["remote"]["game"] == "g0001"
+    again.command("new_game", players=["red", "green"])
+    assert state(again)["remote"] is None
+    assert [e.value for e in again.effects if isinstance(e, Remember) and e.name == "remote"] == [
+        None
+    ]
+
+
+def test_a_remote_game_that_cannot_be_played_is_refused_in_words():
+    bench = Bench()
+    bad = {**SETUP.to_json(), "seats": {"red": "board-a"}}
+    with pytest.raises(CommandRefused, match="blue not seated"):
+        bench.command("remote_start", setup=bad, me="board-a")
+    with pytest.raises(CommandRefused, match="no seat in that game"):
+        bench.command("remote_start", setup=SETUP.to_json(), me="board-c")
+    computer = {**SETUP.to_json(), "config": {"players": ["red", "blue"], "computer": {}}}
+    computer["config"]["computer"] = {"red": "heuristic"}
+    with pytest.raises(CommandRefused, match="no computer seats"):
+        bench.command("remote_start", setup=computer, me="board-a")
+    assert Position.from_json(state(bench)["pawns"] or {"red": ["start"] * 4}) is not None
