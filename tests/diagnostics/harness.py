@@ -41,9 +41,11 @@ def random_led_faults(seed: int) -> LedFaults:
 
 
 def expected_sensor_findings(layout: Layout, faults: SensorFaults) -> set[sensor_test.Finding]:
-    stuck_value = layout.active if not layout.colour_sensing else 0
+    def stuck_value(cell: int) -> int:
+        return layout.bands[cell].typical(0) if layout.colour_sensing else layout.active
+
     expected: set[sensor_test.Finding] = {sensor_test.Dead(cell) for cell in faults.dead}
-    expected |= {sensor_test.Stuck(cell, stuck_value) for cell in faults.stuck}
+    expected |= {sensor_test.Stuck(cell, stuck_value(cell)) for cell in faults.stuck}
     for a, b in faults.swapped:
         expected |= {sensor_test.Swapped(a, b), sensor_test.Swapped(b, a)}
     return expected

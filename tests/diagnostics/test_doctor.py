@@ -109,6 +109,32 @@ def test_a_report_shows_pawns_stuck_sensors_and_counters_that_need_a_look():
     assert len(doctor.findings(report)) == 3
 
 
+def test_the_doctor_names_a_broken_colour_sensor_wire_as_a_finding():
+    from dataclasses import dataclass
+    from types import SimpleNamespace
+
+    @dataclass
+    class Stats:
+        connected: bool = True
+
+    colour = Layout.named("colour")
+    values = [32768] * CELLS
+    values[colour.channel_of[parse_cell_name("blue-home-2")]] = 65535
+    view = SimpleNamespace(
+        values=lambda: values,
+        link=SimpleNamespace(up=True, detail="up"),
+        last_uid=None,
+        errors=[],
+    )
+    link = SimpleNamespace(board=None, stats=Stats)
+    session = SimpleNamespace(source="test", view=view, link=link)
+    report = doctor.report_from_session(session, colour)  # type: ignore[arg-type]
+    assert [fault["cell"] for fault in report["wire_faults"]] == ["blue-home-2"]
+    found = [line for line in doctor.findings(report) if "sensor wire" in line]
+    assert found == [report["wire_faults"][0]["text"]]
+    assert found[0].startswith("broken sensor wire: blue-home-2 (blue HOME, spot 2; channel 53")
+
+
 def test_the_board_drawing_puts_every_place_apart_in_80_columns():
     spots = terminal_board.positions()
     assert len(set(spots)) == CELLS

@@ -14,6 +14,7 @@ from pawnlight.board.health.sensor_test import (
     Stuck,
     Swapped,
     Unseen,
+    WireFault,
     analyse,
     summary,
 )
@@ -148,9 +149,9 @@ def test_compound_faults_name_every_place_they_touch_through_the_command(capsys)
 
 def test_a_stuck_colour_sensor_gets_colour_board_advice():
     sensing = Sensing(COLOUR)
-    text = sensor_test.describe(sensing, Stuck(3, 0))
-    assert "latching" not in text and "reads a pawn (0)" not in text
-    assert "reads 0 (a red pawn's reading)" in text
+    text = sensor_test.describe(sensing, Stuck(3, 8250))
+    assert "latching" not in text and "reads a pawn (8250)" not in text
+    assert "reads 8250 (a red pawn's reading)" in text
     assert "U1 I3, pin 6" in text
     presence = sensor_test.describe(Sensing(PRESENCE), Stuck(3, 1))
     assert "latching sensor" in presence and "(1)" not in presence
@@ -175,3 +176,43 @@ def test_colour_noise_is_not_a_pawn():
         placed[COLOUR.channel_of[cell]] = 21000  # a blue pawn
         steps.append(Placement(cell, empty, tuple(placed), wobbly))
     assert analyse(sensing, empty, steps).findings == ()
+
+
+def test_a_broken_wire_is_named_with_its_place_and_pin_never_as_a_pawn():
+    """Issue #32, 5: the pull-up takes a broken wire above anything a sensor drives; the test
+    says so for a START spot and a track square, and calls neither dead, stuck nor a pawn."""
+    faults = SensorFaults(broken=frozenset({c("red-start-1"), c("T5")}))
+    rig = FakeRig(COLOUR, faults)
+    report = run_sensor_test(rig.view, rig.hand, COLOUR)
+    assert report.findings == (
+        WireFault(c("T5"), 5, 65535, "broken"),
+        WireFault(c("red-start-1"), 20, 65535, "broken"),
+    )
+    lines = summary(Sensing(COLOUR), report)
+    assert lines[1].startswith(
+        "broken sensor wire: red-start-1 (red START, spot 1; channel 20, U2 I4, pin 5, on ADC "
+        "GP26) reads 65535, above anything a sensor can drive."
+    )
+    assert "output wire to U2 I4 (pin 5)" in lines[1]
+
+
+def test_a_wire_shorted_to_ground_is_a_wire_fault_too():
+    sensing = Sensing(COLOUR)
+    empty = tuple(32768 for _ in range(CELLS))
+    shorted = list(empty)
+    shorted[COLOUR.channel_of[c("green-home-4")]] = 0
+    report = analyse(sensing, tuple(shorted), [])
+    assert report.findings == (WireFault(c("green-home-4"), 111, 0, "shorted"),)
+    text = summary(sensing, report)[0]
+    assert text.startswith("shorted sensor wire: green-home-4 (green HOME, spot 4; channel 111")
+    assert "U7 I15, pin 16, on ADC GP28" in text and "short to GND" in text
+
+
+def test_the_sensor_test_command_names_a_broken_wire(capsys):
+    from pawnlight.cli import main
+
+    argv = ["sensor-test", "--sim", "colour", "--cells", "red-start-1,T0"]
+    assert main([*argv, "--fault", "broken:red-start-1"]) == 1
+    words = " ".join(capsys.readouterr().out.split())
+    assert "broken sensor wire: red-start-1 (red START, spot 1; channel 20, U2 I4, pin 5" in words
+    assert "dead:" not in words and "stuck:" not in words

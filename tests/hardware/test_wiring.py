@@ -187,3 +187,13 @@ def test_every_chip_input_has_a_pull_up(tmp_path):
     broken.write_text(text.replace("pullup_ohms = 10000\n", ""))
     with pytest.raises(WiringError, match="pullup_ohms"):
         load_wiring(broken)
+
+
+def test_the_adc_pins_wire_faults_name_are_the_wirings_and_the_firmwares():
+    from pawnlight.board.chips import MUX_ADC_PINS, adc_pin
+
+    board = WIRING.boards["colour"]
+    assert tuple(chip.adc for chip in board.chips) == MUX_ADC_PINS
+    config = load_firmware_config(board.config)
+    assert tuple(mux["adc"] for mux in config["colour"]["muxes"]) == MUX_ADC_PINS
+    assert adc_pin(0) == 26 and adc_pin(111) == 28 and adc_pin(112) is None

@@ -53,6 +53,11 @@ BUFFER_PINS: dict[str, int] = {
 
 INPUTS = {SHIFT_REGISTER: 8, MUX: 16}
 
+#: The Pico ADC pin (GPn) on each mux's COMMON, U1 first, as firmware/configs/colour.json and
+#: hardware/wiring.toml have them (tests/hardware/test_wiring.py keeps the three in step): a
+#: wire fault names it, since a fault of the whole ADC line shows on every mux sharing it.
+MUX_ADC_PINS: tuple[int, ...] = (26, 26, 26, 27, 27, 28, 28)
+
 
 @dataclass(frozen=True)
 class ChipInput:
@@ -88,6 +93,12 @@ def part_for(sensing: str) -> str:
     if sensing == "colour":
         return MUX
     raise ValueError(f"unknown sensing {sensing!r} (presence or colour)")
+
+
+def adc_pin(channel: int) -> int | None:
+    """The Pico ADC pin (GPn) that reads a colour board's channel, None if out of range."""
+    mux = channel // INPUTS[MUX]
+    return MUX_ADC_PINS[mux] if 0 <= mux < len(MUX_ADC_PINS) else None
 
 
 def chip_input(sensing: str, channel: int) -> ChipInput:

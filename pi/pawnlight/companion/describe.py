@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from ..board.cells import EMPTY, place_of_cell
+from ..board.cells import EMPTY, UNKNOWN, parse_cell_name, place_of_cell
 from ..board.guidance import Correction
 from ..board.recognise import InProgress, Mismatch
 from ..board.snapshot import true_occupancy
@@ -46,7 +46,9 @@ def state_of(table: Table) -> CompanionState:
     sensed = None
     in_progress: tuple[Move, ...] = ()
     if isinstance(decision, Mismatch):
-        guidance = tuple(decision.corrections)
+        # Nothing is asked of a place with a broken wire (the warning says what to fix).
+        faulty = _faulty_places(table)
+        guidance = tuple(c for c in decision.corrections if not _touches(c, faulty))
         sensed = _sensed_pawns(table)
     elif isinstance(decision, InProgress):
         in_progress = decision.moves
@@ -163,10 +165,13 @@ def _sensed_pawns(table: Table, moving: Move | None = None) -> tuple[Sensed, ...
     expected = true_occupancy(game.position) if game is not None else None
     after = true_occupancy(moving.after) if moving is not None else None
     pawns = []
+    faulty = _faulty_places(table)
     for cell, value in enumerate(board):
         if value == EMPTY:
             continue
         place = place_of_cell(cell).whole  # the page draws START and HOME as one area
+        if value == UNKNOWN and place.key in faulty:
+            continue  # a broken wire's reading, not a pawn
         colour = value if 0 <= value < len(COLOURS) else place.colour
         if colour < 0 and after is not None and 0 <= after[cell] < len(COLOURS):
             colour = after[cell]  # a presence board: the pawn the move brings there
@@ -174,6 +179,19 @@ def _sensed_pawns(table: Table, moving: Move | None = None) -> tuple[Sensed, ...
             colour = expected[cell]  # a presence board: the pawn the game has there
         pawns.append(Sensed(place.key, COLOURS[colour] if colour >= 0 else None))
     return tuple(pawns)
+
+
+def _faulty_places(table: Table) -> frozenset[str]:
+    """The places (a whole START or HOME for a spot) with a wire fault now, by key."""
+    return frozenset(
+        place_of_cell(parse_cell_name(fault["cell"])).whole.key for fault in table.wire_faults
+    )
+
+
+def _touches(correction: Correction, places: frozenset[str]) -> bool:
+    return any(
+        p is not None and p.whole.key in places for p in (correction.source, correction.target)
+    )
 
 
 # A state follows every input, and a turn never changes once played (an undo or a new game

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..board.health import wires
 from ..board.health.stuck import pawn_cells
 from ..rules.game import Game
 from . import commands, games, leader, remote
@@ -93,6 +94,7 @@ class Companion(Table):
         if isinstance(item, Reading):
             self.reading = item.values
             self.stuck_watch.observe(item.values, item.at)
+            self._watch_wires(item.values)
             if self.recogniser is not None:
                 # Dated when the board saw it (the owner maps the board's time), which may be
                 # before the last tick: settling counts from when the pawns moved.
@@ -100,6 +102,8 @@ class Companion(Table):
                 effects += decided(self)
         elif isinstance(item, Tick):
             self._watch_stuck(item.at)
+            if self.wire_warning is not None and self.warning is None:
+                self.warning = self.wire_warning  # a broken wire is said until it is mended
             if self.recogniser is not None and self.reading is not None:
                 self.decision = self.recogniser.tick(self.now)
                 effects += decided(self)
@@ -118,6 +122,21 @@ class Companion(Table):
         # ANIMATION_RATE times a second; anything that changed the game goes out at once.
         animating = isinstance(item, Tick) and not effects
         return effects + self._lights(animating)
+
+    def _watch_wires(self, values: Sequence[int]) -> None:
+        """A reading no sensor can give, on any place (START and HOME too), is a broken or
+        shorted wire: said in the warning, with the place and the pin, for as long as it lasts.
+        The layout reads such a place as unknown, so no move is recognised on a guess."""
+        faults = wires.wire_faults(self.layout, values)
+        found = [fault.as_json(self.layout) for fault in faults]
+        if found == self.wire_faults and (self.warning is not None or not found):
+            return
+        said, self.wire_faults = self.wire_warning, found
+        self.wire_warning = wires.warning(self.layout, faults)
+        if self.wire_warning is not None:
+            self.warning = self.wire_warning
+        elif self.warning == said:
+            self.warning = None
 
     def _watch_stuck(self, at: float) -> None:
         """Once a second: a sensor stuck on "pawn" where the game has none is a warning."""

@@ -122,6 +122,10 @@ class Table:
         #: the watch suspects (board.health.stuck, as JSON for the diagnostics page).
         self.stuck_watch = StuckSensorDetector(layout)
         self.stuck: list[dict[str, Any]] = []
+        #: Places whose reading no sensor can give (board.health.wires, as JSON), and the
+        #: warning they put up (it goes when they read right again).
+        self.wire_faults: list[dict[str, Any]] = []
+        self.wire_warning: str | None = None
         self.stuck_checked = 0.0
         #: The remote game this board plays in (None: a game at this table alone).
         self.remote: RemoteGame | None = None

@@ -114,6 +114,9 @@ class SensorFaults:
     dead: frozenset[int] = frozenset()  # cells whose sensor never responds
     stuck: frozenset[int] = frozenset()  # cells whose sensor always reads a pawn
     swapped: tuple[tuple[int, int], ...] = ()  # cell pairs whose output wires are crossed
+    #: Cells whose sensor's output wire is broken: the input's pull-up takes it to the top of
+    #: the scale on a colour board, to "no pawn" on a presence board.
+    broken: frozenset[int] = frozenset()
 
 
 class NoisyBoard(PhysicalBoard):
@@ -177,14 +180,16 @@ class NoisyBoard(PhysicalBoard):
             inactive = 1 - layout.active
             if cell in self.faults.stuck:
                 return layout.active
-            if cell in self.faults.dead:
+            if cell in self.faults.dead or cell in self.faults.broken:
                 return inactive
             return layout.active if present else inactive
         bands = layout.bands[cell]
         top = (1 << layout.bits) - 1
         rest = bands.empty.middle + self._offsets[cell]
+        if cell in self.faults.broken:
+            return top  # the mux input's pull-up, nothing driving it
         if cell in self.faults.stuck:
-            return 0  # output shorted to ground: the rail
+            return bands.typical(0)  # a stray magnet under the place: a red pawn for good
         if cell in self.faults.dead or not present:
             return rest
         colour = self.cells[cell]

@@ -21,7 +21,7 @@ from pawnlight.devices.open_board import EXAMPLES
 PATTERNS = ("chase", "all", "off")
 FAULT_HELP = (
     "with --sim: a fault to build into the simulated board, e.g. dead:T5, stuck:red-S2, "
-    "swap:T20/T21, dead-led:7, swap-led:40/41, break-led:125 (repeatable)"
+    "swap:T20/T21, broken:red-start-1, dead-led:7, swap-led:40/41, break-led:125 (repeatable)"
 )
 
 

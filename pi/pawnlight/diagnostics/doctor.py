@@ -27,6 +27,7 @@ from pawnlight.board.cells import CELL_NAMES, EMPTY, LEDS
 from pawnlight.board.health.counters import COUNTER_HINTS, counter_name, uptime_words
 from pawnlight.board.health.sensing import Sensing
 from pawnlight.board.health.stuck import StuckSensorDetector
+from pawnlight.board.health.wires import wire_faults
 from pawnlight.board.layout import SHIPPED, Layout
 from pawnlight.board.leds import OFF, RGB
 from pawnlight.errors import PawnlightError
@@ -72,6 +73,9 @@ def report_from_session(
         "last_uid": view.last_uid,
         "errors": list(view.errors[-20:]),
         "stuck": stuck,
+        "wire_faults": (
+            [] if values is None else [f.as_json(layout) for f in wire_faults(layout, values)]
+        ),
     }
 
 
@@ -97,6 +101,7 @@ def report_from_daemon(url: str, pin: str | None, timeout: float = 5.0) -> dict[
     data = dict(data)
     data["source"] = f"the daemon at {url}"
     data.setdefault("stuck", [])
+    data.setdefault("wire_faults", [])
     return data
 
 
@@ -153,6 +158,8 @@ def findings(report: dict[str, Any]) -> list[str]:
     errors = report.get("errors") or []
     if errors:
         found.append(f"the board reported {len(errors)} error(s), listed under Errors")
+    for fault in report.get("wire_faults", []):
+        found.append(str(fault.get("text", fault)))
     for suspect in report.get("stuck", []):
         found.append(f"stuck? {suspect.get('text', suspect)}")
     if state.get("up") and report.get("sensors") is None:

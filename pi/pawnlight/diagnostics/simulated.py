@@ -5,7 +5,7 @@ real firmware under MicroPython, or the in-process fake link) these classes play
 
 * ``NoisyBoard`` (devices/sim_board.py, the one model of pawns on a board) knows where pawns
   stand and turns that into what every channel's sensor reads, through ``SensorFaults``: dead
-  sensors, stuck sensors, crossed wires;
+  sensors, stuck sensors, crossed and broken wires;
 * ``ScriptedHand`` moves pawns on it, writes the readings to the simulated board, and returns
   once the board link has reported them (waiting for the event, never for a guessed time);
 * ``ScriptedEye`` looks at the LEDs the firmware shows and says where light appears, through
@@ -110,12 +110,13 @@ class ScriptedEye:
 
 
 def parse_faults(specs: Sequence[str]) -> tuple[SensorFaults, LedFaults]:
-    """``dead:T5``, ``stuck:red-S2``, ``swap:T20/T21``, ``dead-led:7``, ``swap-led:40/41``,
-    ``break-led:125`` -> the faults to build into a simulated board."""
+    """``dead:T5``, ``stuck:red-S2``, ``swap:T20/T21``, ``broken:red-start-1``, ``dead-led:7``,
+    ``swap-led:40/41``, ``break-led:125`` -> the faults to build into a simulated board."""
     from pawnlight.board.cells import parse_cell_name
 
     dead: set[int] = set()
     stuck: set[int] = set()
+    broken: set[int] = set()
     swapped: list[tuple[int, int]] = []
     dead_leds: set[int] = set()
     swapped_leds: list[tuple[int, int]] = []
@@ -134,6 +135,8 @@ def parse_faults(specs: Sequence[str]) -> tuple[SensorFaults, LedFaults]:
                 dead.add(parse_cell_name(what))
             elif kind == "stuck":
                 stuck.add(parse_cell_name(what))
+            elif kind == "broken":
+                broken.add(parse_cell_name(what))
             elif kind == "swap":
                 a, b = what.split("/")
                 swapped.append((parse_cell_name(a), parse_cell_name(b)))
@@ -149,9 +152,9 @@ def parse_faults(specs: Sequence[str]) -> tuple[SensorFaults, LedFaults]:
         except ValueError as error:
             raise ValueError(
                 f"bad fault {spec!r} ({error}): use dead:T5, stuck:red-S2, swap:T20/T21, "
-                "dead-led:7, swap-led:40/41 or break-led:125"
+                "broken:red-start-1, dead-led:7, swap-led:40/41 or break-led:125"
             ) from None
     return (
-        SensorFaults(frozenset(dead), frozenset(stuck), tuple(swapped)),
+        SensorFaults(frozenset(dead), frozenset(stuck), tuple(swapped), frozenset(broken)),
         LedFaults(frozenset(dead_leds), tuple(swapped_leds), chain_break),
     )

@@ -295,6 +295,7 @@ class Owner:
             last_uid=self.last_uid,
             errors=list(self.errors[-20:]),
             stuck=list(self.companion.stuck),
+            wire_faults=list(self.companion.wire_faults),
             game_id=self.game_id,
         )
         return info

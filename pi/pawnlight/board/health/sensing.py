@@ -44,8 +44,12 @@ class Sensing:
         return self.layout.colour_sensing
 
     def reads_pawn(self, channel: int, value: int) -> bool:
-        """The channel says something stands on its place (any colour, or an unknown reading)."""
-        return self.layout.classify(self.cell_of_channel[channel], value) != EMPTY
+        """The channel says something stands on its place (any colour, or an unknown reading);
+        never a reading no sensor can give (a wire fault, health.wires)."""
+        cell = self.cell_of_channel[channel]
+        if self.layout.fault(cell, value) is not None:
+            return False
+        return self.layout.classify(cell, value) != EMPTY
 
     def moved(self, channel: int, before: int, after: int) -> bool:
         """A real change between two readings of one channel, not noise."""

@@ -15,7 +15,9 @@ alone ``analyse`` names what is wrong:
   reach the next sensor, or two OUT wires touching;
 * **unseen** - a pawn on X was read on no channel at all, while X's own channel is not dead
   (it read another place's pawn, or it moved some other time): faults add up, for example
-  X's sensor dead *and* its wire crossed with Y's, and every place they touch is named.
+  X's sensor dead *and* its wire crossed with Y's, and every place they touch is named;
+* **broken / shorted wire** (colour boards) - a channel read what no sensor can give at some
+  point of the test (health.wires): named with its place and pin, before anything else.
 
 Nothing else is reported, so a good board gives an empty list.
 """
@@ -31,6 +33,7 @@ from pawnlight.rules.board import COLOURS
 
 from .board_words import named
 from .sensing import Sensing
+from .wires import WireFault
 
 Values = Sequence[int]
 
@@ -74,7 +77,7 @@ class Unseen:
     read_for: tuple[int, ...] = ()  # other places whose pawns this cell's channel read
 
 
-Finding = Dead | Stuck | Swapped | Crosstalk | Unseen
+Finding = WireFault | Dead | Stuck | Swapped | Crosstalk | Unseen
 
 
 @dataclass(frozen=True)
@@ -120,10 +123,17 @@ def analyse(sensing: Sensing, baseline: Values, placements: Iterable[Placement])
             for ch, moved in enumerate(ever_moved)
         ]
     tested = {step.cell for step in placements}
-    explained: set[int] = set()  # cells with a dead or stuck finding of their own
+    explained: set[int] = set()  # cells with a wire, dead or stuck finding of their own
+    boards = [
+        baseline,
+        *(b for step in placements for b in (step.before, step.placed, step.lifted)),
+    ]
     for channel in sorted(range(len(baseline)), key=lambda ch: cell_of[ch]):
         cell = cell_of[channel]
-        if channel in stayed_on:
+        fault = _first_fault(sensing, channel, boards)
+        if fault is not None:
+            findings.append(fault)
+        elif channel in stayed_on:
             findings.append(Stuck(cell, stayed_on[channel]))
         elif not ever_moved[channel] and sensing.reads_pawn(channel, baseline[channel]):
             findings.append(Stuck(cell, baseline[channel]))
@@ -141,11 +151,21 @@ def analyse(sensing: Sensing, baseline: Values, placements: Iterable[Placement])
     return SensorReport(tuple(step.cell for step in placements), tuple(_ordered(findings)))
 
 
+def _first_fault(sensing: Sensing, channel: int, boards: Sequence[Values]) -> WireFault | None:
+    """The first reading of a channel, over the whole test, that no sensor can give."""
+    cell = sensing.cell_of_channel[channel]
+    for board in boards:
+        kind = sensing.layout.fault(cell, board[channel])
+        if kind is not None:
+            return WireFault(cell, channel, board[channel], kind)
+    return None
+
+
 def _ordered(findings: list[Finding]) -> list[Finding]:
-    kinds = {Dead: 0, Unseen: 1, Stuck: 2, Swapped: 3, Crosstalk: 4}
+    kinds = {WireFault: -1, Dead: 0, Unseen: 1, Stuck: 2, Swapped: 3, Crosstalk: 4}
 
     def key(finding: Finding) -> tuple[int, int, int]:
-        if isinstance(finding, Dead | Stuck | Unseen):
+        if isinstance(finding, WireFault | Dead | Stuck | Unseen):
             return kinds[type(finding)], finding.cell, 0
         other = finding.read if isinstance(finding, Swapped) else finding.also
         return kinds[type(finding)], finding.placed, other
@@ -160,6 +180,8 @@ def describe(sensing: Sensing, finding: Finding) -> str:
     def where(cell: int) -> str:
         return sensing.name(layout.channel_of[cell])
 
+    if isinstance(finding, WireFault):
+        return finding.describe(layout)
     if isinstance(finding, Dead):
         return (
             f"dead: {where(finding.cell)} never saw a pawn. Check the sensor's power and "
@@ -182,8 +204,8 @@ def describe(sensing: Sensing, finding: Finding) -> str:
         if sensing.colour:
             return (
                 f"stuck: {where(finding.cell)} reads {_colour_reading(sensing, finding)} "
-                "with no pawn there, and never changed. Look for an output wire shorted to "
-                "3.3 V or GND (a reading at 0 or the top), or a magnet or steel screw nearby."
+                "with no pawn there, and never changed. Look for a magnet or steel screw "
+                "nearby, or a sensor fixed upside down or crooked."
             )
         return (
             f"stuck: {where(finding.cell)} reads a pawn with none there. "
