@@ -240,8 +240,9 @@ def _chip_controls(board: BoardWiring, wiring: Wiring) -> list[str]:
         f"* Every input I0–I15 of every mux: {_ohms(board.pullup_ohms)} to 3.3 V (two 9-pin "
         "bussed resistor networks per mux, common pins to 3.3 V). The sensor's output "
         "overrides it; a broken or unplugged sensor wire then reads the top of the scale "
-        "(65535, above the 3.1 V a DRV5055 can drive) instead of floating: a green pawn "
-        "that cannot be lifted, which `pawnlight doctor` and the stuck-sensor check name.",
+        "(65535, above the 3.1 V a DRV5055 can drive) instead of floating: the layout's "
+        "`broken` band, never a pawn; the game, `pawnlight doctor` and `sensor-test` name the "
+        "place and this pin.",
         "",
     ]
 
