@@ -3,6 +3,8 @@ the turn (for a computer seat, the computer then chooses its move)."""
 
 from __future__ import annotations
 
+import logging
+
 from ..rules.board import COLOURS
 from ..rules.game import Phase
 from ..rules.moves import Options
@@ -16,6 +18,8 @@ from .remote import refuse_card
 from .signals import Buzz, Effect, SaveDeck
 from .table import Table
 from .turns import after_turn, recorded
+
+log = logging.getLogger(__name__)
 
 
 def scanned(table: Table, uid: str) -> list[Effect]:
@@ -87,7 +91,10 @@ def computer_move(table: Table, card: str, options: Options) -> list[Effect]:
     assert game is not None
     colour = COLOURS[game.turn].capitalize()
     spec, player = table.computer[game.turn]
+    # In the daemon's log: what holds the owner for up to the decision's time limit.
+    log.info("%s (computer, %s) is choosing its move for %s", colour, spec, a_card(card))
     move = player.choose(view_of(game), card, options)
+    log.info("%s (computer) chose: %s", colour, "to decline" if move is None else move_words(move))
     if move is None:  # it declines an 11 that cannot go forward
         game.forfeit()
         table.news = f"{colour} (computer) declines {a_card(card)}"
