@@ -13,8 +13,14 @@ import pytest
 
 from pawnlight.board import geometry
 from pawnlight.board.cells import CELL_NAMES
-from pawnlight.hardware import stl
-from pawnlight.hardware.parts import CUP_SIDE_MM, TRAY_RADIUS_MM, parts
+from pawnlight.hardware import stl, underside
+from pawnlight.hardware.parts import (
+    CUP_SIDE_MM,
+    PANEL_UNDERSIDE_Z,
+    PLA_G_PER_CM3,
+    TRAY_RADIUS_MM,
+    parts,
+)
 from pawnlight.hardware.template import PT_PER_MM, SCALE_BAR_MM, scale_bar_points
 from pawnlight.hardware.wiring import load_wiring
 
@@ -93,3 +99,57 @@ def test_the_pdf_template_is_a4_pages_at_one_to_one(build_files: Path) -> None:
         assert scale_bar_points(stream.decode("latin-1")) == pytest.approx(
             100 * PT_PER_MM, abs=0.02
         )
+
+
+def test_the_hatch_cover_and_feet_are_printed_and_placed_under_the_panel(
+    build_files: Path,
+) -> None:
+    listing = json.loads((build_files / "under.json").read_text())
+    assert [e["name"] for e in listing] == ["hatch"] + [f"foot-{i}" for i in range(1, 9)]
+    hatch = stl.read(build_files / "under" / "hatch.stl")
+    (x0, y0, _z0), (x1, y1, z1) = stl.bounds(hatch)
+    cover_w, cover_h = underside.hatch_cover_mm()
+    assert (x1 - x0, y1 - y0) == pytest.approx((cover_w, cover_h), abs=0.1)
+    assert ((x0 + x1) / 2, (y0 + y1) / 2) == pytest.approx(underside.hatch_centre(), abs=0.05)
+    assert z1 == pytest.approx(PANEL_UNDERSIDE_Z, abs=1e-3)
+    for entry in listing[1:]:
+        (fx0, fy0, fz0), (fx1, fy1, fz1) = stl.bounds(stl.read(build_files / entry["file"]))
+        assert fx1 - fx0 == pytest.approx(underside.FOOT_DIAMETER_MM, abs=0.2)
+        assert fz1 - fz0 == pytest.approx(underside.FOOT_HEIGHT_MM, abs=1e-3)
+        assert ((fx0 + fx1) / 2, (fy0 + fy1) / 2) == pytest.approx(
+            (entry["x_mm"], entry["y_mm"]), abs=0.05
+        )
+    # A foot's volume: its cylinder less the screw hole and chamfer, within a few percent.
+    foot = stl.volume_mm3(stl.read(build_files / "print" / "foot.stl"))
+    cylinder = math.pi * (underside.FOOT_DIAMETER_MM / 2) ** 2 * underside.FOOT_HEIGHT_MM
+    assert 0.9 * cylinder < foot < cylinder
+
+
+def test_the_panel_drawing_is_one_to_one_with_its_hatch_and_holes(build_files: Path) -> None:
+    root = ET.parse(build_files / "panel.svg").getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    width = float(root.attrib["width"].removesuffix("mm"))
+    assert root.attrib["viewBox"].split()[2] == f"{width:g}"
+    panel = next(e for e in root.iter(f"{ns}rect") if e.attrib.get("id") == "panel")
+    assert float(panel.attrib["width"]) == underside.DECK_MM
+    hatch = next(e for e in root.iter(f"{ns}rect") if e.attrib.get("id") == "hatch")
+    assert (float(hatch.attrib["width"]), float(hatch.attrib["height"])) == (
+        underside.HATCH_OPENING_MM
+    )
+    kinds = [e.attrib.get("class") for e in root.iter(f"{ns}circle")]
+    assert kinds.count("hatch-screw") == 4 and kinds.count("foot") == 8
+    assert kinds.count("panel-screw") == len(underside.panel_screws()) > 0
+
+
+def test_filament_is_each_kinds_stl_volume_times_count(build_files: Path) -> None:
+    grams = json.loads((build_files / "filament.json").read_text())
+    listing = json.loads((build_files / "parts.json").read_text())
+    total = 0.0
+    for kind in ("cup", "cup-slide", "tray", "hatch", "foot"):
+        triangles = stl.read(build_files / "print" / f"{kind}.stl")
+        cm3 = stl.volume_mm3(triangles) / 1000
+        count = sum(1 for e in listing if e["kind"] == kind) or (8 if kind == "foot" else 1)
+        assert grams[kind]["count"] == count
+        assert grams[kind]["pla_g"] == pytest.approx(cm3 * PLA_G_PER_CM3 * count, abs=0.1)
+        total += cm3 * PLA_G_PER_CM3 * count
+    assert grams["total"]["pla_g"] == pytest.approx(total, abs=0.5)

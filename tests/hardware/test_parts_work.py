@@ -15,7 +15,8 @@ import pytest
 
 from pawnlight.board import magnets
 from pawnlight.hardware import stl
-from pawnlight.hardware.parts import parts
+from pawnlight.hardware.parts import PANEL_UNDERSIDE_Z, parts
+from pawnlight.hardware.underside import DECK_THICKNESS_MM
 
 #: OpenSCAD renders the parts, then every LED and resting place is checked.
 pytestmark = pytest.mark.slow
@@ -138,6 +139,9 @@ def _supported(top: np.ndarray, height: np.ndarray, row: int, column: int) -> bo
 
 
 def test_every_led_shines_through_no_material(build_files: Path) -> None:
+    """Over the deck: the parts on it (parts.json) are what an LED shines through.  The hatch
+    cover and the feet hang under the bottom panel, below the LEDs (the next test), and are
+    not in parts(): a vertical line through an LED meets the panel anyway."""
     leds = json.loads((build_files / "leds.json").read_text())
     covered = 0
     for part in parts():
@@ -152,6 +156,15 @@ def test_every_led_shines_through_no_material(build_files: Path) -> None:
                     hits = _hits(triangles, x + r * math.cos(angle), y + r * math.sin(angle))
                     assert hits.size == 0, f"{led['name']} is under {part.name} at z {hits}"
     assert covered == 132  # every LED lies under some part: none is missed by the check
+
+
+def test_the_parts_under_the_deck_are_all_below_it(build_files: Path) -> None:
+    listing = json.loads((build_files / "under.json").read_text())
+    assert {e["name"] for e in listing}.isdisjoint({p.name for p in parts()})
+    for entry in listing:
+        triangles = _triangles(build_files / entry["file"])
+        assert triangles[:, :, 2].max() == pytest.approx(PANEL_UNDERSIDE_Z, abs=1e-3)
+        assert triangles[:, :, 2].max() < -DECK_THICKNESS_MM  # under the deck, and the LEDs
 
 
 def test_a_pawn_rests_only_over_its_sensor_and_is_read_there(build_files: Path) -> None:

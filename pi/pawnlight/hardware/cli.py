@@ -20,6 +20,20 @@ def _parts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pictures(args: argparse.Namespace) -> int:
+    from .pictures import render
+
+    parts = Path(args.parts) if args.parts else None
+    try:
+        written = render(Path(args.out), parts)
+    except RuntimeError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
 def register(subparsers: Any) -> None:
     hardware = subparsers.add_parser("hardware", help="the files to build a board from")
     commands = hardware.add_subparsers(dest="hardware_command", required=True, metavar="COMMAND")
@@ -30,3 +44,15 @@ def register(subparsers: Any) -> None:
     )
     parts.add_argument("--out", required=True, metavar="DIR", help="the folder to write into")
     parts.set_defaults(handler=_parts)
+    pictures = commands.add_parser(
+        "pictures",
+        help="render PNG pictures of the printed parts from their STL files (docs/img); needs "
+        "openscad, and xvfb-run without a display",
+    )
+    pictures.add_argument("--out", required=True, metavar="DIR", help="the folder to write into")
+    pictures.add_argument(
+        "--parts",
+        metavar="DIR",
+        help="a folder `pawnlight hardware parts` wrote (default: build the parts first)",
+    )
+    pictures.set_defaults(handler=_pictures)

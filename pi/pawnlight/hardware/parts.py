@@ -15,7 +15,16 @@ writes
 * ``DIR/leds.json``, ``DIR/sensors.json``: ``[{"name": "T4", "x_mm": .., "y_mm": ..}, ...]``
   for the 132 LEDs (in chain order) and the 112 sensors;
 * ``DIR/template.svg`` (the whole board at 1:1) and ``DIR/template.pdf`` (the same on A4 pages
-  to tape together), the drilling template (:mod:`.template`).
+  to tape together), the drilling template (:mod:`.template`);
+* under the deck (hardware/bottom-panel.scad, sizes from :mod:`.underside`): ``DIR/print/hatch.stl``
+  and ``DIR/print/foot.stl`` to print, ``DIR/under/*.stl`` the hatch cover and the eight feet
+  placed below the bottom panel (z < 0), listed in ``DIR/under.json``, and ``DIR/panel.svg``,
+  the bottom panel's hatch opening and holes at 1:1;
+* ``DIR/filament.json``: each kind's volume from its STL, how many, and the grams of PLA.
+
+``parts.json`` lists only the parts *on* the deck (cups and trays): everything the LEDs shine
+through.  The parts under the deck are listed apart, so a check over the deck's parts never
+meets the panel's.
 
 The parts are modelled in hardware/centring-cups.scad and rendered with OpenSCAD, once per kind
 (a cup with one LED window, a cup with a slide LED's window too, a tray); each part is then
@@ -37,7 +46,7 @@ from pawnlight.board import geometry
 from pawnlight.board.cells import AREAS, CELL_NAMES, START_BASE
 from pawnlight.rules.board import COLOURS, START
 
-from . import stl
+from . import stl, underside
 from .wiring import load_wiring, repository_hardware
 
 #: The parameters of hardware/centring-cups.scad that the geometry fixes.
@@ -50,6 +59,14 @@ TRAY_RADIUS_MM = (CIRCLE_MM - GAP_MM) / 2
 WINDOW_MM = 6.0
 LED_HOLE_MM = 5.0
 PILOT_HOLE_MM = 1.5
+#: PLA's density, g/cm³ (PETG: 1.27): the filament a part takes if printed solid, which these
+#: thin-walled parts nearly are with three perimeters and solid top and bottom layers.
+PLA_G_PER_CM3 = 1.24
+#: The bottom panel's underside, where the hatch cover and the feet are fixed (z is up from the
+#: deck's top surface).
+PANEL_UNDERSIDE_Z = -(
+    underside.DECK_THICKNESS_MM + underside.FRAME_HEIGHT_MM + underside.PANEL_THICKNESS_MM
+)
 
 Point = tuple[float, float]
 
@@ -146,6 +163,18 @@ def openscad_command() -> str:
     return found
 
 
+def render_scad(scad: Path, defines: dict[str, str], out: Path) -> None:
+    """Render ``scad`` to the STL ``out`` with OpenSCAD, its variables set by ``defines``."""
+    command = [openscad_command(), "--quiet", "-o", str(out)]
+    for key, value in defines.items():
+        command += ["-D", f"{key}={value}"]
+    result = subprocess.run(
+        [*command, str(scad)], capture_output=True, text=True, timeout=600, check=False
+    )
+    if result.returncode != 0 or not out.exists():
+        raise RuntimeError(f"openscad failed on {scad.name}: {result.stderr.strip()[-500:]}")
+
+
 def render_kind(shape: str, windows: Sequence[Point], out: Path) -> None:
     """Render one kind of part with OpenSCAD, in its printing position (y up, not mirrored)."""
     scad = repository_hardware() / "centring-cups.scad"
@@ -159,14 +188,45 @@ def render_kind(shape: str, windows: Sequence[Point], out: Path) -> None:
         "circle": f"{CIRCLE_MM:g}",
         "window": f"{WINDOW_MM:g}",
     }
-    command = [openscad_command(), "--quiet", "-o", str(out)]
-    for key, value in defines.items():
-        command += ["-D", f"{key}={value}"]
-    result = subprocess.run(
-        [*command, str(scad)], capture_output=True, text=True, timeout=600, check=False
-    )
-    if result.returncode != 0 or not out.exists():
-        raise RuntimeError(f"openscad failed on {shape}: {result.stderr.strip()[-500:]}")
+    render_scad(scad, {"part": f'"{shape}"', **defines}, out)
+
+
+def render_under(kind: str, out: Path) -> None:
+    """Render the hatch cover or a foot (hardware/bottom-panel.scad) in its printing position."""
+    w, h = underside.HATCH_OPENING_MM
+    defines = {
+        "part": f'"{kind}"',
+        "opening": f"[{w:g}, {h:g}]",
+        "overlap": f"{underside.HATCH_OVERLAP_MM:g}",
+        "screw": f"{underside.HATCH_SCREW_MM:g}",
+        "rim": f"{underside.PANEL_THICKNESS_MM - 0.4:g}",
+        "foot_d": f"{underside.FOOT_DIAMETER_MM:g}",
+        "foot_h": f"{underside.FOOT_HEIGHT_MM:g}",
+        "foot_screw": f"{underside.FOOT_SCREW_MM:g}",
+    }
+    render_scad(repository_hardware() / "bottom-panel.scad", defines, out)
+
+
+def under_parts() -> list[tuple[str, str, Point]]:
+    """The parts under the deck: (name, kind, centre in board mm)."""
+    found = [("hatch", "hatch", underside.hatch_centre())]
+    found += [(f"foot-{i + 1}", "foot", point) for i, point in enumerate(underside.feet())]
+    return found
+
+
+def hang(triangles: Sequence[stl.Triangle], centre: Point) -> list[stl.Triangle]:
+    """A part in its printing position hung under the bottom panel at ``centre``.  It prints
+    the way it is fitted, outer face down and its fixed side up against the panel, so it is
+    only moved: down until its top touches the panel's underside, and into board axes (y down:
+    a mirror, so each triangle's vertex order is reversed to keep it facing out)."""
+    placed: list[stl.Triangle] = []
+    top = max(v[2] for t in triangles for v in t)
+    for a, b, c in triangles:
+        corners = [
+            (centre[0] + x, centre[1] - y, PANEL_UNDERSIDE_Z - top + z) for x, y, z in (a, c, b)
+        ]
+        placed.append((corners[0], corners[1], corners[2]))
+    return placed
 
 
 def place(part: Part, triangles: Sequence[stl.Triangle]) -> list[stl.Triangle]:
@@ -228,4 +288,57 @@ def write_build_files(out: Path) -> list[Path]:
         written.append(out / name)
     (out / "template.pdf").write_bytes(template_pdf(all_parts))
     written.append(out / "template.pdf")
+    written += _write_under(out, shapes)
+    counts = {kind: 0 for kind in shapes}
+    for part in all_parts:
+        counts[names[(part.shape, part.windows)]] += 1
+    for _name, kind, _centre in under_parts():
+        counts[kind] += 1
+    (out / "filament.json").write_text(
+        json.dumps(filament(shapes, counts), indent=1) + "\n", encoding="utf-8"
+    )
+    written.append(out / "filament.json")
     return written
+
+
+def _write_under(out: Path, shapes: dict[str, list[stl.Triangle]]) -> list[Path]:
+    """The hatch cover and the feet: to print, placed under the board, listed; the panel."""
+    from .template import panel_svg
+
+    written = []
+    (out / "under").mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        for kind in ("hatch", "foot"):
+            raw = Path(scratch) / f"{kind}.stl"
+            render_under(kind, raw)
+            shapes[kind] = stl.read(raw)
+            stl.write(out / "print" / f"{kind}.stl", shapes[kind], f"pawnlight {kind}")
+            written.append(out / "print" / f"{kind}.stl")
+    listing = []
+    for name, kind, centre in under_parts():
+        path = out / "under" / f"{name}.stl"
+        stl.write(path, hang(shapes[kind], centre), f"pawnlight {name}")
+        written.append(path)
+        listing.append(
+            {"name": name, "kind": kind, "file": f"under/{name}.stl", "print": f"print/{kind}.stl",
+             "x_mm": round(centre[0], 2), "y_mm": round(centre[1], 2)}
+        )  # fmt: skip
+    (out / "under.json").write_text(json.dumps(listing, indent=1) + "\n", encoding="utf-8")
+    (out / "panel.svg").write_text(panel_svg(), encoding="utf-8")
+    return [*written, out / "under.json", out / "panel.svg"]
+
+
+def filament(
+    shapes: dict[str, list[stl.Triangle]], counts: dict[str, int]
+) -> dict[str, dict[str, float]]:
+    """Each kind's solid volume (cm³, from its STL), how many are printed and the PLA it takes,
+    with a ``total`` entry."""
+    found: dict[str, dict[str, float]] = {}
+    grams_total = 0.0
+    for kind, triangles in shapes.items():
+        cm3 = stl.volume_mm3(triangles) / 1000
+        grams = cm3 * PLA_G_PER_CM3 * counts[kind]
+        found[kind] = {"cm3_each": round(cm3, 2), "count": counts[kind], "pla_g": round(grams, 1)}
+        grams_total += grams
+    found["total"] = {"pla_g": round(grams_total, 1)}
+    return found

@@ -71,3 +71,22 @@ def binary(triangles: Sequence[Triangle], name: str = "pawnlight") -> bytes:
 
 def write(path: str | Path, triangles: Iterable[Triangle], name: str = "pawnlight") -> None:
     Path(path).write_bytes(binary(list(triangles), name))
+
+
+def volume_mm3(triangles: Iterable[Triangle]) -> float:
+    """The volume a closed, outward-facing mesh encloses (signed tetrahedra from the origin:
+    the divergence theorem), in the file's units cubed."""
+    total = 0.0
+    for (ax, ay, az), (bx, by, bz), (cx, cy, cz) in triangles:
+        total += ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx)
+    return total / 6.0
+
+
+def bounds(triangles: Sequence[Triangle]) -> tuple[Vertex, Vertex]:
+    """The lowest and highest corner of the mesh's bounding box."""
+    if not triangles:
+        raise ValueError("an empty mesh has no bounds")
+    xs = [v[0] for t in triangles for v in t]
+    ys = [v[1] for t in triangles for v in t]
+    zs = [v[2] for t in triangles for v in t]
+    return (min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs))

@@ -272,3 +272,67 @@ def scale_bar_points(stream: str) -> float:
     m = words.index("m")
     x1, x2 = float(words[m - 2]), float(words[m + 1])
     return math.fabs(x2 - x1)
+
+
+def panel_svg() -> str:
+    """The bottom panel at 1:1, seen from above like the drilling template (mark it on the
+    panel's top face, the one against the frame): the hatch opening to cut, the holes for the
+    hatch cover's screws, the feet and the panel screws, with their positions in mm."""
+    from . import underside
+
+    size = underside.DECK_MM
+    width = size + 2 * MARGIN_MM
+    height = size + 2 * MARGIN_MM + 15
+    cx, cy = underside.hatch_centre()
+    w, h = underside.HATCH_OPENING_MM
+    out = [
+        '<svg xmlns="http://www.w3.org/2000/svg" '
+        f'width="{width:g}mm" height="{height:g}mm" viewBox="0 0 {width:g} {height:g}">',
+        f'<g transform="translate({MARGIN_MM:g} {MARGIN_MM:g})" fill="none" stroke="#000" '
+        'font-family="sans-serif">',
+        f'<rect id="panel" x="0" y="0" width="{size:g}" height="{size:g}" stroke-width="0.5"/>',
+        f'<rect id="hatch" x="{cx - w / 2:.2f}" y="{cy - h / 2:.2f}" width="{w:g}" '
+        f'height="{h:g}" stroke-width="0.5" stroke-dasharray="4 2"/>',
+        f'<text x="{cx - w / 2:.2f}" y="{cy - h / 2 - 3:.2f}" font-size="4" fill="#000" '
+        f'stroke="none">cut out: hatch {w:g} x {h:g} mm, corner at x {cx - w / 2:.1f}, '
+        f"y {cy - h / 2:.1f}</text>",
+    ]
+    holes = [("hatch-screw", p, underside.HATCH_SCREW_MM) for p in underside.hatch_screws()]
+    holes += [("foot", p, underside.FOOT_SCREW_MM) for p in underside.feet()]
+    holes += [("panel-screw", p, underside.FOOT_SCREW_MM) for p in underside.panel_screws()]
+    for kind, (x, y), diameter in holes:
+        out.append(
+            f'<circle class="{kind}" cx="{x:.2f}" cy="{y:.2f}" r="{diameter / 2:g}" '
+            'stroke-width="0.3"/>'
+        )
+        out.append(f'<line x1="{x - 3:.2f}" y1="{y:.2f}" x2="{x + 3:.2f}" y2="{y:.2f}" '
+                   'stroke-width="0.15"/>')  # fmt: skip
+        out.append(f'<line x1="{x:.2f}" y1="{y - 3:.2f}" x2="{x:.2f}" y2="{y + 3:.2f}" '
+                   'stroke-width="0.15"/>')  # fmt: skip
+        if kind == "foot":
+            out.append(
+                f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{underside.FOOT_DIAMETER_MM / 2:g}" '
+                'stroke="#999" stroke-width="0.25" stroke-dasharray="2 1.5"/>'
+            )
+    out.append("</g>")
+    bar_x, bar_y = MARGIN_MM, MARGIN_MM + size + 12
+    for shape in _scale_bar(bar_x, bar_y):
+        if isinstance(shape, Line):
+            ident = ' id="scale-bar"' if shape.x2 - shape.x1 == SCALE_BAR_MM else ""
+            out.append(
+                f'<line{ident} x1="{shape.x1:g}" y1="{shape.y1:g}" x2="{shape.x2:g}" '
+                f'y2="{shape.y2:g}" stroke="#000" stroke-width="{shape.width:g}"/>'
+            )
+        elif isinstance(shape, Text):
+            out.append(
+                f'<text x="{shape.x:g}" y="{shape.y:g}" font-size="{shape.size:g}" '
+                f'font-family="sans-serif">{_escape_xml(shape.words)}</text>'
+            )
+    out.append(
+        f'<text x="{MARGIN_MM:g}" y="{MARGIN_MM - 5:g}" font-size="4" font-family="sans-serif">'
+        f"pawnlight bottom panel, {size:g} x {size:g} mm, seen from above (mark its top face): "
+        f"cut the dashed hatch; {underside.HATCH_SCREW_MM:g} mm holes for the hatch cover, "
+        f"{underside.FOOT_SCREW_MM:g} mm for the feet (grey) and the panel screws</text>"
+    )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
