@@ -26,6 +26,7 @@ from .context import KEY, Context, StreamSlots, context
 from .hosts import HostPolicy
 from .ratelimit import PinLimiter
 from .sessions import Sessions
+from .unlock import BoardUnlock
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -97,10 +98,12 @@ def create_app(
         SSE_HEARTBEAT=heartbeat,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    limiter = PinLimiter(clock=clock, on_global_lockout=auth.tell_the_board(service))
     app.extensions[KEY] = Context(
         service=service,
         pin=pin,
-        limiter=PinLimiter(clock=clock, on_global_lockout=auth.tell_the_board(service)),
+        limiter=limiter,
+        unlock=BoardUnlock(service, limiter),
         sim=sim,
         public_url=public_url,
         streams=StreamSlots(max_streams, streams_per_address),

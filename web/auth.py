@@ -69,12 +69,25 @@ def same_origin(required: bool = False) -> bool:
     return parts.scheme in ("http", "https") and parts.netloc == request.host
 
 
-def _check_pin(given: str) -> None:
-    """Compare a PIN, counting failures; ApiError 403 or 429 when it is wrong or too soon."""
+def _check_pin(given: str, header: bool = False) -> None:
+    """Compare a PIN, counting failures; ApiError 403 or 429 when it is wrong or too soon.
+    ``header``: sent in the PIN header, which waits while the page's login has its window
+    after the board's buttons lifted a lockout (unlock.py)."""
     pin = context().pin
     if not pin:
         raise ApiError(NO_PIN, 403)
+    unlock = context().unlock
+    if unlock is not None:
+        unlock.check()
     limiter = context().limiter
+    window = limiter.lifted() if header else 0
+    if window:
+        raise ApiError(
+            f"the board's buttons just lifted the PIN lock: for {window} s only the page's "
+            f"login takes a PIN (the {PIN_HEADER} header waits)",
+            429,
+            {"Retry-After": str(window)},
+        )
     address = _address()
     wait = limiter.retry_after(address)
     if wait:
@@ -92,7 +105,7 @@ def _too_many(seconds: int) -> ApiError:
     if context().limiter.globally_locked():
         message = (
             f"too many wrong PINs from the network: logins are locked for everyone for "
-            f"{seconds} s (restarting pawnlight ends it)"
+            f"{seconds} s (at the board, holding Hint and Undo together for 3 s lifts it)"
         )
     else:
         message = f"too many wrong PINs from this address: try again in {seconds} s"
@@ -126,7 +139,7 @@ def require_owner(changing: bool) -> None:
         raise ApiError(NO_PIN, 403)
     given = request.headers.get(PIN_HEADER)
     if given is not None:
-        _check_pin(given)
+        _check_pin(given, header=True)
         return
     if not is_owner():
         raise ApiError(NEED_PIN, 403)

@@ -15,6 +15,7 @@ from .hosts import HostPolicy
 from .live import LiveCache
 from .ratelimit import PinLimiter
 from .sessions import Sessions
+from .unlock import BoardUnlock
 
 KEY = "pawnlight"
 
@@ -64,6 +65,8 @@ class Context:
     live: LiveCache = field(default_factory=LiveCache)
     hosts: HostPolicy = field(default_factory=HostPolicy)
     sessions: Sessions = field(default_factory=Sessions)
+    #: Follows the board's unlocks, lifting PIN lockouts (unlock.py); None: no such service.
+    unlock: BoardUnlock | None = None
     #: The name other phones open this machine by (its network address), set by the web server
     #: when it serves every interface; None when it serves this machine alone.
     share_host: str | None = None

@@ -9,7 +9,13 @@ it locks every login for :data:`GLOBAL_LOCKOUT` seconds (twice as long each time
 and ``on_global_lockout`` is told, so the board can buzz and the page warn.  That bounds
 guessing to about 20 PINs per 15 minutes, under 2,000 a day: a 10-digit PIN (the installer's)
 would take thousands of years on average.  The price: while locked, the owner cannot log in
-either (the lock is in memory: restarting pawnlight ends it).
+either (the lock is in memory: restarting pawnlight ends it) until someone at the board lifts
+it (:meth:`PinLimiter.lift`, the owner's unlock on the board's buttons).
+
+A lift forgets every lockout and every counted mistake and opens a window of
+:data:`LIFT_WINDOW` seconds for the owner to log in: in it, :data:`LIFT_TRIES` wrong PINs from
+all addresses together lock everyone out again (a new global lockout), and the window ends
+with a right PIN.
 
 The clock is injected: tests move time by hand instead of sleeping.
 """
@@ -38,6 +44,9 @@ GLOBAL_WINDOW = 15 * 60.0
 #: The first global lockout; each next one is twice as long, up to a day.
 GLOBAL_LOCKOUT = 15 * 60.0
 GLOBAL_LONGEST = 24 * 3600.0
+#: After a lift: seconds the owner has to log in, and the wrong PINs (all addresses) it allows.
+LIFT_WINDOW = 5 * 60.0
+LIFT_TRIES = 5
 
 
 class PinLimiter:
@@ -70,6 +79,8 @@ class PinLimiter:
         self.capacity = capacity  # addresses remembered: a flood of addresses cannot fill memory
         self._records: OrderedDict[str, _Record] = OrderedDict()
         self._lock = threading.Lock()
+        self._lifted_until = 0.0
+        self._lift_failures = 0
 
     def retry_after(self, address: str) -> int:
         """Whole seconds until ``address`` may try again; 0 when it may try now."""
@@ -117,9 +128,15 @@ class PinLimiter:
             self._recent.append(now)
             while self._recent and now - self._recent[0] > self.global_window:
                 self._recent.popleft()
-            if len(self._recent) < self.global_failures:
+            lifted = now < self._lifted_until
+            if lifted:
+                self._lift_failures += 1
+            if len(self._recent) < self.global_failures and not (
+                lifted and self._lift_failures >= LIFT_TRIES
+            ):
                 return 0
             self._recent.clear()
+            self._lifted_until = 0.0  # locked again: the window is over
             self._global_lockouts += 1
             seconds = min(GLOBAL_LONGEST, self.global_lockout * 2 ** (self._global_lockouts - 1))
             self._global_until = now + seconds
@@ -128,6 +145,22 @@ class PinLimiter:
     def succeeded(self, address: str) -> None:
         with self._lock:
             self._records.pop(address, None)
+            self._lifted_until = 0.0  # the owner is in: the window after a lift has served
+
+    def lift(self) -> None:
+        """Someone at the board lifted the lock: every lockout and counted mistake is forgotten,
+        and the window after a lift opens (see the module docstring)."""
+        with self._lock:
+            self._records.clear()
+            self._recent.clear()
+            self._global_until = 0.0
+            self._lifted_until = self.clock() + LIFT_WINDOW
+            self._lift_failures = 0
+
+    def lifted(self) -> int:
+        """Whole seconds left of the window after a lift (0: none open)."""
+        with self._lock:
+            return max(0, math.ceil(self._lifted_until - self.clock()))
 
     def _get(self, address: str) -> _Record | None:
         record = self._records.get(address)

@@ -29,6 +29,17 @@ from .turns import after_turn, decided, play, recorded, shown_message
 #: Seconds within which the board's New game button must be pressed a second time.
 NEW_GAME_CONFIRM = 3.0
 
+#: The owner's unlock (docs/daemon.md, "The owner's unlock"): Hint and Undo held down together
+#: for UNLOCK_HOLD seconds say that someone is at the board, and the web's PIN lockout is lifted.
+#: Nothing in play holds two buttons; the press that completes the chord does nothing else (Hint
+#: first, so Undo takes nothing back), and the lift only gives logins back: it needs the PIN.
+UNLOCK_CHORD = frozenset({"hint", "undo"})
+UNLOCK_HOLD = 3.0
+#: Seconds the page says so after a lift (the web's login window after a lift is as long).
+UNLOCK_SHOWN = 300.0
+UNLOCKED = "The board’s buttons lifted the PIN lock: log in with your PIN now"
+LOCKOUT_WARNING = "Too many wrong PINs were tried from the network"
+
 
 def _new_game(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
     """``{"game": NewGame}`` (checked by the web with config.new_game), or its raw fields."""
@@ -234,8 +245,9 @@ def _pin_lockout(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 1440:
         raise CommandRefused("minutes is a whole number from 1 to 1440", 400)
     table.warning = (
-        f"Too many wrong PINs were tried from the network: the owner's login is locked for "
-        f"{minutes} min. If that was not you, someone on this network is guessing the PIN."
+        f"{LOCKOUT_WARNING}: the owner's login is locked for {minutes} min. If that was not "
+        "you, someone on this network is guessing the PIN. To log in now, hold Hint and Undo "
+        f"on the board together for {UNLOCK_HOLD:g} s."
     )
     return {"ok": True}, [Buzz("illegal"), StatusLight("error")]
 
@@ -280,7 +292,11 @@ def command(table: Table, name: str, args: Mapping[str, object]) -> tuple[Reply,
 # -- the board's buttons ----------------------------------------------------------------------
 
 
-def button(table: Table, name: str) -> list[Effect]:
+def button(table: Table, name: str, held: frozenset[str] = frozenset()) -> list[Effect]:
+    """A press of one of the board's buttons; ``held``: the others held down at the time."""
+    if name in UNLOCK_CHORD and held | {name} >= UNLOCK_CHORD:
+        return []  # it completes the owner's unlock (held()): nothing else
+    before = table.warning
     try:
         if name == "undo":
             return _undo(table, {})[1]
@@ -298,6 +314,9 @@ def button(table: Table, name: str) -> list[Effect]:
     except CommandRefused as error:
         table.warning = str(error)
         return [Buzz("illegal")]
+    finally:
+        if name == "hint":  # it may open the unlock chord: a lift puts the warning back
+            table.hint_warning = (before, table.warning)
     return []
 
 
@@ -343,3 +362,49 @@ def _confirm(table: Table) -> list[Effect]:
     if table.phase == CompanionPhase.OVER:
         return _next_game(table, {})[1]
     raise CommandRefused("nothing to confirm now")
+
+
+# -- the owner's unlock -----------------------------------------------------------------------
+
+
+def held(table: Table, buttons: frozenset[str]) -> list[Effect]:
+    """The buttons held down changed: the unlock chord starts, or ends (and lifts the lock if
+    it was held long enough and no tick has yet seen that: while the game is held for a
+    storage fault, ticks do not reach the companion)."""
+    table.held = buttons
+    if buttons >= UNLOCK_CHORD:
+        if table.chord_since is None:
+            table.chord_since, table.chord_done = table.now, False
+        return []
+    effects = watch_chord(table)
+    table.chord_since = None
+    return effects
+
+
+def watch_chord(table: Table) -> list[Effect]:
+    """On every tick: the unlock chord held for UNLOCK_HOLD seconds lifts the lock, once a hold."""
+    since = table.chord_since
+    if since is None or table.chord_done or table.now - since < UNLOCK_HOLD:
+        return []
+    table.chord_done = True
+    return owner_at_board(table)
+
+
+def owner_at_board(table: Table) -> list[Effect]:
+    """Someone at the board asked for the PIN lock to be lifted.  The companion counts it in its
+    state (``owner_unlock``); the web lifts its lockouts when it sees the count change, and the
+    page says so for UNLOCK_SHOWN seconds.  The buzzer plays the unlock tune."""
+    table.unlocks += 1
+    table.unlocked_at = table.now
+    before, after = table.hint_warning
+    if table.warning == after:
+        table.warning = before  # what the chord's Hint said (it may refuse) is not news
+    if table.warning is not None and table.warning.startswith(LOCKOUT_WARNING):
+        table.warning = None
+    return [Buzz("unlock"), StatusLight("ok" if table.link_up else "link-down")]
+
+
+def unlock_notice(table: Table) -> str | None:
+    """What the page says after a lift, for UNLOCK_SHOWN seconds."""
+    at = table.unlocked_at
+    return UNLOCKED if at is not None and table.now - at < UNLOCK_SHOWN else None

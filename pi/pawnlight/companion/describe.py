@@ -15,6 +15,7 @@ from ..rules.editions import Variant
 from ..rules.game import EventKind, Game, Phase, Turn
 from ..rules.moves import Move
 from ..rules.notation import NotationError, parse_move
+from .commands import unlock_notice
 from .lights import picture_for
 from .phases import CompanionPhase
 from .recognition import settled
@@ -27,6 +28,7 @@ from .state import (
     LeaderState,
     Link,
     MatchState,
+    OwnerUnlock,
     Pairs,
     PlayedTurn,
     RemoteBoardState,
@@ -109,6 +111,7 @@ def state_of(table: Table) -> CompanionState:
         guided=None if table.guided is None else Guided(table.guided, table.guided_by),
         settled=settled(table),
         remote=_remote(table),
+        owner_unlock=OwnerUnlock(table.unlocks, unlock_notice(table)),
     )
 
 

@@ -44,6 +44,7 @@ from .lights import picture_for
 from .signals import (
     CardScanned,
     Effect,
+    Held,
     Input,
     LinkChanged,
     Pressed,
@@ -104,13 +105,16 @@ class Companion(Table):
             self._watch_stuck(item.at)
             if self.wire_warning is not None and self.warning is None:
                 self.warning = self.wire_warning  # a broken wire is said until it is mended
+            effects += commands.watch_chord(self)
             if self.recogniser is not None and self.reading is not None:
                 self.decision = self.recogniser.tick(self.now)
                 effects += decided(self)
         elif isinstance(item, CardScanned):
             effects += scanned(self, item.uid)
         elif isinstance(item, Pressed):
-            effects += commands.button(self, item.button)
+            effects += commands.button(self, item.button, item.held)
+        elif isinstance(item, Held):
+            effects += commands.held(self, item.buttons)
         elif isinstance(item, LinkChanged):
             self.link_up, self.link_detail, self.firmware = item.up, item.detail, item.firmware
             effects.append(StatusLight("ok" if item.up else "link-down"))

@@ -33,9 +33,20 @@ class CardScanned:
 
 @dataclass(frozen=True)
 class Pressed:
-    """A button on the board: one of ``devices.events.BUTTONS``."""
+    """A button on the board: one of ``devices.events.BUTTONS``; ``held``: the other buttons
+    already held down when it was pressed."""
 
     button: str
+    at: float
+    held: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Held:
+    """The board's buttons held down now (every press and release changes it): the companion
+    times buttons held together (commands.UNLOCK_CHORD)."""
+
+    buttons: frozenset[str]
     at: float
 
 
@@ -65,7 +76,7 @@ class Trouble:
     over: bool = False
 
 
-Input = Reading | CardScanned | Pressed | Tick | LinkChanged | Trouble
+Input = Reading | CardScanned | Pressed | Held | Tick | LinkChanged | Trouble
 
 
 @dataclass(frozen=True)

@@ -118,6 +118,15 @@ class Sensed:
 
 
 @dataclass(frozen=True)
+class OwnerUnlock:
+    """The board's buttons lifting the web's PIN lock (commands.owner_at_board): how many times
+    since the companion started, and the page's words for a few minutes after the last."""
+
+    count: int
+    notice: str | None
+
+
+@dataclass(frozen=True)
 class CompanionState:
     phase: CompanionPhase
     message: str
@@ -146,6 +155,7 @@ class CompanionState:
     settled: bool
     #: The remote game this board plays in (None: a game at this table alone).
     remote: RemoteState | None = None
+    owner_unlock: OwnerUnlock = OwnerUnlock(0, None)
 
     def to_json(self) -> dict[str, Any]:
         """The state as ``GET /api/state`` gives it (without the owner's ``version``,
@@ -197,6 +207,10 @@ class CompanionState:
             "guided": None,
             "lit": dict(self.lit),
             "lit_colours": dict(self.lit_colours),
+            "owner_unlock": {
+                "count": self.owner_unlock.count,
+                "notice": self.owner_unlock.notice,
+            },
         }
         if self.guided is not None:
             state["guided"] = {"text": move_text(self.guided.move), "by": self.guided.by}

@@ -117,6 +117,16 @@ class Table:
         self.news = ""
         #: Until when the board asks for a second New game press (None: not asking).
         self.asking_until: float | None = None
+        #: The board's buttons held down now, and since when the unlock chord has been held
+        #: (None: it is not held); ``chord_done``: this hold has already lifted the PIN lock.
+        self.held: frozenset[str] = frozenset()
+        self.chord_since: float | None = None
+        self.chord_done = False
+        #: The warning before and after the last press of Hint, which opens the chord.
+        self.hint_warning: tuple[str | None, str | None] = (None, None)
+        #: Times the board's buttons lifted the web's PIN lock, and when last (commands.py).
+        self.unlocks = 0
+        self.unlocked_at: float | None = None
         self.now = 0.0
         #: Sensors that read a pawn for a long time while the rest of the board changes: what
         #: the watch suspects (board.health.stuck, as JSON for the diagnostics page).

@@ -128,7 +128,9 @@ class Daemon:
             diagnostics=self._diagnostics,
         )
         self.owner = owner
-        self.controls = Controls(owner.post, config.pins, pin_factory=self._pin_factory)
+        self.controls = Controls(
+            owner.post, config.pins, pin_factory=self._pin_factory, held=owner.post
+        )
         self._open_board(deck)
         self._start_card_reader()
         owner.start()

@@ -40,6 +40,7 @@ from pawnlight.companion.signals import (
     CardScanned,
     Effect,
     FinishRecord,
+    Held,
     Input,
     LinkChanged,
     Pressed,
@@ -55,7 +56,7 @@ from pawnlight.companion.signals import (
 )
 from pawnlight.companion.state import CompanionState, Published
 from pawnlight.companion.table import seats_of
-from pawnlight.devices.controls import ButtonPressed
+from pawnlight.devices.controls import ButtonPressed, ButtonsHeld
 from pawnlight.devices.events import (
     CardRead,
     FirmwareError,
@@ -493,7 +494,9 @@ class Owner:
             self._cards_pending += 1  # counted once the state with it is published
             return CardScanned(item.uid, item.at)
         if isinstance(item, ButtonPressed):
-            return Pressed(item.name, item.at)
+            return Pressed(item.name, item.at, item.held)
+        if isinstance(item, ButtonsHeld):
+            return Held(item.names, item.at)
         if isinstance(item, LinkState):
             self._board_clock.reset()  # a new link or a new boot: the board's uptime restarts
             self._count_restarts()
@@ -501,7 +504,7 @@ class Owner:
         if isinstance(item, FirmwareError):
             self.errors.append(f"board error {item.code}: {item.message}")
             return None
-        if isinstance(item, Reading | CardScanned | Pressed | LinkChanged | Tick):
+        if isinstance(item, Reading | CardScanned | Pressed | Held | LinkChanged | Tick):
             return item
         raise TypeError(f"the owner does not know {type(item).__name__}")
 
@@ -646,11 +649,12 @@ class Owner:
 
     def _while_storage_fails(self, item: Input) -> None:
         """Board inputs while writes fail: readings are kept (the owner has the latest values),
-        cards and buttons wait their turn, the link's state goes through, ticks retry."""
+        cards and buttons wait their turn, the link's state and the buttons held go through (the
+        owner's unlock needs no storage), ticks retry."""
         if isinstance(item, Tick):
             if item.at - self._storage_tried >= STORAGE_RETRY:
                 self._retry_storage()
-        elif isinstance(item, LinkChanged):
+        elif isinstance(item, LinkChanged | Held):
             self._execute(self.companion.handle(item))
         elif isinstance(item, CardScanned | Pressed):
             self._held_inputs.append(item)
