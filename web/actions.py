@@ -56,6 +56,29 @@ def new_game():
     return run("new_game", {"game": _checked(config.new_game, data)})
 
 
+@blueprint.post("/api/remote/host")
+@owner_only()
+def remote_host():
+    """A remote game hosted here: ``POST /api/game``'s body plus ``seats``, each playing
+    colour's board id (docs/remote.md); answers ``{"game": id, "code": join code}``."""
+    data = bodies.body(
+        {**dict.fromkeys(config.NEW_GAME_FIELDS, _as_given), "seats": _as_given},
+        required=("seats",),
+    )
+    seats = data.pop("seats")
+    _checked(config.new_game, data)  # the game's fields in the same words as POST /api/game
+    return run("remote_host", {"game": data, "seats": seats})
+
+
+@blueprint.post("/api/remote/join")
+@owner_only()
+def remote_join():
+    """Join the remote game another board hosts, by its code: this board takes the seats the
+    host named for it."""
+    data = bodies.body({"code": bodies.text(16)}, required=("code",))
+    return run("remote_join", data)
+
+
 @blueprint.post("/api/undo")
 @owner_only()
 def undo():

@@ -60,6 +60,8 @@ def _run(args: argparse.Namespace) -> int:
         "http_host": args.http_host,
         "data": args.data,
         "layout": args.layout,
+        "remote": args.remote,
+        "board_id": args.board_id,
     }
     try:
         config = settings.load(Path(args.config) if args.config else None, overrides)
@@ -147,6 +149,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--layout", help="presence, colour, or a layout file (default: the simulated board's)"
     )
     run.add_argument("--config", help="a TOML config file (see docs/daemon.md)")
+    run.add_argument(
+        "--remote",
+        metavar="URL",
+        help="play remote games through this MQTT broker: mqtt://HOST:PORT, or mqtts://... for "
+        "TLS (user and password: PAWNLIGHT_MQTT_USER, PAWNLIGHT_MQTT_PASSWORD; docs/remote.md)",
+    )
+    run.add_argument(
+        "--board-id",
+        metavar="NAME",
+        help="this board's name on the broker (letters, digits and -, unique per broker)",
+    )
     run.set_defaults(handler=_run)
     register_games(commands)
     register_players(commands)

@@ -61,16 +61,17 @@ def start(table: Table, args: Mapping[str, object]) -> tuple[RemoteGame, list[Ef
         )
     if me not in seats.values():
         raise CommandRefused(f"this board ({me}) has no seat in that game", 400)
-    remote = _remote_game(setup, me, seats)
+    remote = _remote_game(table, setup, me, seats)
     saved = {"setup": setup.to_json(), "me": me}
     return remote, [Remember(REMEMBERED, saved)]
 
 
-def _remote_game(setup: Setup, me: str, seats: Mapping[str, str]) -> RemoteGame:
+def _remote_game(table: Table, setup: Setup, me: str, seats: Mapping[str, str]) -> RemoteGame:
     by_colour = {COLOURS.index(colour): board for colour, board in seats.items()}
     # Until their presence arrives, the other boards count as offline (and this one until its
     # link to the broker is up).
-    return RemoteGame(setup, me, by_colour, {board: False for board in setup.boards()})
+    online = {board: table.presence.get(board, False) for board in setup.boards()}
+    return RemoteGame(setup, me, by_colour, online)
 
 
 def restore(table: Table, saved: Mapping[str, object] | None) -> list[Effect]:
@@ -88,7 +89,7 @@ def restore(table: Table, saved: Mapping[str, object] | None) -> list[Effect]:
         return [Remember(REMEMBERED, None)]
     if game is None or game.over or game.config != config:
         return [Remember(REMEMBERED, None)]  # that game is over: this board plays alone again
-    table.remote = _remote_game(setup, me, seats)
+    table.remote = _remote_game(table, setup, me, seats)
     return []
 
 
@@ -103,12 +104,13 @@ def forget(table: Table) -> list[Effect]:
 def take(table: Table, item: RemoteInput) -> list[Effect]:
     """An input from the remote link."""
     remote = table.remote
-    if remote is None:
-        return []  # a message for a remote game this board has left
     if isinstance(item, RemoteBoard):
-        if item.board in remote.online:
+        table.presence[item.board] = item.online
+        if remote is not None and item.board in remote.online:
             remote.online[item.board] = item.online
         return []
+    if remote is None:
+        return []  # a message for a remote game this board has left
     if isinstance(item, RemoteResync):
         remote.offered = 0
         return []

@@ -137,8 +137,10 @@ class Table:
         self.wire_faults: list[dict[str, Any]] = []
         self.wire_warning: str | None = None
         self.stuck_checked = 0.0
-        #: The remote game this board plays in (None: a game at this table alone).
+        #: The remote game this board plays in (None: a game at this table alone), and which
+        #: boards on the broker are online, as last heard (this board's own: its link).
         self.remote: RemoteGame | None = None
+        self.presence: dict[str, bool] = {}
 
     @property
     def game(self) -> Game | None:

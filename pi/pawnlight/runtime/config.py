@@ -66,6 +66,14 @@ class Config:
     brightness: float = checks.BRIGHTNESS_DEFAULT
     settle: float = checks.SETTLE_DEFAULT
     pins: ControlPins = field(default_factory=ControlPins)
+    #: Remote play (docs/remote.md): the broker (mqtt://HOST:PORT or mqtts://...), this board's
+    #: id on it, the user and password (PAWNLIGHT_MQTT_USER, PAWNLIGHT_MQTT_PASSWORD), and for
+    #: mqtts a CA certificate file to trust (else the system's).
+    remote: str | None = None
+    board_id: str | None = None
+    mqtt_user: str | None = None
+    mqtt_password: str | None = None
+    mqtt_ca: str | None = None
 
 
 _TOP_KEYS = {
@@ -78,6 +86,11 @@ _TOP_KEYS = {
     "keyboard_decimal": bool,
     "data": str,
     "public_url": str,
+    "remote": str,
+    "board_id": str,
+    "mqtt_user": str,
+    "mqtt_password": str,
+    "mqtt_ca": str,
 }
 
 
@@ -89,6 +102,10 @@ def load(path: Path | None, overrides: dict[str, Any] | None = None) -> Config:
     pin = os.environ.get("PAWNLIGHT_PIN")
     if pin:
         config.pin = pin
+    for name in ("user", "password"):
+        value = os.environ.get(f"PAWNLIGHT_MQTT_{name.upper()}")
+        if value:
+            setattr(config, f"mqtt_{name}", value)
     hosts = os.environ.get("PAWNLIGHT_ALLOWED_HOSTS")
     if hosts:
         config.http_allowed_hosts = [name for name in hosts.replace(",", " ").split() if name]
@@ -163,6 +180,24 @@ def _check(config: Config, source: str) -> None:
     config.settle = _setting("settle", config.settle, source)
     if not 0 <= config.http_port <= 65535:
         raise ConfigError(f"{source}: the HTTP port must be 0..65535")
+    _check_remote(config, source)
+
+
+def _check_remote(config: Config, source: str) -> None:
+    """--remote needs --board-id (and the other way round), both well formed."""
+    from pawnlight.remote.protocol import ProtocolError, check_board_id
+
+    from .remote_link import RemoteUrlError, parse_remote
+
+    if config.remote is None and config.board_id is None:
+        return
+    if config.remote is None or config.board_id is None:
+        raise ConfigError(f"{source}: remote play needs both --remote URL and --board-id NAME")
+    try:
+        parse_remote(config.remote)
+        check_board_id(config.board_id)
+    except (RemoteUrlError, ProtocolError) as error:
+        raise ConfigError(f"{source}: {error}") from None
 
 
 def _setting(name: str, value: object, source: str) -> float:

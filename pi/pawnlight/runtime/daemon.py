@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from pawnlight.devices.sim_firmware import SimulatedFirmware
     from pawnlight.web.server import WebServer
 
+    from .remote_link import RemoteLink
+
 log = logging.getLogger("pawnlight")
 
 
@@ -100,6 +102,7 @@ class Daemon:
         self.deck_path = config.data / DECK_FILE
         self._pin_factory = None
         self.slowdown = 1.0  # how much slower than a real board the simulated one runs
+        self.remote_link: RemoteLink | None = None  # --remote: the broker of remote games
 
     # -- start --------------------------------------------------------------------------------
 
@@ -138,9 +141,35 @@ class Daemon:
             # The pawns left on the simulated board from last time are sensed at once.
             assert self.sim_board is not None and self.firmware is not None
             self.firmware.set_sensors(self.sim_board.position_reading())
+        self._start_remote()
         if web:
             self._start_web()
         self._start_speech()
+
+    def _start_remote(self) -> None:
+        """--remote: connect to the broker (in the background; the page says when it is down)."""
+        config, owner = self.config, self.owner
+        if config.remote is None or config.board_id is None or owner is None:
+            return
+        from .remote_link import RemoteLink, parse_remote
+
+        def remote_game() -> str | None:
+            remote = owner.state().get("remote")
+            return remote.get("game") if isinstance(remote, dict) else None
+
+        link = RemoteLink(
+            parse_remote(config.remote),
+            config.board_id,
+            owner.post,
+            owner.command,
+            remote_game,
+            user=config.mqtt_user,
+            password=config.mqtt_password,
+            ca_file=config.mqtt_ca,
+        )
+        owner.remote = link
+        self.remote_link = link
+        link.start()
 
     def _deck(self) -> CardDeck:
         """The enrolled pack from the data folder; ``self.deck_path`` is where it is saved."""
@@ -342,7 +371,8 @@ class Daemon:
             self._speaking = False
             self._speech_thread.join(timeout=2)
             self._speaker.close()
-        for part in (self.server, self.card_reader, self.owner, self.link, self.firmware):
+        parts = (self.server, self.remote_link, self.card_reader, self.owner, self.link)
+        for part in (*parts, self.firmware):
             if part is not None:
                 try:
                     part.stop()

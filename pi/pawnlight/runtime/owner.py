@@ -29,7 +29,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pawnlight.board.leds import Scene, error_picture
 from pawnlight.companion.lights import dimmed, dimmed_scene
@@ -44,9 +44,13 @@ from pawnlight.companion.signals import (
     Input,
     LinkChanged,
     Pressed,
+    PublishTurn,
     Reading,
     RecordEvent,
     Remember,
+    RemoteBoard,
+    RemoteResync,
+    RemoteTurn,
     SaveDeck,
     ShowLeds,
     StartRecord,
@@ -64,6 +68,7 @@ from pawnlight.devices.events import (
     SensorChanged,
     SensorSnapshot,
 )
+from pawnlight.remote.protocol import TurnEvent
 from pawnlight.rules.editions import Variant
 from pawnlight.rules.game import Game, GameError, Result
 from pawnlight.runtime.board_clock import BoardClock
@@ -84,6 +89,22 @@ FILES_CHECK = 2.0
 #: goes away once the board has gone RESTART_WINDOW seconds without restarting.
 RESTARTS_SHOWN = 2
 RESTART_WINDOW = 300.0
+
+
+#: The web's commands the remote link answers (runtime.remote_link), not the companion.
+REMOTE_COMMANDS = ("remote_host", "remote_join")
+NOT_REMOTE = (
+    "this board plays alone: start it with --remote mqtt://HOST:PORT --board-id NAME to host "
+    "or join a remote game (docs/remote.md)"
+)
+
+
+class RemotePort(Protocol):
+    """What the owner needs of the remote link (runtime.remote_link.RemoteLink)."""
+
+    def publish(self, event: TurnEvent) -> None: ...
+
+    def command(self, name: str, args: dict[str, Any]) -> dict[str, Any]: ...
 
 
 @dataclass
@@ -235,6 +256,8 @@ class Owner:
         self._held_inputs: list[CardScanned | Pressed] = []
         self._storage_tried = 0.0
         self._files_checked = 0.0
+        #: The remote-play link (``--remote``), set by the daemon; None: this board plays alone.
+        self.remote: RemotePort | None = None
         # The game in play is still to be written to a fresh journal (the damaged one kept
         # aside): until that write succeeds, every retry tries it again.
         self._rewrite_due = False
@@ -263,6 +286,10 @@ class Owner:
                 self._subscribers.remove(subscription)
 
     def command(self, name: str, args: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
+        if name in REMOTE_COMMANDS:  # hosting or joining: the link talks to the broker first
+            if self.remote is None:
+                raise CommandRefused(NOT_REMOTE, 409)
+            return self.remote.command(name, args)
         reply: Future[dict[str, Any]] = Future()
         self._inbox.put(_Command(name, dict(args), reply))
         try:
@@ -369,6 +396,8 @@ class Owner:
             self._execute(self.companion.restore_leader(leader))
             return
         self._resume()
+        # The remote game the resumed game belongs to (docs/remote.md), if any.
+        self._execute(self.companion.restore_remote(self._recall("remote")))
 
     def _restore_held(self, journal: Journal) -> None:
         """The restore that could not be done at start, once the journal can be read."""
@@ -456,6 +485,11 @@ class Owner:
             self._publish()
             item.reply.set_result(reply)
             return
+        if isinstance(item, RemoteTurn | RemoteBoard | RemoteResync):
+            # While writes fail they are dropped: the link's next resync brings them again.
+            if self.storage_fault is None:
+                self._execute(companion.handle(item))
+            return
         translated = self._translate(item)
         if translated is None:
             return
@@ -541,6 +575,10 @@ class Owner:
                 self._record(partial(self._finish_record, effect=effect))
             elif isinstance(effect, Remember):
                 self._record(partial(_remember, effect=effect))
+            elif isinstance(effect, PublishTurn):
+                # Recorded just before (the effects' order): a turn is durable, then published.
+                if self.remote is not None and self.storage_fault is None:
+                    self.remote.publish(effect.event)
             elif self.storage_fault is not None:
                 # Nothing that would confirm an unsaved move goes out; the newest is kept.
                 if isinstance(effect, ShowLeds):

@@ -1,0 +1,261 @@
+"""The board's connection to the remote-play broker (``pawnlight run --remote``, docs/remote.md).
+
+An MQTT client (paho-mqtt) on its own thread.  What arrives is handed to the owner as the
+companion's inputs (``RemoteTurn``, ``RemoteBoard``, ``RemoteResync``); the companion's
+``PublishTurn`` effects come back here through the owner.  Hosting and joining a game are the
+web's commands ``remote_host`` and ``remote_join``: the link checks them, announces or looks up
+the game on the broker, and starts it through the owner's ``remote_start`` command.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import ssl
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import paho.mqtt.client as mqtt
+
+from pawnlight.companion.config import ConfigError, new_game
+from pawnlight.companion.service import CommandRefused
+from pawnlight.companion.signals import RemoteBoard, RemoteResync, RemoteTurn
+from pawnlight.errors import PawnlightError
+from pawnlight.remote.protocol import (
+    CODE,
+    PRESENCE_ALL,
+    ProtocolError,
+    Setup,
+    TurnEvent,
+    check_board_id,
+    check_seats,
+    code_any,
+    code_topic,
+    decode_event,
+    decode_presence,
+    decode_setup,
+    event_topic,
+    events_of,
+    new_code,
+    new_game_id,
+    parse_topic,
+    presence_payload,
+    presence_topic,
+)
+
+log = logging.getLogger("pawnlight.remote")
+
+#: Seconds a join waits for the host's announcement of its code.
+LOOKUP_TIMEOUT = 5.0
+
+
+class RemoteUrlError(PawnlightError, ValueError):
+    """A ``--remote`` address that cannot be used (in words)."""
+
+
+@dataclass(frozen=True)
+class BrokerAddress:
+    host: str
+    port: int
+    tls: bool
+
+
+def parse_remote(url: str) -> BrokerAddress:
+    """``mqtt://HOST:PORT`` or ``mqtts://HOST:PORT`` (TLS); the port defaults to 1883 / 8883."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise RemoteUrlError(
+            f"the remote broker must be mqtt://HOST:PORT or mqtts://..., not {url!r}"
+        )
+    try:
+        port = parts.port
+    except ValueError:
+        raise RemoteUrlError(f"the remote broker's port is not a number: {url!r}") from None
+    if not parts.hostname or parts.path not in ("", "/") or parts.username or parts.query:
+        raise RemoteUrlError(
+            f"the remote broker is given as mqtt://HOST:PORT (the user and password come from "
+            f"PAWNLIGHT_MQTT_USER and PAWNLIGHT_MQTT_PASSWORD), not {url!r}"
+        )
+    tls = parts.scheme == "mqtts"
+    return BrokerAddress(parts.hostname, port or (8883 if tls else 1883), tls)
+
+
+class RemoteLink:
+    """One board's MQTT client; ``post`` hands inputs to the owner, ``command`` runs the owner's
+    commands, ``remote_game`` says which remote game the companion plays now (its id)."""
+
+    def __init__(
+        self,
+        address: BrokerAddress,
+        board: str,
+        post: Callable[[object], None],
+        command: Callable[[str, dict[str, Any]], dict[str, Any]],
+        remote_game: Callable[[], str | None],
+        user: str | None = None,
+        password: str | None = None,
+        ca_file: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.address = address
+        self.board = check_board_id(board)
+        self._post = post
+        self._command = command
+        self._remote_game = remote_game
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._following: str | None = None
+        self._lookups: dict[str, list[Setup]] = {}
+        self._looked_up = threading.Condition(self._lock)
+        self.connected = False
+        client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2,
+            client_id=f"pawnlight-{board}-{uuid.uuid4().hex[:8]}",
+        )
+        if user is not None:
+            client.username_pw_set(user, password)
+        if address.tls:
+            context = ssl.create_default_context(cafile=ca_file)
+            client.tls_set_context(context)
+        client.will_set(presence_topic(board), presence_payload(False), qos=1, retain=True)
+        client.reconnect_delay_set(min_delay=1, max_delay=2)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        self.client = client
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.client.connect_async(self.address.host, self.address.port, keepalive=10)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        if self.connected:
+            info = self.client.publish(
+                presence_topic(self.board), presence_payload(False), qos=1, retain=True
+            )
+            with contextlib.suppress(RuntimeError, ValueError):  # the link went meanwhile
+                info.wait_for_publish(timeout=2)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    # -- MQTT callbacks (the client's thread) -----------------------------------------------------
+
+    def _on_connect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
+    ) -> None:
+        if reason.is_failure:
+            log.error("the remote broker refused this board (%s): %s", self.board, reason)
+            return
+        self.connected = True
+        client.publish(presence_topic(self.board), presence_payload(True), qos=1, retain=True)
+        client.subscribe(PRESENCE_ALL, qos=1)
+        with self._lock:
+            self._following = None
+        self.follow()
+        for code in list(self._lookups):
+            client.subscribe(code_any(code), qos=1)
+        self._post(RemoteBoard(self.board, True, self._clock()))
+        self._post(RemoteResync(self._clock()))
+        log.info("connected to the remote broker as %s", self.board)
+
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
+    ) -> None:
+        self.connected = False
+        self._post(RemoteBoard(self.board, False, self._clock()))
+        log.warning("disconnected from the remote broker: %s", reason)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            topic = parse_topic(message.topic)
+            payload = bytes(message.payload)
+            if topic.kind == "presence":
+                if payload:  # an empty retained message clears it
+                    self._post(RemoteBoard(topic.board, decode_presence(payload), self._clock()))
+            elif topic.kind == "event":
+                self._post(RemoteTurn(decode_event(payload, topic), self._clock()))
+            elif topic.kind == "code" and topic.code is not None:
+                setup = decode_setup(payload)
+                if setup.host != topic.board or setup.code != topic.code:
+                    raise ProtocolError("a game announced under another board's name or code")
+                with self._looked_up:
+                    self._lookups.setdefault(topic.code, []).append(setup)
+                    self._looked_up.notify_all()
+        except ProtocolError as error:
+            log.warning("ignored a message on %s: %s", message.topic, error)
+
+    # -- the game --------------------------------------------------------------------------------
+
+    def follow(self) -> None:
+        """Subscribe to the events of the remote game the companion plays (if any, once)."""
+        game = self._remote_game()
+        with self._lock:
+            if game is None or game == self._following or not self.connected:
+                return
+            self._following = game
+        self.client.subscribe(events_of(game), qos=1)
+
+    def publish(self, event: TurnEvent) -> None:
+        """A turn played here, recorded: retained, so a board that was away catches up."""
+        topic = event_topic(self.board, event.game, event.seq)
+        self.client.publish(topic, event.encode(), qos=1, retain=True)
+
+    def command(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The web's ``remote_host`` and ``remote_join`` (web thread); CommandRefused in words."""
+        if name == "remote_host":
+            return self._host(args)
+        return self._join(args)
+
+    def _host(self, args: dict[str, Any]) -> dict[str, Any]:
+        body = dict(args.get("game") or {})
+        try:
+            config = new_game(body).config
+            seats = check_seats(args.get("seats"), config.players)
+        except (ConfigError, ProtocolError) as error:
+            raise CommandRefused(str(error), 400) from None
+        if self.board not in seats.values():
+            raise CommandRefused(
+                f"this board is {self.board}: give it at least one seat in the game it hosts", 400
+            )
+        if not self.connected:
+            raise CommandRefused("this board is not connected to the remote broker now", 503)
+        setup = Setup(new_game_id(), self.board, new_code(), body, seats)
+        self._command("remote_start", {"setup": setup.to_json(), "me": self.board})
+        self.follow()
+        topic = code_topic(self.board, setup.code)
+        info = self.client.publish(topic, setup.encode(), qos=1, retain=True)
+        info.wait_for_publish(timeout=5)
+        return {"game": setup.game, "code": setup.code}
+
+    def _join(self, args: dict[str, Any]) -> dict[str, Any]:
+        code = args.get("code")
+        if not isinstance(code, str) or not CODE.match(code.strip().upper()):
+            raise CommandRefused(
+                "a join code is 4 to 16 letters and digits, as the host shows it", 400
+            )
+        code = code.strip().upper()
+        if not self.connected:
+            raise CommandRefused("this board is not connected to the remote broker now", 503)
+        with self._looked_up:
+            self._lookups.setdefault(code, [])
+        self.client.subscribe(code_any(code), qos=1)
+        deadline = self._clock() + LOOKUP_TIMEOUT
+        with self._looked_up:
+            while not self._lookups[code]:
+                left = deadline - self._clock()
+                if left <= 0:
+                    del self._lookups[code]
+                    raise CommandRefused(f"no game with the join code {code} on this broker", 404)
+                self._looked_up.wait(left)
+            setup = self._lookups.pop(code)[-1]
+        self.client.unsubscribe(code_any(code))
+        self._command("remote_start", {"setup": setup.to_json(), "me": self.board})
+        self.follow()
+        seats = sorted(colour for colour, board in setup.seats.items() if board == self.board)
+        return {"game": setup.game, "host": setup.host, "seats": seats}

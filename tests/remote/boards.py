@@ -1,0 +1,178 @@
+"""Two (or more) real daemons on simulated boards, each connected to the test broker with its
+own board id and credentials, and the players at each board."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from pawnlight.players import HeuristicPlayer, view_of
+from pawnlight.rules import Deck
+from pawnlight.rules.game import Game, GameConfig, Phase
+from pawnlight.rules.notation import move_text
+
+from ..daemon.process import DaemonProcess
+from ..helpers import PIN
+from .broker import Broker, password_of
+
+
+class BoardProcess(DaemonProcess):
+    """``pawnlight run --sim --remote mqtt://127.0.0.1:PORT --board-id NAME``."""
+
+    def __init__(self, data: Path, broker: Broker, board: str, password: str | None = None):
+        super().__init__(data, layout="presence", settle=0.1)
+        self.broker = broker
+        self.board = board
+        self.password = password_of(board) if password is None else password
+
+    def start(self, timeout: float = 30.0) -> None:
+        config = self.data / "test.toml"
+        config.write_text(f"settle = {self.settle}\n")
+        env = dict(
+            os.environ,
+            PAWNLIGHT_PIN=PIN,
+            PAWNLIGHT_MQTT_USER=self.board,
+            PAWNLIGHT_MQTT_PASSWORD=self.password,
+        )
+        self.log = open(self.data / "daemon.log", "ab")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pawnlight.cli",
+                "run",
+                "--sim",
+                "--http-port",
+                str(self.port),
+                "--data",
+                str(self.data),
+                "--layout",
+                self.layout,
+                "--config",
+                str(config),
+                "--remote",
+                self.broker.url,
+                "--board-id",
+                self.board,
+            ],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self.wait(lambda s: s["link"]["up"], timeout)
+
+
+def all_online(state: dict[str, Any]) -> bool:
+    remote = state.get("remote")
+    return remote is not None and all(b["online"] for b in remote["boards"].values())
+
+
+#: What every board of a remote game must agree on once settled.
+SHARED = ("edition", "players", "teams", "turn", "card", "pawns", "history")
+
+
+def shared(state: dict[str, Any]) -> dict[str, Any]:
+    return {key: state[key] for key in SHARED}
+
+
+class Table:
+    """The players of one remote game, at every board: they draw from one deck (each colour's
+    card scanned at its own board), choose moves with the heuristic player (now and then a
+    random one), make them, and copy the other boards' moves as lit."""
+
+    def __init__(self, boards: dict[str, BoardProcess], config: dict[str, Any], seed: int):
+        self.boards = boards
+        self.config = config
+        self.rng = random.Random(seed)
+        self.deck = Deck(self.rng)
+        self.mirror = Game(
+            GameConfig(
+                edition=config.get("edition", "hasbro-2002"),
+                players=tuple(config["players"]),
+                teams=bool(config.get("teams", False)),
+                variant=config.get("variant", "standard"),
+            )
+        )
+
+    def host(self, host: str, seats: dict[str, str]) -> str:
+        body = {**self.config, "seats": seats}
+        reply = self.boards[host].request("POST", "/api/remote/host", body, pin=True)
+        return reply["code"]
+
+    def set_up(self) -> None:
+        for daemon in self.boards.values():
+            pawns = daemon.state()["pawns"]
+            daemon.request("POST", "/api/sim/board", {"pawns": pawns})
+        for daemon in self.boards.values():
+            daemon.wait(lambda s: s["phase"] == "draw" and all_online(s))
+
+    def seat_of(self, state: dict[str, Any]) -> BoardProcess:
+        board = next(
+            name for name, b in state["remote"]["boards"].items() if state["turn"] in b["seats"]
+        )
+        return self.boards[board]
+
+    def play_turn(self) -> None:
+        """One turn at the board where its colour sits, then copied on every other board."""
+        first = next(iter(self.boards.values())).state()
+        turns = len(first["history"])
+        player = self.seat_of(first)
+        state = player.wait(lambda s: s["phase"] == "draw" and len(s["history"]) == turns)
+        card = self.deck.draw()
+        player.request("POST", "/api/sim/scan", {"card": card})
+        state = player.wait(lambda s: s["phase"] == "move" or len(s["history"]) > turns)
+        if state["phase"] == "move":
+            self.move(player, self.choose(state, card), turns)
+        self.mirror_turn(player.state()["turns"][turns])
+        for daemon in self.boards.values():
+            if daemon is not player:
+                self.copy(daemon, turns)
+
+    def choose(self, state: dict[str, Any], card: str) -> dict[str, Any]:
+        legal = state["legal"]
+        if self.rng.random() < 0.15:
+            return self.rng.choice(legal)
+        options = self.mirror.draw(card)
+        move = HeuristicPlayer().choose(view_of(self.mirror), card, options)
+        self.mirror.undo()
+        text = move_text(move) if move is not None else None
+        return next((c for c in legal if c["text"] == text), legal[0])
+
+    def move(self, daemon: BoardProcess, choice: dict[str, Any], turns: int) -> None:
+        daemon.request("POST", "/api/sim/board", {"pawns": choice["pawns"]})
+        state = daemon.wait(lambda s: len(s["history"]) > turns or s["phase"] == "choose")
+        if state["phase"] == "choose":
+            daemon.request("POST", "/api/resolve", {"move": choice["text"]}, pin=True)
+            daemon.wait(lambda s: len(s["history"]) > turns)
+
+    def copy(self, daemon: BoardProcess, turns: int) -> None:
+        """The people at another board make the move lit there (none for a turn without one)."""
+        state = daemon.wait(
+            lambda s: len(s["history"]) > turns or (s["remote"] or {}).get("copy") is not None
+        )
+        copy = state["remote"]["copy"]
+        if copy is not None:
+            assert state["lit"], "the copy is lit on the board"
+            self.move(daemon, copy, turns)
+        state = daemon.wait(lambda s: len(s["history"]) > turns)
+        assert state["remote"]["copy"] is None
+
+    def mirror_turn(self, turn: dict[str, Any]) -> None:
+        self.mirror.draw(turn["card"])
+        if self.mirror.phase == Phase.MOVE:
+            if turn["text"] == "forfeit":
+                self.mirror.forfeit()
+            else:
+                self.mirror.play(turn["text"])
+
+    def play(self, max_turns: int = 1000) -> dict[str, Any]:
+        for _ in range(max_turns):
+            state = next(iter(self.boards.values())).state()
+            if state["phase"] == "over":
+                return state
+            self.play_turn()
+        raise AssertionError(f"no winner after {max_turns} turns")

@@ -1,0 +1,72 @@
+"""Two real daemons on simulated boards in two "homes", one real Mosquitto between them: a
+whole remote game played through their simulators (issue #36, docs/remote.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pawnlight.store.journal import Journal, check_file
+
+from .boards import BoardProcess, Table, all_online, shared
+
+
+@pytest.fixture
+def boards(tmp_path, broker):
+    made = {name: BoardProcess(tmp_path / name, broker, name) for name in ("board-a", "board-b")}
+    for daemon in made.values():
+        daemon.data.mkdir()
+        daemon.start()
+    try:
+        yield made
+    finally:
+        for daemon in made.values():
+            daemon.stop()
+
+
+def journal_history(daemon: BoardProcess, game_id: int) -> list[str]:
+    assert check_file(daemon.data / "journal.sqlite3") == []
+    with Journal.open(daemon.data / "journal.sqlite3", readonly=True) as journal:
+        return [turn.text for turn in journal.resume(game_id).history]
+
+
+def start_game(boards, config, seats, seed=1) -> Table:
+    table = Table(boards, config, seed)
+    code = table.host("board-a", seats)
+    reply = boards["board-b"].request("POST", "/api/remote/join", {"code": code}, pin=True)
+    assert reply["host"] == "board-a"
+    table.set_up()
+    return table
+
+
+@pytest.mark.slow
+def test_a_whole_remote_game_on_two_boards(boards):
+    a, b = boards["board-a"], boards["board-b"]
+    assert a.state()["remote"] is None  # outside a remote game
+    config = {"edition": "hasbro-2002", "players": ["red", "blue"]}
+    table = start_game(boards, config, {"red": "board-a", "blue": "board-b"})
+    remote = a.state()["remote"]
+    assert remote["host"] == "board-a" and remote["copy"] is None
+    assert remote["boards"] == {
+        "board-a": {"online": True, "seats": ["red"]},
+        "board-b": {"online": True, "seats": ["blue"]},
+    }
+    assert b.state()["remote"]["game"] == remote["game"]
+    final = table.play()
+    other = b.wait(lambda s: s["phase"] == "over")
+    assert final["result"]["winners"] == other["result"]["winners"]
+    assert shared(final) == shared(other)
+    # Each board journalled every turn it saw; the host's journal is the game's record.
+    for daemon in (a, b):
+        state = daemon.state()
+        assert journal_history(daemon, state["game_id"]) == final["history"]
+
+
+@pytest.mark.slow
+def test_a_card_scanned_at_the_wrong_board_is_refused_in_words(boards):
+    a, b = boards["board-a"], boards["board-b"]
+    start_game(boards, {"players": ["red", "blue"]}, {"red": "board-a", "blue": "board-b"})
+    b.request("POST", "/api/sim/scan", {"card": "1"})  # red's turn: red plays at board-a
+    state = b.wait(lambda s: s["warning"] is not None)
+    assert "red plays at board board-a" in state["warning"]
+    assert state["card"] is None and a.state()["card"] is None
+    assert all_online(a.state())
