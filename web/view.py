@@ -326,7 +326,8 @@ def result_text(state: Mapping[str, Any]) -> str | None:
     winners = result.get("winners") or []
     if not winners:
         return "The game is over."
-    text = " and ".join(str(w) for w in winners) + " won"
+    names = " and ".join(str(w) for w in winners)
+    text = f"{names[:1].upper()}{names[1:]} won"
     return text + (" — a double game!" if result.get("double_game") else "")
 
 

@@ -30,9 +30,17 @@ def free_port() -> int:
 
 class DaemonProcess:
     def __init__(
-        self, data: Path, layout: str = "presence", settle: float = 0.1, sim_pico: bool = False
+        self,
+        data: Path,
+        layout: str = "presence",
+        settle: float = 0.1,
+        sim_pico: bool = False,
+        http_host: str = "127.0.0.1",
     ) -> None:
         self.data = data
+        # "0.0.0.0" serves the network as ./run does (the share address then names the
+        # machine's network address); the tests still only ever connect to 127.0.0.1.
+        self.http_host = http_host
         self.sim_pico = sim_pico  # the firmware on the emulated RP2040 instead of the unix port
         self.layout = layout
         self._layout = Layout.named(layout)  # read once: sensed() is polled every 10 ms
@@ -53,6 +61,8 @@ class DaemonProcess:
                 "pawnlight.cli",
                 "run",
                 "--sim-pico" if self.sim_pico else "--sim",
+                "--http-host",
+                self.http_host,
                 "--http-port",
                 str(self.port),
                 "--data",

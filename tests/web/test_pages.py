@@ -125,7 +125,7 @@ def test_scores_and_match_totals_in_point_play(client, service):
     row = found.group(0)
     assert re.findall(r"<td>(\d+)</td>", row) == ["45", "70", "1"]
     assert "game 2 of the match" in html and "scores count ×2" in html
-    assert 'id="result" class="result">red won<' in html
+    assert 'id="result" class="result">Red won<' in html
 
 
 def test_a_finished_game_shows_its_figures(client, service):
@@ -248,7 +248,7 @@ def test_the_end_of_a_game_shows_the_result_the_scores_and_what_next(client, ser
         match={"game": 1, "totals": {"red": 30, "yellow": 0}, "wins": {"red": 1}},
     )
     html = page(client)
-    assert '<p id="result" class="result">red won</p>' in html
+    assert '<p id="result" class="result">Red won</p>' in html
     assert "What next: press Confirm on the board to play the match’s next game" in html
     assert "the owner can also start another kind of game on their phone" in html
     assert "The scores are below." in html and '<tr data-colour="red">' in html

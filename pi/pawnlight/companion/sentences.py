@@ -39,7 +39,7 @@ def result_text(result: Result) -> str:
         return "The game is over."
     names = " and ".join(COLOURS[c] for c in result.winners)
     double = " — a double game!" if result.double_game else ""
-    return f"{names} won{double}"
+    return f"{names[:1].upper()}{names[1:]} won{double}"
 
 
 def event_text(event: Event) -> str:
