@@ -14,6 +14,7 @@ thread sees them.
 from __future__ import annotations
 
 import asyncio
+import socket
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 #: Seconds a client has to send a request's line and headers.
 HEADER_TIMEOUT = 10.0
+#: How much of a connection's unread bytes are looked at for a request's whole head before it
+#: is closed to make room (h11 refuses heads past 16 KiB anyway).
+PEEK_BYTES = 16384
 
 
 @dataclass
@@ -61,10 +65,15 @@ class ConnectionLimits:
         return True
 
     def _evict(self) -> None:
-        oldest = next(iter(self.waiting))
-        del self.waiting[oldest]
+        # The oldest first, but not one whose request's headers are already in its socket,
+        # unread: a phone accepted in one batch with a flood's connections has sent its request
+        # whole before the loop reads it, and closing it would refuse the phone, not the flood.
+        victim = next((c for c in self.waiting if not c.request_arrived()), None)
+        if victim is None:
+            victim = next(iter(self.waiting))
+        del self.waiting[victim]
         self.evicted += 1
-        oldest.evict()
+        victim.evict()
 
     def give_back(self, address: str) -> None:
         left = self.open.get(address, 1) - 1
@@ -100,6 +109,21 @@ class GuardedH11Protocol(H11Protocol):
             self.limits.give_back(self._address)
             self._address = None
         super().connection_lost(exc)
+
+    def request_arrived(self) -> bool:
+        """Whether a request's line and headers have all arrived in the socket, not yet read by
+        the loop (looked at, not taken: the loop reads them as ever)."""
+        sock = self.transport.get_extra_info("socket") if self.transport else None
+        if sock is None:
+            return False
+        peek = socket.socket(fileno=sock.fileno())
+        try:
+            waiting = peek.recv(PEEK_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except OSError:  # nothing there (EAGAIN), or the connection is gone
+            return False
+        finally:
+            peek.detach()  # the transport's socket: never closed here
+        return b"\r\n\r\n" in waiting
 
     def evict(self) -> None:
         """Closed to make room (the limits took it out of their waiting list): its place is

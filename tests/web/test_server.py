@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -252,3 +253,93 @@ def test_a_phone_with_a_request_under_way_is_not_closed_to_make_room(app):
             phone.close()
             for sock in held:
                 sock.close()
+
+
+def room_for_sockets(needed: int) -> None:
+    """Raise this process's soft limit of open files to ``needed`` (skip when the hard limit
+    is lower: then the flood cannot be made here)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= needed:
+        return
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        pytest.skip(f"the flood needs {needed} open files, the hard limit is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+
+
+def test_a_flood_of_a_thousand_slow_connections_from_a_hundred_addresses_serves_the_phone(app):
+    # Issue #33: 1,000 slow connections from 100 addresses while a phone polls the state:
+    # every one of its requests is answered, during the flood as after it.
+    room_for_sockets(4096)  # the thousand held here, the server's side of them, the phone's
+    limits = ConnectionLimits(header_timeout=60.0)
+    answered: list[int] = []
+    failed: list[str] = []
+    flooding = threading.Event()
+    flooding.set()
+    during = [0]
+    stop = threading.Event()
+
+    def phone(url: str) -> None:
+        while not stop.is_set():
+            started_during = flooding.is_set()
+            try:
+                status, _, body = get(url + "api/state")
+                assert json.loads(body)["phase"] == "idle"
+                answered.append(status)
+                during[0] += started_during
+            except (OSError, AssertionError) as error:
+                failed.append(repr(error))
+
+    with WebServer(app, "127.0.0.1", 0, threads=1, limits=limits) as server:
+        polling = threading.Thread(target=phone, args=(server.url,), daemon=True)
+        polling.start()
+        try:
+            held = slow_clients(server.port, 100, 10)
+        finally:
+            flooding.clear()
+        try:
+            eventually(lambda: limits.evicted >= 1000 - limits.slow_total, "not all seen")
+            count = len(answered)
+            eventually(lambda: len(answered) >= count + 20, "the phone after the flood")
+        finally:
+            stop.set()
+            polling.join(15)
+            for sock in held:
+                sock.close()
+        assert failed == []
+        assert during[0] >= 1 and all(status == 200 for status in answered)
+        assert len(limits.waiting) <= limits.slow_total < limits.total
+
+
+class Waiting:
+    """A connection waiting for its request's headers, as the limits see one."""
+
+    def __init__(self, arrived: bool) -> None:
+        self.arrived, self.evicted = arrived, False
+
+    def request_arrived(self) -> bool:
+        return self.arrived
+
+    def evict(self) -> None:
+        self.evicted = True
+
+
+def test_a_connection_whose_request_is_in_its_socket_is_not_closed_to_make_room():
+    # Issue #33: accepted in one batch with a flood's connections, a phone's connection had
+    # its whole request unread when newer ones needed room, and was closed as the oldest.
+    limits = ConnectionLimits(slow_total=2)
+    phone, slow, slower = Waiting(arrived=True), Waiting(False), Waiting(False)
+    for address, connection in (("127.0.0.1", phone), ("10.0.0.2", slow), ("10.0.0.3", slower)):
+        assert limits.take(address, connection)  # type: ignore[arg-type]
+    assert slow.evicted and not phone.evicted and not slower.evicted
+    assert list(limits.waiting) == [phone, slower]
+    assert limits.take("10.0.0.4", Waiting(False))  # type: ignore[arg-type]
+    assert not phone.evicted and slower.evicted
+    # When every waiting one has its request in, the oldest still makes room.
+    others = [Waiting(True), Waiting(True)]
+    limits = ConnectionLimits(slow_total=2)
+    for n, connection in enumerate(others):
+        limits.take(f"10.0.1.{n}", connection)  # type: ignore[arg-type]
+    limits.take("10.0.1.9", Waiting(True))  # type: ignore[arg-type]
+    assert others[0].evicted and not others[1].evicted
