@@ -124,7 +124,8 @@ def test_locked_out_the_buttons_still_play_and_hint_with_undo_lets_the_owner_in(
     assert board.log_in().status_code == 429
     assert "Too many wrong PINs" in board.owner.state()["warning"]
 
-    # Meanwhile the board's own buttons play on: Undo takes the move back, New game asks.
+    # Meanwhile the board's own buttons play on: Undo takes the move back, New game asks,
+    # Confirm answers.
     board.press("undo")
     board.wait_for(lambda s: s["turns"] == [] and s["phase"] == "setup", "the undo")
     board.show(board.owner.state()["pawns"])  # the pawn put back as lit
@@ -133,6 +134,8 @@ def test_locked_out_the_buttons_still_play_and_hint_with_undo_lets_the_owner_in(
     board.wait_for(lambda s: s["asking"], "New game asking for a second press")
     board.clock.advance(5)  # the question lapses: one press never ends a game
     board.wait_for(lambda s: not s["asking"], "the question lapsing")
+    board.press("confirm")  # nothing to confirm with a 1 to play: the companion says so
+    board.wait_for(lambda s: s["warning"] == "nothing to confirm now", "Confirm's answer")
 
     # The owner at the board: Hint, then Undo too, both held for 3 s.
     hint = board.factory.pin(ControlPins().hint)
