@@ -35,6 +35,13 @@ NEW_GAME_CONFIRM = 3.0
 #: first, so Undo takes nothing back), and the lift only gives logins back: it needs the PIN.
 UNLOCK_CHORD = frozenset({"hint", "undo"})
 UNLOCK_HOLD = 3.0
+#: A player leaving the table (or coming back), with nobody's phone at hand: Hint and Confirm
+#: held together for UNLOCK_HOLD seconds give the seat whose turn it is to the computer, or
+#: back to a person (docs/daemon.md, "Buttons").  Hint first: Confirm then settles nothing.
+SEAT_CHORD = frozenset({"hint", "confirm"})
+CHORDS = (UNLOCK_CHORD, SEAT_CHORD)
+#: The computer a seat given away on the board gets (the page's New game default).
+SEAT_PLAYER = "heuristic"
 #: Seconds the page says so after a lift (the web's login window after a lift is as long).
 UNLOCK_SHOWN = 300.0
 UNLOCKED = "The board’s buttons lifted the PIN lock: log in with your PIN now"
@@ -294,8 +301,8 @@ def command(table: Table, name: str, args: Mapping[str, object]) -> tuple[Reply,
 
 def button(table: Table, name: str, held: frozenset[str] = frozenset()) -> list[Effect]:
     """A press of one of the board's buttons; ``held``: the others held down at the time."""
-    if name in UNLOCK_CHORD and held | {name} >= UNLOCK_CHORD:
-        return []  # it completes the owner's unlock (held()): nothing else
+    if any(name in chord and held | {name} >= chord for chord in CHORDS):
+        return []  # it completes a chord (held()): nothing else
     before = table.warning
     try:
         if name == "undo":
@@ -372,22 +379,45 @@ def held(table: Table, buttons: frozenset[str]) -> list[Effect]:
     it was held long enough and no tick has yet seen that: while the game is held for a
     storage fault, ticks do not reach the companion)."""
     table.held = buttons
-    if buttons >= UNLOCK_CHORD:
-        if table.chord_since is None:
-            table.chord_since, table.chord_done = table.now, False
+    chord = next((chord for chord in CHORDS if buttons >= chord), None)
+    if chord is not None:
+        if table.chord_since is None or table.chord != chord:
+            table.chord, table.chord_since, table.chord_done = chord, table.now, False
         return []
     effects = watch_chord(table)
-    table.chord_since = None
+    table.chord_since = table.chord = None
     return effects
 
 
 def watch_chord(table: Table) -> list[Effect]:
-    """On every tick: the unlock chord held for UNLOCK_HOLD seconds lifts the lock, once a hold."""
+    """On every tick: a chord held for UNLOCK_HOLD seconds does its work, once a hold (the
+    unlock chord lifts the lock, the seat chord hands the seat whose turn it is over)."""
     since = table.chord_since
     if since is None or table.chord_done or table.now - since < UNLOCK_HOLD:
         return []
     table.chord_done = True
+    if table.chord == SEAT_CHORD:
+        return seat_by_board(table)
     return owner_at_board(table)
+
+
+def seat_by_board(table: Table) -> list[Effect]:
+    """The seat chord: the seat whose turn it is goes to the computer, or back to a person."""
+    before, after = table.hint_warning
+    if table.warning == after:
+        table.warning = before  # what the chord's Hint said is not news
+    game = table.game
+    if game is None or game.over or game.turn is None:
+        table.warning = "no game in play: a seat goes to the computer during a game"
+        return [Buzz("illegal")]
+    colour = COLOURS[game.turn]
+    player = None if game.turn in table.computer else SEAT_PLAYER
+    try:
+        effects = _seat(table, {"colour": colour, "player": player})[1]
+    except CommandRefused as error:
+        table.warning = str(error)
+        return [Buzz("illegal")]
+    return [*effects, Buzz("turn")]
 
 
 def owner_at_board(table: Table) -> list[Effect]:
