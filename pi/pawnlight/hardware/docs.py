@@ -9,8 +9,8 @@ argument is an error, so a typo never overwrites a file.
 From hardware/wiring.toml: wiring.md, wiring-presence.svg, wiring-colour.svg,
 sensors-presence.svg, sensors-colour.svg and leds.svg.  In hardware/bom.md, the parts between
 ``<!-- generated: NAME -->`` and ``<!-- end: NAME -->``: the power budget (from the firmware
-configs' LED limit) and the magnet table (from pawnlight.board.magnets and the colour
-layout's bands).  tests/hardware/test_hardware_docs.py fails when a file is not what this
+configs' LED limit), the LED power feeds and the wire to buy (:mod:`.bom_tables`), and the
+magnet table (from pawnlight.board.magnets and the colour layout's bands).  tests/hardware/test_hardware_docs.py fails when a file is not what this
 writes, so the pictures and tables can never drift from the data.
 """
 
@@ -25,6 +25,7 @@ from pathlib import Path
 from pawnlight.board import magnets
 from pawnlight.board.layout import Band, Layout
 
+from .bom_tables import feeds_markdown, wire_markdown
 from .draw_board_maps import led_map, sensor_map
 from .draw_wiring import wiring_diagram
 from .power import budget_markdown
@@ -88,9 +89,12 @@ def magnet_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
-def bom_sections() -> dict[str, str]:
+def bom_sections(wiring: Wiring | None = None) -> dict[str, str]:
     configs = {kind: load_firmware_config(f"{kind}.json") for kind in ("presence", "colour")}
+    wiring = wiring or load_wiring()
     return {
+        "feeds": feeds_markdown(wiring, configs["presence"]),
+        "wire": wire_markdown(wiring),
         "power": budget_markdown(configs),
         "magnets": magnet_markdown(),
         "placement": "\n".join(magnets.placement_table()) + "\n",
@@ -130,7 +134,7 @@ def outputs(wiring: Wiring | None = None, folder: Path | None = None) -> dict[Pa
         files[folder / f"wiring-{kind}.svg"] = wiring_diagram(board, wiring)
         files[folder / f"sensors-{kind}.svg"] = sensor_map(board, wiring)
     bom = folder / "bom.md"
-    files[bom] = fill_sections(bom.read_text(encoding="utf-8"), bom_sections())
+    files[bom] = fill_sections(bom.read_text(encoding="utf-8"), bom_sections(wiring))
     return files
 
 
