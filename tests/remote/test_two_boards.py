@@ -10,19 +10,6 @@ from pawnlight.store.journal import Journal, check_file
 from .boards import BoardProcess, Table, all_online, shared
 
 
-@pytest.fixture
-def boards(tmp_path, broker):
-    made = {name: BoardProcess(tmp_path / name, broker, name) for name in ("board-a", "board-b")}
-    for daemon in made.values():
-        daemon.data.mkdir()
-        daemon.start()
-    try:
-        yield made
-    finally:
-        for daemon in made.values():
-            daemon.stop()
-
-
 def journal_history(daemon: BoardProcess, game_id: int) -> list[str]:
     assert check_file(daemon.data / "journal.sqlite3") == []
     with Journal.open(daemon.data / "journal.sqlite3", readonly=True) as journal:
