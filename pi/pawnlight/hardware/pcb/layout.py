@@ -1,0 +1,183 @@
+"""The strips' board files (.kicad_pcb, KiCad 6's text format), written with kiutils.
+
+Every footprint comes from KiCad's own library (Debian's kicad-footprints) and is placed at its
+part's position in the strip design (:mod:`.strips`): a sensor at its place's centre, an LED
+under its LED hole.  A design's origin (its first sensor) sits at :data:`PAGE_ORIGIN` on KiCad's
+page, which is also the board's auxiliary (drill and placement) origin: the placement file gives
+every part in the design's own millimetres.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .circuit import FP, KICAD_SHARE, CircuitError, strip_refs
+from .netlist import Netlist
+from .strips import DESIGNS, Point, StripDesign
+
+#: Where a design's (0, 0) lies on KiCad's page, in mm.
+PAGE_ORIGIN: Point = (60.0, 60.0)
+#: Beyond the parts' courtyards, the board edge.
+MARGIN_MM = 1.5
+#: Per design: where the connector's pin 1 and the bulk capacitor go (design mm).
+CONNECTOR_AT: dict[str, Point] = {
+    "track": (-30.0, -9.0),
+    "lane": (-6.0, -30.0),
+    "area": (33.0, 4.3),
+}
+BULK_AT: dict[str, Point] = {"track": (-20.0, 13.0), "lane": (8.0, -6.0), "area": (13.2, -3.5)}
+#: Beside a sensor its 100 nF capacitor; below an LED its own.
+SENSOR_CAP_OFFSET: Point = (0.0, -3.5)
+LED_CAP_OFFSET: Point = (0.0, 4.5)
+
+
+def footprint_dir() -> Path:
+    return Path(os.environ.get("KICAD6_FOOTPRINT_DIR", KICAD_SHARE / "footprints"))
+
+
+def _family(design: StripDesign) -> str:
+    return "track" if design.name.startswith("track") else design.name
+
+
+@dataclass(frozen=True)
+class Placed:
+    ref: str
+    footprint: str
+    at: Point  # design mm
+
+
+def placements(design: StripDesign) -> list[Placed]:
+    """Every part of a strip design and where it goes, in the design's millimetres."""
+    refs = strip_refs(design)
+    found = []
+    for index, at in enumerate(design.sensors):
+        found.append(Placed(refs["sensor"][index], FP["sensor"], at))
+        cap_at = (at[0] + SENSOR_CAP_OFFSET[0], at[1] + SENSOR_CAP_OFFSET[1])
+        found.append(Placed(refs["sensor_cap"][index], FP["C"], cap_at))
+    for leds, caps, points in (
+        (refs["led"], refs["led_cap"], design.leds),
+        (refs["slide"], refs["slide_cap"], design.slide_leds),
+    ):
+        for led, cap, at in zip(leds, caps, points, strict=True):
+            found.append(Placed(led, FP["led"], at))
+            found.append(
+                Placed(cap, FP["C"], (at[0] + LED_CAP_OFFSET[0], at[1] + LED_CAP_OFFSET[1]))
+            )
+    family = _family(design)
+    found.append(Placed("C31", FP["C"], BULK_AT[family]))
+    found.append(Placed("J1", FP["strip"], CONNECTOR_AT[family]))
+    return found
+
+
+def _kiutils() -> Any:
+    try:
+        import kiutils.board
+        import kiutils.footprint
+    except ImportError:
+        raise CircuitError("kiutils is not installed: pip install 'pawnlight[pcb]'") from None
+    return kiutils
+
+
+def load_footprint(lib_id: str) -> Any:
+    kiutils = _kiutils()
+    library, name = lib_id.split(":", 1)
+    path = footprint_dir() / f"{library}.pretty" / f"{name}.kicad_mod"
+    if not path.is_file():
+        raise CircuitError(
+            f"footprint {lib_id} not found at {path}: apt-get install kicad-footprints "
+            "(or set KICAD6_FOOTPRINT_DIR)"
+        )
+    footprint = kiutils.footprint.Footprint.from_file(str(path))
+    footprint.libId = lib_id
+    return footprint
+
+
+def _courtyard(footprint: Any) -> tuple[float, float, float, float]:
+    """The footprint's courtyard box relative to its origin (or its pads' box)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for item in footprint.graphicItems:
+        if getattr(item, "layer", "") == "F.CrtYd" and hasattr(item, "start"):
+            for point in (item.start, item.end):
+                xs.append(point.X)
+                ys.append(point.Y)
+    if not xs:
+        for pad in footprint.pads:
+            xs += [pad.position.X - pad.size.X / 2, pad.position.X + pad.size.X / 2]
+            ys += [pad.position.Y - pad.size.Y / 2, pad.position.Y + pad.size.Y / 2]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def strip_board(design: StripDesign, netlist: Netlist) -> Any:
+    """The design's board: footprints placed, every pad on its net, the outline around them."""
+    kiutils = _kiutils()
+    from kiutils.items.common import Net, Position
+    from kiutils.items.gritems import GrRect
+
+    board = kiutils.board.Board.create_new()
+    names = sorted(n for n in netlist.nets if n)
+    numbers = {name: number for number, name in enumerate(names, start=1)}
+    board.nets = [Net(0, "")] + [Net(numbers[n], n) for n in names]
+    net_of_pin: dict[tuple[str, str], str] = {}
+    for name, nodes in netlist.nets.items():
+        for node in nodes:
+            net_of_pin[node] = name
+    ox, oy = PAGE_ORIGIN
+    box = [math.inf, math.inf, -math.inf, -math.inf]
+    for placed in placements(design):
+        component = netlist.components.get(placed.ref)
+        if component is None:
+            raise CircuitError(f"{design.name}: {placed.ref} is placed but not in the netlist")
+        footprint = load_footprint(placed.footprint)
+        x, y = ox + placed.at[0], oy + placed.at[1]
+        footprint.position = Position(X=round(x, 4), Y=round(y, 4))
+        for item in footprint.graphicItems:
+            if getattr(item, "type", None) == "reference":
+                item.text = placed.ref
+            elif getattr(item, "type", None) == "value":
+                item.text = component.value
+        footprint.properties = {**(footprint.properties or {}), "Reference": placed.ref}
+        footprint.properties["Value"] = component.value
+        for pad in footprint.pads:
+            net = net_of_pin.get((placed.ref, str(pad.number)))
+            if net:
+                pad.net = Net(numbers[net], net)
+        left, top, right, bottom = _courtyard(footprint)
+        box = [
+            min(box[0], x + left),
+            min(box[1], y + top),
+            max(box[2], x + right),
+            max(box[3], y + bottom),
+        ]
+        board.footprints.append(footprint)
+    missing = set(netlist.components) - {p.ref for p in placements(design)}
+    if missing:
+        raise CircuitError(f"{design.name}: no place on the board for {', '.join(sorted(missing))}")
+    board.graphicItems.append(
+        GrRect(
+            start=Position(X=round(box[0] - MARGIN_MM, 2), Y=round(box[1] - MARGIN_MM, 2)),
+            end=Position(X=round(box[2] + MARGIN_MM, 2), Y=round(box[3] + MARGIN_MM, 2)),
+            layer="Edge.Cuts",
+            width=0.1,
+        )
+    )
+    board.setup.auxAxisOrigin = Position(X=ox, Y=oy)
+    board.setup.gridOrigin = Position(X=ox, Y=oy)
+    return board
+
+
+def write_strip_boards(netlists: dict[str, Netlist], out: Path) -> list[Path]:
+    """boards/<design>.kicad_pcb for every design, from its presence netlist (the colour
+    board's strips are the same boards with other sensors fitted: the same nets)."""
+    written = []
+    for name, design in DESIGNS.items():
+        board = strip_board(design, netlists[f"strip-{name}-presence"])
+        path = out / "boards" / f"strip-{name}.kicad_pcb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        board.to_file(str(path))
+        written.append(path)
+    return written
