@@ -197,3 +197,28 @@ def test_the_adc_pins_wire_faults_name_are_the_wirings_and_the_firmwares():
     config = load_firmware_config(board.config)
     assert tuple(mux["adc"] for mux in config["colour"]["muxes"]) == MUX_ADC_PINS
     assert adc_pin(0) == 26 and adc_pin(111) == 28 and adc_pin(112) is None
+
+
+def test_harness_connectors_must_divide_a_chips_inputs():
+    assert problems(dataclasses.replace(WIRING, harness_positions=5)) == [
+        "[harness] 5-way connectors do not divide a 8-input chip's sensors (presence board)",
+        "[harness] 5-way connectors do not divide a 16-input chip's sensors (colour board)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ("data_pulldown_ohms = 10000\n", "data_pulldown_ohms"),
+        ("series_ohms = 33\n", "series_ohms"),
+        ("bypass_nf = 100\n", "bypass_nf"),
+    ],
+)
+def test_the_protective_parts_cannot_be_dropped_from_the_wiring(tmp_path, line, key):
+    text = (repository_hardware() / "wiring.toml").read_text()
+    assert line in text
+    for value, message in (("", key), (f"{key} = 0\n", "must be above 0")):
+        broken = tmp_path / "wiring.toml"
+        broken.write_text(text.replace(line, value))
+        with pytest.raises(WiringError, match=message):
+            load_wiring(broken)

@@ -10,8 +10,9 @@ From hardware/wiring.toml: wiring.md, wiring-presence.svg, wiring-colour.svg,
 sensors-presence.svg, sensors-colour.svg and leds.svg.  In hardware/bom.md, the parts between
 ``<!-- generated: NAME -->`` and ``<!-- end: NAME -->``: the power budget (from the firmware
 configs' LED limit), the LED power feeds and the wire to buy (:mod:`.bom_tables`), and the
-magnet table (from pawnlight.board.magnets and the colour layout's bands).  tests/hardware/test_hardware_docs.py fails when a file is not what this
-writes, so the pictures and tables can never drift from the data.
+magnet table (from pawnlight.board.magnets and the colour layout's bands).
+tests/hardware/test_hardware_docs.py fails when a file is not what this writes, so the
+pictures and tables can never drift from the data.
 """
 
 from __future__ import annotations

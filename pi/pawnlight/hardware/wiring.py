@@ -192,6 +192,11 @@ def problems(wiring: Wiring, pins: ControlPins | None = None) -> list[str]:
         found += check_sensors(board, layout, config)
         found += check_pico(board, config)
         found += check_leds(wiring, layout, config, board.sensing)
+        if board.inputs_per_chip % wiring.harness_positions:
+            found.append(
+                f"[harness] {wiring.harness_positions}-way connectors do not divide a "
+                f"{board.inputs_per_chip}-input chip's sensors ({board.sensing} board)"
+            )
     return found
 
 
