@@ -217,6 +217,9 @@ def test_a_remote_game_that_cannot_be_played_is_refused_in_words():
         bench.command("remote_start", setup=bad, me="board-a")
     with pytest.raises(CommandRefused, match="no seat in that game"):
         bench.command("remote_start", setup=SETUP.to_json(), me="board-c")
+    points = {**SETUP.to_json(), "config": {"players": ["red", "blue"], "variant": "points"}}
+    with pytest.raises(CommandRefused, match="point play"):
+        bench.command("remote_start", setup=points, me="board-a")
     computer = {**SETUP.to_json(), "config": {"players": ["red", "blue"], "computer": {}}}
     computer["config"]["computer"] = {"red": "heuristic"}
     with pytest.raises(CommandRefused, match="no computer seats"):

@@ -30,6 +30,7 @@ from ..remote.protocol import (
     position_hash,
 )
 from ..rules.board import COLOURS
+from ..rules.editions import Variant
 from ..rules.game import GameError, Phase
 from ..rules.notation import move_text
 from ..rules.words import a_card, move_words
@@ -55,6 +56,8 @@ def start(table: Table, args: Mapping[str, object]) -> tuple[RemoteGame, list[Ef
         seats = check_seats(setup.seats, request.config.players)
     except (ProtocolError, ConfigError) as error:
         raise CommandRefused(str(error), 400) from None
+    if request.config.variant == Variant.POINTS:
+        raise CommandRefused("point play is not played on several boards yet (docs/remote.md)", 400)
     if request.computer or request.draw_leader:
         raise CommandRefused(
             "a remote game seats people at boards: no computer seats and no leader draw", 400
