@@ -28,8 +28,8 @@ def test_sigterm_while_a_computer_seat_decides_stops_in_time_and_keeps_every_mov
     daemon = DaemonProcess(tmp_path)
     daemon.start()
     try:
-        game = {"players": ["red", "blue"], "computer": {"blue": THINKER}}
-        daemon.request("POST", "/api/game", game, pin=True)
+        config = {"players": ["red", "blue"], "computer": {"blue": THINKER}}
+        daemon.request("POST", "/api/game", config, pin=True)
         game_id = daemon.state()["game_id"]
         daemon.request("POST", "/api/sim/board", {"pawns": daemon.state()["pawns"]})
         for card in ("1", "2"):  # red out of START; blue out (its only move), then again

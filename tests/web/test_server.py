@@ -340,6 +340,6 @@ def test_a_connection_whose_request_is_in_its_socket_is_not_closed_to_make_room(
     others = [Waiting(True), Waiting(True)]
     limits = ConnectionLimits(slow_total=2)
     for n, connection in enumerate(others):
-        limits.take(f"10.0.1.{n}", connection)  # type: ignore[arg-type]
-    limits.take("10.0.1.9", Waiting(True))  # type: ignore[arg-type]
+        limits.take(f"10.0.1.{n}", connection)
+    limits.take("10.0.1.9", Waiting(True))
     assert others[0].evicted and not others[1].evicted
