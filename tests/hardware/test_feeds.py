@@ -112,3 +112,11 @@ def test_the_feet_and_screws_stand_on_the_frame() -> None:
         assert on_strip, (x, y)
     for a in underside.panel_screws():
         assert all(math.dist(a, foot) > underside.FOOT_DIAMETER_MM for foot in underside.feet())
+    radius = underside.FOOT_DIAMETER_MM / 2
+    for x, y in underside.feet():
+        # Inside the panel's outline, its screw inside the strip with wood round it.
+        assert (
+            radius <= x <= underside.DECK_MM - radius and radius <= y <= underside.DECK_MM - radius
+        )
+        edge = min(x, y, underside.DECK_MM - x, underside.DECK_MM - y)
+        assert edge + underside.FOOT_SCREW_MM / 2 + 1 <= strip

@@ -88,8 +88,9 @@ def hatch_screws() -> list[Point]:
 
 
 def feet() -> list[Point]:
-    """Eight feet: the four corners and the middle of each side, over the frame strips."""
-    inset = FRAME_WIDTH_MM / 2
+    """Eight feet: the four corners and the middle of each side, within the panel's edges,
+    their screws into the frame strips."""
+    inset = FOOT_DIAMETER_MM / 2
     low, mid, high = inset, DECK_MM / 2, DECK_MM - inset
     return [(x, y) for y in (low, mid, high) for x in (low, mid, high) if (x, y) != (mid, mid)]
 
