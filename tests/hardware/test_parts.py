@@ -107,11 +107,12 @@ def test_the_hatch_cover_and_feet_are_printed_and_placed_under_the_panel(
     listing = json.loads((build_files / "under.json").read_text())
     assert [e["name"] for e in listing] == ["hatch"] + [f"foot-{i}" for i in range(1, 9)]
     hatch = stl.read(build_files / "under" / "hatch.stl")
-    (x0, y0, _z0), (x1, y1, z1) = stl.bounds(hatch)
+    (x0, y0, z0), (x1, y1, z1) = stl.bounds(hatch)
     cover_w, cover_h = underside.hatch_cover_mm()
     assert (x1 - x0, y1 - y0) == pytest.approx((cover_w, cover_h), abs=0.1)
     assert ((x0 + x1) / 2, (y0 + y1) / 2) == pytest.approx(underside.hatch_centre(), abs=0.05)
-    assert z1 == pytest.approx(PANEL_UNDERSIDE_Z, abs=1e-3)
+    assert z1 == pytest.approx(PANEL_UNDERSIDE_Z + underside.HATCH_RIM_MM, abs=1e-3)
+    assert z0 == pytest.approx(PANEL_UNDERSIDE_Z - underside.HATCH_PLATE_MM, abs=1e-3)
     for entry in listing[1:]:
         (fx0, fy0, fz0), (fx1, fy1, fz1) = stl.bounds(stl.read(build_files / entry["file"]))
         assert fx1 - fx0 == pytest.approx(underside.FOOT_DIAMETER_MM, abs=0.2)

@@ -199,7 +199,8 @@ def render_under(kind: str, out: Path) -> None:
         "opening": f"[{w:g}, {h:g}]",
         "overlap": f"{underside.HATCH_OVERLAP_MM:g}",
         "screw": f"{underside.HATCH_SCREW_MM:g}",
-        "rim": f"{underside.PANEL_THICKNESS_MM - 0.4:g}",
+        "plate": f"{underside.HATCH_PLATE_MM:g}",
+        "rim": f"{underside.HATCH_RIM_MM:g}",
         "foot_d": f"{underside.FOOT_DIAMETER_MM:g}",
         "foot_h": f"{underside.FOOT_HEIGHT_MM:g}",
         "foot_screw": f"{underside.FOOT_SCREW_MM:g}",
@@ -214,13 +215,18 @@ def under_parts() -> list[tuple[str, str, Point]]:
     return found
 
 
-def hang(triangles: Sequence[stl.Triangle], centre: Point) -> list[stl.Triangle]:
+#: How high above its printing bed each kind's face against the panel is: the hatch cover's
+#: plate (its rim stands higher, up into the opening), a foot's top.
+FIXED_FACE_MM = {"hatch": underside.HATCH_PLATE_MM, "foot": underside.FOOT_HEIGHT_MM}
+
+
+def hang(triangles: Sequence[stl.Triangle], centre: Point, fixed: float) -> list[stl.Triangle]:
     """A part in its printing position hung under the bottom panel at ``centre``.  It prints
-    the way it is fitted, outer face down and its fixed side up against the panel, so it is
-    only moved: down until its top touches the panel's underside, and into board axes (y down:
-    a mirror, so each triangle's vertex order is reversed to keep it facing out)."""
+    the way it is fitted, outer face down and the face at height ``fixed`` up against the
+    panel, so it is only moved: until that face touches the panel's underside, and into board
+    axes (y down: a mirror, so each triangle's vertex order is reversed to keep it facing out)."""
     placed: list[stl.Triangle] = []
-    top = max(v[2] for t in triangles for v in t)
+    top = fixed
     for a, b, c in triangles:
         corners = [
             (centre[0] + x, centre[1] - y, PANEL_UNDERSIDE_Z - top + z) for x, y, z in (a, c, b)
@@ -317,7 +323,7 @@ def _write_under(out: Path, shapes: dict[str, list[stl.Triangle]]) -> list[Path]
     listing = []
     for name, kind, centre in under_parts():
         path = out / "under" / f"{name}.stl"
-        stl.write(path, hang(shapes[kind], centre), f"pawnlight {name}")
+        stl.write(path, hang(shapes[kind], centre, FIXED_FACE_MM[kind]), f"pawnlight {name}")
         written.append(path)
         listing.append(
             {"name": name, "kind": kind, "file": f"under/{name}.stl", "print": f"print/{kind}.stl",

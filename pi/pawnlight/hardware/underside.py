@@ -48,6 +48,8 @@ TERMINALS_MM = (CENTRE_MM[0] - 40.0, CENTRE_MM[1] + 25.0)
 HATCH_OPENING_MM = (90.0, 60.0)
 HATCH_OVERLAP_MM = 8.0  # the cover is this much larger than the opening on every side
 HATCH_SCREW_MM = 3.4  # clearance for M3 screws, one at each corner of the cover
+HATCH_PLATE_MM = 2.4  # the cover's plate, under the panel
+HATCH_RIM_MM = PANEL_THICKNESS_MM - 0.4  # its rim, standing up into the opening
 #: Feet: printed cylinders screwed through the panel into the frame at its corners and under
 #: the middle of each side, so the 3 mm panel does not sag under a leaning elbow.
 FOOT_DIAMETER_MM = 30.0
