@@ -141,3 +141,10 @@ def test_the_bom_states_the_filament_the_parts_take(build_files: Path) -> None:
     assert stated, "bom.md must state the filament from filament.json"
     assert int(stated.group(1)) == pytest.approx(on_deck, rel=0.05)
     assert int(stated.group(2)) == pytest.approx(under, rel=0.1)
+
+
+def test_the_assembly_guide_quotes_the_boms_totals() -> None:
+    guide = (Path(__file__).parents[2] / "docs" / "assembly.md").read_text(encoding="utf-8")
+    totals = re.findall(r"with the parts of both boards \*\*about \$(\d+)\*\*", BOM)
+    assert len(totals) == 2
+    assert f"| about ${totals[0]} | about ${totals[1]} |" in guide
