@@ -34,6 +34,22 @@ def _pictures(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pcb(args: argparse.Namespace) -> int:
+    from pawnlight.errors import PawnlightError
+
+    from .pcb.build import build
+
+    try:
+        report = build(Path(args.out))
+    except (PawnlightError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    for line in report.lines():
+        print(line)
+    print(f"wrote {len(report.written)} files to {args.out}")
+    return 0 if report.ok else 1
+
+
 def register(subparsers: Any) -> None:
     hardware = subparsers.add_parser("hardware", help="the files to build a board from")
     commands = hardware.add_subparsers(dest="hardware_command", required=True, metavar="COMMAND")
@@ -56,3 +72,10 @@ def register(subparsers: Any) -> None:
         help="a folder `pawnlight hardware parts` wrote (default: build the parts first)",
     )
     pictures.set_defaults(handler=_pictures)
+    pcb = commands.add_parser(
+        "pcb",
+        help="write the circuit boards: netlists and ERC reports of the hubs and sensor strips, "
+        "the strips' KiCad boards and, with KiCad's pcbnew, their DRC reports and fab files",
+    )
+    pcb.add_argument("--out", required=True, metavar="DIR", help="the folder to write into")
+    pcb.set_defaults(handler=_pcb)

@@ -30,6 +30,7 @@ from pawnlight.errors import PawnlightError
 
 from ..pins import PICO_PIN
 from ..wiring import UNUSED, BoardWiring, Wiring
+from .drawing import DrawnPart
 from .strips import INSTANCES, StripDesign, StripInstance
 
 #: Where Debian's kicad-symbols and kicad-footprints put KiCad 6's libraries.
@@ -88,6 +89,7 @@ class Checked:
     netlist: str
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    parts: list[DrawnPart] = field(default_factory=list)
 
 
 class _Collect(logging.Handler):
@@ -162,7 +164,38 @@ def _check(skidl: Any, circuit: Any, name: str) -> Checked:
     finally:
         erc.removeHandler(collect)
     netlist = str(circuit.generate_netlist(do_backup=False))
-    return Checked(name, netlist, collect.errors, collect.warnings)
+    parts = []
+    for part in circuit.parts:
+        pins = []
+        for pin in sorted(part.pins, key=lambda pin: _pin_order(str(pin.num))):
+            net = pin.net.name if pin.is_connected() and pin.net is not None else ""
+            label = _pin_label(str(part.name), str(pin.num), str(pin.name))
+            pins.append((str(pin.num), label, "" if net.startswith("__NOCONNECT") else net))
+        parts.append(DrawnPart(str(part.ref), str(part.value), str(part.name), tuple(pins)))
+    return Checked(name, netlist, collect.errors, collect.warnings, parts)
+
+
+#: The Pico's pins by physical number, for the drawings.
+PICO_NAMES: dict[int, str] = {
+    **{pin: f"GP{gp}" for gp, pin in PICO_PIN.items()},
+    **{pin: "GND" for pin in (3, 8, 13, 18, 23, 28, 38)},
+    30: "RUN", 33: "AGND", 35: "ADC_VREF", 36: "3V3_OUT", 37: "3V3_EN", 39: "VSYS", 40: "VBUS",
+}  # fmt: skip
+
+
+def _pin_label(symbol: str, number: str, name: str) -> str:
+    """A pin's name in the drawings: the Pico's GPn, the strip connector's signal."""
+    if symbol == "Conn_02x20_Counter_Clockwise" and number.isdigit():
+        return PICO_NAMES.get(int(number), name)
+    if symbol == "Conn_02x08_Odd_Even" and number.isdigit():
+        return STRIP_PINS[int(number)]
+    if name.startswith("Pin_") or name == "~":
+        return ""
+    return name.replace("~{", "/").replace("}", "")
+
+
+def _pin_order(number: str) -> tuple[int, str]:
+    return (int(number), "") if number.isdigit() else (10**6, number)
 
 
 _TEMPLATES: dict[tuple[str, str], Any] = {}
