@@ -22,6 +22,8 @@ from tests.daemon.hands import square_name
 from tests.daemon.process import PIN, DaemonProcess
 from tests.helpers import SQUARE_CODE
 
+from .storage_switch import FLAG
+
 #: Words that must never reach the page or the log: a bug, not a situation.
 BUG_WORDS = ("internal error", "Traceback")
 
@@ -39,7 +41,13 @@ class Evening:
 
     def __init__(self, data: Path) -> None:
         self.data = data
-        self.daemon = DaemonProcess(data, layout="presence", settle=0.1)
+        root = Path(__file__).resolve().parents[2]
+        # The storage can be made read-only and writable again (storage_switch.py).
+        prelude = (
+            f"import sys; sys.path.insert(0, {str(root)!r})\n"
+            f"from tests.acceptance.storage_switch import install; install({str(data)!r})"
+        )
+        self.daemon = DaemonProcess(data, layout="presence", settle=0.1, prelude=prelude)
         self.figures: Counter[str] = Counter()
         self.log_checked = 0
 
@@ -66,6 +74,30 @@ class Evening:
         soft = resource.RLIM_INFINITY if size is None else size
         hard = resource.RLIM_INFINITY  # kept, so the limit can be lifted again
         resource.prlimit(self.daemon.process.pid, resource.RLIMIT_FSIZE, (soft, hard))
+
+    def read_only(self, on: bool) -> None:
+        """The daemon's storage read-only (as after a remount), or writable again."""
+        flag = self.data / FLAG
+        if on:
+            flag.touch()
+        else:
+            flag.unlink(missing_ok=True)
+
+    def delete_journal_files(self) -> list[str]:
+        """Delete the journal's files (journal.sqlite3, its -wal and -shm) under the running
+        daemon, as a person cleaning the folder might; the names of those that were there."""
+        gone = []
+        for suffix in ("", "-wal", "-shm"):
+            path = self.data / f"journal.sqlite3{suffix}"
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                gone.append(path.name)
+        return gone
+
+    def rescues(self) -> int:
+        """How many times the daemon has told of its journal's files deleted and rescued."""
+        errors = self.call("GET", "/api/diagnostics", pin=True)["errors"]
+        return sum("deleted or replaced while pawnlight was running" in e for e in errors)
 
     # -- HTTP ---------------------------------------------------------------------------------
 

@@ -443,6 +443,46 @@ class EveningMachine(RuleBasedStateMachine):
         state = self.evening.wait(lambda s: s["storage"]["ok"], what="the storage to work")
         self.state = self.evening.settled()
 
+    @precondition(lambda self: self.playing())
+    @rule(then=st.sampled_from(["play on", "restart", "kill"]))
+    def journal_files_deleted(self, then: str) -> None:
+        """Someone deletes the journal's files while the game goes on: what the daemon holds is
+        written to a fresh journal in their place, every confirmed turn in it (the invariant
+        reads it), and a restart or a power cut after it resumes the game where it was."""
+        told = self.evening.rescues()
+        if not self.evening.delete_journal_files():
+            return
+        self.count("journal files deleted")
+        # Rescued by the next write or the check every 2 s: the players are told each time.
+        self.evening.daemon.wait_for(
+            lambda: self.evening.rescues() > told and (self.folder / "journal.sqlite3").exists(),
+            30,
+        )
+        self.state = self.evening.settled()
+        if then != "play on":
+            self.restart(kill=then == "kill")
+
+    @precondition(lambda self: self.playing() and self.state["phase"] == "draw")
+    @rule(card=st.sampled_from(["1", "2", "sorry"]))
+    def storage_read_only_then_writable(self, card: str) -> None:
+        """The storage goes read-only (a failing SD card remounted so) and is made writable
+        again: nothing is confirmed meanwhile, then all of it is saved, without a restart."""
+        self.count("read-only storage")
+        self.evening.read_only(True)
+        try:
+            with contextlib.suppress(Refused):
+                self.evening.call("POST", "/api/sim/scan", {"card": card})
+            state = self.evening.wait(
+                lambda s: s["settled"] or not s["storage"]["ok"], what="the draw saved or held"
+            )
+            if not state["storage"]["ok"]:
+                assert "is read-only" in state["warning"], state["warning"]
+                self.count("read-only storage seen")
+        finally:
+            self.evening.read_only(False)
+        self.evening.wait(lambda s: s["storage"]["ok"], timeout=30, what="the storage to work")
+        self.state = self.evening.settled()
+
     # -- after every step ---------------------------------------------------------------------
 
     @invariant()

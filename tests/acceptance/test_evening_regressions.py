@@ -87,3 +87,35 @@ def test_malformed_frames_and_a_power_cut_leave_the_game_playable(evening):
     assert any("malformed ERROR frame" in error for error in diagnostics["errors"])
     assert not any("carte illisible" in error for error in diagnostics["errors"])
     assert state["link"]["up"]
+
+
+@pytest.mark.slow
+def test_journal_files_deleted_and_a_read_only_storage_lose_no_turn_across_a_restart(evening):
+    # Issue #33, the evening's storage faults on their own: the journal's files deleted while
+    # the game goes on, then the storage read-only and writable again; after a power cut,
+    # every confirmed turn is in the journal and the game resumes there.
+    rng = random.Random(3)
+    start(evening, {"players": ["red", "blue"]}, rng)
+    evening.call("POST", "/api/sim/scan", {"card": "5"})  # red cannot move: a forfeit
+    evening.wait(lambda s: s["history"] == ["forfeit"])
+    assert evening.delete_journal_files() == [
+        "journal.sqlite3",
+        "journal.sqlite3-wal",
+        "journal.sqlite3-shm",
+    ]
+    evening.daemon.wait_for(lambda: evening.rescues() == 1, 30)
+    evening.check()  # the fresh journal holds the turn
+    evening.read_only(True)
+    try:
+        evening.call("POST", "/api/sim/scan", {"card": "5"})  # blue's: held, not saved
+        held = evening.wait(lambda s: not s["storage"]["ok"], what="the storage fault")
+        assert "is read-only" in held["warning"] and held["storage"]["unsaved"] >= 1
+    finally:
+        evening.read_only(False)
+    saved = evening.wait(lambda s: s["storage"]["ok"], timeout=30, what="the held write")
+    assert saved["history"] == ["forfeit", "forfeit"]
+    evening.check_records(evening.check())
+    evening.restart(kill=True)
+    state = evening.wait(lambda s: s["game_id"] == saved["game_id"] and s["phase"] != "idle")
+    assert state["history"] == ["forfeit", "forfeit"]
+    evening.check_records(evening.check())

@@ -36,8 +36,11 @@ class DaemonProcess:
         settle: float = 0.1,
         sim_pico: bool = False,
         http_host: str = "127.0.0.1",
+        prelude: str = "",
     ) -> None:
         self.data = data
+        #: Python run in the daemon's process before `pawnlight run` (a test's hook).
+        self.prelude = prelude
         # "0.0.0.0" serves the network as ./run does (the share address then names the
         # machine's network address); the tests still only ever connect to 127.0.0.1.
         self.http_host = http_host
@@ -54,11 +57,14 @@ class DaemonProcess:
         config.write_text(f"settle = {self.settle}\n")
         env = dict(os.environ, PAWNLIGHT_PIN=PIN)
         self.log: BinaryIO | None = open(self.data / "daemon.log", "ab")  # noqa: SIM115 - closed in stop()
+        if self.prelude:
+            code = f"{self.prelude}\nfrom pawnlight.cli import main\nraise SystemExit(main())"
+            command = [sys.executable, "-c", code]
+        else:
+            command = [sys.executable, "-m", "pawnlight.cli"]
         self.process = subprocess.Popen(
             [
-                sys.executable,
-                "-m",
-                "pawnlight.cli",
+                *command,
                 "run",
                 "--sim-pico" if self.sim_pico else "--sim",
                 "--http-host",
