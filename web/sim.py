@@ -101,6 +101,19 @@ def press():
     return _act(lambda: _sim().press(data["button"], bool(data.get("bounce", False))))
 
 
+@blueprint.post("/api/sim/hold")
+def hold():
+    """Buttons held together (the board's two-button gestures), answered once let go."""
+    data = bodies.body(
+        {
+            "buttons": bodies.list_of(bodies.one_of(BUTTONS), 2, 2, "button"),
+            "seconds": bodies.number(0.1, 10.0),
+        },
+        required=("buttons", "seconds"),
+    )
+    return _act(lambda: _sim().hold(data["buttons"], data["seconds"]))
+
+
 @blueprint.post("/api/sim/line")
 def line():
     data = bodies.body({"fault": bodies.one_of(LINE_FAULTS)}, required=("fault",))

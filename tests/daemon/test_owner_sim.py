@@ -177,3 +177,29 @@ def test_settled_is_false_from_a_changed_reading_until_its_move_is_decided(daemo
     undecided = [s for s in seen[changed:] if s["settled"] and not s["history"]]
     assert undecided == [], "settled before the move was decided"
     assert seen[-1]["history"] == ["R:start-T4"] and seen[-1]["turn"] == "blue"
+
+
+def test_the_simulators_hand_holds_two_buttons_and_the_seat_goes_to_the_computer(tmp_path):
+    """Issue #34: the board's two-button gestures can be tried on the simulator: Hint and
+    Confirm held 3 s give the seat whose turn it is to the computer, and back."""
+    from .process import DaemonProcess
+
+    daemon = DaemonProcess(tmp_path)
+    daemon.start()
+    try:
+        daemon.request("POST", "/api/game", {"players": ["red", "blue"]}, pin=True)
+        state = daemon.wait(lambda s: s["phase"] == "setup")
+        daemon.request("POST", "/api/sim/board", {"pawns": state["pawns"]})
+        daemon.wait(lambda s: s["phase"] == "draw")
+        hold = {"buttons": ["hint", "confirm"], "seconds": 3.2}
+        daemon.request("POST", "/api/sim/hold", hold)
+        state = daemon.wait(lambda s: s["computer"] == {"red": "heuristic"})
+        assert state["message"].startswith("The computer plays Red from now on")
+        daemon.request("POST", "/api/sim/hold", hold)
+        state = daemon.wait(lambda s: s["computer"] == {})
+        assert state["message"].startswith("Red is played by a person again")
+        # Let go too soon: nothing changes (and the Confirm confirms nothing).
+        daemon.request("POST", "/api/sim/hold", {**hold, "seconds": 1.0})
+        assert daemon.state()["computer"] == {} and daemon.state()["phase"] == "draw"
+    finally:
+        daemon.stop()

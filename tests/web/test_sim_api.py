@@ -14,6 +14,7 @@ SIM_ROUTES = [
     ("POST", "/api/sim/lift"),
     ("POST", "/api/sim/place"),
     ("POST", "/api/sim/press"),
+    ("POST", "/api/sim/hold"),
     ("GET", "/api/sim/leds"),
     ("GET", "/api/sim/board"),
     ("POST", "/api/sim/board"),
@@ -96,6 +97,11 @@ def test_the_board_and_its_leds(client, service):
         ("/api/sim/board", {"pawns": {"red": ["T4", "T4", "start", "home"]}}, "two pawns on T4"),
         ("/api/sim/board", {"pawns": {"pink": ["T4"]}}, "unknown colour 'pink'"),
         ("/api/sim/board", {}, "missing field 'pawns'"),
+        ("/api/sim/hold", {"buttons": ["hint"], "seconds": 3}, "buttons must have 2 to 2"),
+        ("/api/sim/hold", {"buttons": ["hint", "reset"], "seconds": 3}, "unknown button 'reset'"),
+        ("/api/sim/hold", {"buttons": ["hint", "hint"], "seconds": 3}, "name each button once"),
+        ("/api/sim/hold", {"buttons": ["hint", "undo"], "seconds": 60}, "between 0.1 and 10"),
+        ("/api/sim/hold", {"buttons": ["hint", "undo"]}, "missing field 'seconds'"),
     ],
 )
 def test_the_simulators_refusals_are_400s_with_its_words(client, route, body, words):

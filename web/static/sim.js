@@ -191,6 +191,19 @@
       });
       return;
     }
+    var held = event.target.closest("button[data-hold]");
+    if (held) {
+      held.disabled = true;
+      say("Holding " + held.dataset.words + "…");
+      send("/api/sim/hold", { buttons: held.dataset.hold.split(" "), seconds: 3.2 }).then(
+        function (result) {
+          held.disabled = false;
+          if (result.ok) say("Held " + held.dataset.words + " for 3 seconds.");
+          load();
+        }
+      );
+      return;
+    }
     var button = event.target.closest("button[data-button]");
     if (button) {
       send("/api/sim/press", { button: button.dataset.button }).then(function (result) {

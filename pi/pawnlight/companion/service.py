@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..errors import PawnlightError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .state import Published
 
 
@@ -56,6 +58,10 @@ class SimulatedBoardControls(Protocol):
     def press(self, button: str, bounce: bool = False) -> None:
         """Press one of the board's buttons (confirm, undo, new_game, hint); with ``bounce``
         its contacts chatter as a worn button's do."""
+
+    def hold(self, buttons: Sequence[str], seconds: float) -> None:
+        """Hold several of the board's buttons down together (pressed in the order given) for
+        ``seconds``, then let them go; returns once they are let go."""
 
     def line(self, fault: str) -> None:
         """Trouble on the board's USB line (see LINE_FAULTS in devices/sim_board.py)."""

@@ -221,6 +221,7 @@ class SimulatedBoard:
         press: Callable[[str, bool], None] | None = None,
         line: Callable[[str], None] | None = None,
         seen: Callable[[Occupancy], None] | None = None,
+        hold: Callable[[Sequence[str], float], None] | None = None,
     ) -> None:
         self.layout = layout
         # Returns once the board's reader has taken in this occupancy (the daemon's owner):
@@ -230,6 +231,7 @@ class SimulatedBoard:
         self._read_leds = read_leds
         self._present_card = present_card
         self._press = press
+        self._hold = hold
         self._line = line
         self._uids: dict[str, list[str]] = {}
         for uid, card in sorted(card_uids.items()):
@@ -345,6 +347,15 @@ class SimulatedBoard:
         if self._press is None:
             raise ValueError("this board has no buttons")
         self._press(button, bounce)
+
+    def hold(self, buttons: Sequence[str], seconds: float) -> None:
+        """Hold ``buttons`` down together, pressed in that order, for ``seconds``, then let go
+        (the board's two-button gestures: docs/daemon.md, "Buttons")."""
+        if len(set(buttons)) != len(buttons):
+            raise ValueError("name each button once")
+        if self._hold is None:
+            raise ValueError("this board's buttons cannot be held")
+        self._hold(buttons, seconds)
 
     def line(self, fault: str) -> None:
         if fault not in LINE_FAULTS:

@@ -12,6 +12,8 @@ import os
 import signal
 import sys
 import threading
+import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pawnlight.board.layout import Layout, choose_layout
@@ -206,6 +208,7 @@ class Daemon:
             press=self._press,
             line=firmware.line_fault,  # the simulated firmware's own line faults
             seen=self._sim_seen,
+            hold=self._hold,
         )
         self.owner.sim = self.sim_board
 
@@ -349,6 +352,26 @@ class Daemon:
         pin = self.controls.buttons[button].pin
         for _ in range(3 if bounce else 1):  # a worn button's contacts chatter
             pin.drive_low()
+            pin.drive_high()
+
+    def _hold(self, buttons: Sequence[str], seconds: float) -> None:
+        """The simulator's hand holding buttons together: each pin driven low in turn (a hand's
+        pace apart), all kept low ``seconds``, then let go.  The companion times the hold from
+        the controls' inputs, as on the real board."""
+        from pawnlight.devices.sim_board import HAND_PACE
+
+        if self.controls is None:
+            raise ValueError("this board has no buttons")
+        pins = []
+        for button in buttons:
+            if button not in self.controls.buttons:
+                raise ValueError(f"unknown button {button!r} (confirm, undo, new_game or hint)")
+            pins.append(self.controls.buttons[button].pin)
+        for pin in pins:
+            pin.drive_low()
+            time.sleep(HAND_PACE)
+        time.sleep(seconds)
+        for pin in reversed(pins):
             pin.drive_high()
 
     def _diagnostics(self) -> dict[str, Any]:
