@@ -173,6 +173,22 @@ def test_a_family_plays_a_whole_game_on_a_presence_board(browser, daemon):
         desk.close()
         games = daemon.request("GET", "/api/games")["games"]
         assert games[0]["turns"] == len(state["history"]), games[0]
+
+        # -- every page the family sees, at phone and desktop size: no square code -------------
+        for size, context in (("phone", owner), ("desktop", desktop)):
+            view = context.new_page()
+            view.on("pageerror", lambda error: errors.append(str(error)))
+            pages = [("/", "status"), ("/sim", "sim"), ("/games", "games")]
+            if context is owner:  # logged in: the owner's health page too
+                pages.append(("/diagnostics", "health"))
+            for path, name in pages:
+                view.goto(daemon.url + path)
+                expect(view.locator("main")).to_be_visible()
+                text = view.locator("body").inner_text()
+                found = SQUARE_CODE.search(text)
+                assert not found, f"{path} at {size}: {found} in {text!r}"
+                shot(view, f"whole-04-{name}-{size}")
+            view.close()
     finally:
         owner.close()
         second.close()
