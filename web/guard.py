@@ -97,6 +97,7 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_made(transport)
         address = self.client[0] if self.client else ""
         if not self.limits.take(address, self):
+            self._let_go()
             transport.abort()  # no answer at all: a flood must not cost a write each
             return
         self._address = address
@@ -132,7 +133,15 @@ class GuardedH11Protocol(H11Protocol):
         if self._address is not None:
             self.limits.give_back(self._address)
             self._address = None
+        self._let_go()
         self.transport.abort()
+
+    def _let_go(self) -> None:
+        """Out of uvicorn's count of connections now, not when the loop gets round to
+        connection_lost: under a flood that reopens as fast as it is closed, thousands closed
+        and not yet lost filled its ``limit_concurrency``, and it answered the phones' requests
+        503 ("Exceeded concurrency limit")."""
+        self.connections.discard(self)
 
     def data_received(self, data: bytes) -> None:
         waiting = self.conn.their_state is h11.IDLE
@@ -158,6 +167,7 @@ class GuardedH11Protocol(H11Protocol):
         self._header_timer = None
         if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
             self.limits.waiting.pop(self, None)
+            self._let_go()
             self.transport.close()
 
 

@@ -343,3 +343,24 @@ def test_a_connection_whose_request_is_in_its_socket_is_not_closed_to_make_room(
         limits.take(f"10.0.1.{n}", connection)
     limits.take("10.0.1.9", Waiting(True))
     assert others[0].evicted and not others[1].evicted
+
+
+class Transport:
+    def abort(self) -> None:
+        self.aborted = True
+
+
+def test_a_connection_closed_to_make_room_leaves_uvicorns_count_at_once():
+    # Issue #33: a flood reopening every connection the server closed left thousands closed but
+    # not yet lost in uvicorn's count, past its limit_concurrency: phones were answered 503.
+    from pawnlight.web.guard import protocol
+
+    limits = ConnectionLimits()
+    connection = object.__new__(protocol(limits))
+    connection.connections = {connection}
+    connection.transport = Transport()  # type: ignore[assignment]
+    connection._header_timer = None
+    connection._address = "10.0.0.2"
+    limits.open["10.0.0.2"] = 1
+    connection.evict()
+    assert connection.connections == set() and limits.open == {}
