@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -45,6 +46,13 @@ def test_the_command_writes_every_board_and_prints_its_counts(tmp_path, capsys):
             assert f"ERC strip-{design}-{sensing}: 0 errors" in printed
     for design in DESIGNS:
         assert (run / "boards" / f"strip-{design}.kicad_pcb").read_text().startswith("(kicad_pcb")
+    docs = Path(__file__).resolve().parents[2] / "docs" / "img"
+    for name in ("hub-presence", "hub-colour", "strip-track-a-presence"):
+        drawn = (run / "schematics" / f"{name}.svg").read_text()
+        assert (docs / f"pcb-{name}.svg").read_text() == drawn, (
+            f"docs/img/pcb-{name}.svg is out of date: copy it from schematics/ of "
+            "pawnlight hardware pcb --out DIR"
+        )
     with (run / "strips.csv").open() as handle:
         assert len(list(csv.DictReader(handle))) == len(INSTANCES)
     if _has_pcbnew():

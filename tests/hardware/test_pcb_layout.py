@@ -93,6 +93,36 @@ def test_sensors_and_leds_lie_at_their_places(boards, strip):
     assert checked == 2 * len(strip.places) + len(strip.slides)
 
 
+def _outline(board) -> tuple[float, float, float, float]:
+    from pawnlight.hardware.pcb.layout import PAGE_ORIGIN
+
+    (edge,) = [g for g in board.graphicItems if g.layer == "Edge.Cuts"]
+    ox, oy = PAGE_ORIGIN
+    return edge.start.X - ox, edge.start.Y - oy, edge.end.X - ox, edge.end.Y - oy
+
+
+@pytest.mark.parametrize("strip", INSTANCES, ids=[s.name for s in INSTANCES])
+def test_every_strip_lies_under_the_deck_clear_of_the_others(boards, strip):
+    """Each strip's outline, mounted, is inside the deck (GRID x SQUARE_MM) with 2 mm to spare
+    and overlaps no other strip."""
+    from pawnlight.board.geometry import GRID, SQUARE_MM
+
+    def box(s):
+        left, top, right, bottom = _outline(boards[s.design.name])
+        corners = [s.to_board(p) for p in ((left, top), (right, bottom))]
+        xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    x0, y0, x1, y1 = box(strip)
+    deck = GRID * SQUARE_MM
+    assert x0 >= 2 and y0 >= 2 and x1 <= deck - 2 and y1 <= deck - 2, (x0, y0, x1, y1)
+    for other in INSTANCES:
+        if other is strip:
+            continue
+        a0, b0, a1, b1 = box(other)
+        assert x1 <= a0 or a1 <= x0 or y1 <= b0 or b1 <= y0, f"{strip.name} overlaps {other.name}"
+
+
 def test_every_pad_of_a_part_in_the_netlist_is_on_its_net(boards):
     """The board's pads carry the netlist's nets (the connector's pin 11 is SEN0, ...)."""
     board = boards["track-a"]

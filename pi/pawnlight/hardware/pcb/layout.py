@@ -22,14 +22,17 @@ from .strips import DESIGNS, Point, StripDesign
 #: Where a design's (0, 0) lies on KiCad's page, in mm.
 PAGE_ORIGIN: Point = (60.0, 60.0)
 #: Beyond the parts' courtyards, the board edge.
-MARGIN_MM = 1.5
-#: Per design: where the connector's pin 1 and the bulk capacitor go (design mm).
+MARGIN_MM = 1.0
+#: Per design: where the connector's pin 1 and the bulk capacitor go (design mm).  A track
+#: strip's connector stands between slot 2's sensor and slot 3's LED, so the strip ends where
+#: its first LED and last sensor do (the next strip starts 15 mm on) and stays 2 mm inside the
+#: deck's outer edge; a lane's is beside its squares, away from the track strip above it.
 CONNECTOR_AT: dict[str, Point] = {
-    "track": (-30.0, -9.0),
-    "lane": (-6.0, -30.0),
+    "track": (75.23, -7.0),
+    "lane": (7.0, 14.0),
     "area": (33.0, 4.3),
 }
-BULK_AT: dict[str, Point] = {"track": (-20.0, 13.0), "lane": (8.0, -6.0), "area": (13.2, -3.5)}
+BULK_AT: dict[str, Point] = {"track": (43.5, 0.0), "lane": (6.0, 4.0), "area": (13.2, -3.5)}
 #: Beside a sensor its 100 nF capacitor; below an LED its own.
 SENSOR_CAP_OFFSET: Point = (0.0, -3.5)
 LED_CAP_OFFSET: Point = (0.0, 4.5)
