@@ -12,9 +12,12 @@ from typing import Any
 
 from pawnlight.players import HeuristicPlayer, view_of
 from pawnlight.rules import Deck
+from pawnlight.rules.board import COLOURS
 from pawnlight.rules.game import Game, GameConfig, Phase
-from pawnlight.rules.notation import move_text
+from pawnlight.rules.notation import move_text, parse_move
+from pawnlight.rules.position import Position
 
+from ..daemon.hands import square_name
 from ..daemon.process import DaemonProcess
 from ..helpers import PIN
 from .broker import Broker, password_of
@@ -143,7 +146,17 @@ class Table:
         return next((c for c in legal if c["text"] == text), legal[0])
 
     def move(self, daemon: BoardProcess, choice: dict[str, Any], turns: int) -> None:
-        daemon.request("POST", "/api/sim/board", {"pawns": choice["pawns"]})
+        state = daemon.state()
+        before = Position.from_json(state["pawns"])
+        if Position.from_json(choice["pawns"]) == before:
+            # A move the board cannot see (a pawn slides back to where it started): the player
+            # picks the pawn up and puts it down again, and the board asks which it was.
+            step = parse_move(choice["text"], before, state["teams"]).steps[0]
+            square = square_name(step.colour, step.origin)
+            daemon.touch("lift", square)
+            daemon.touch("place", square, COLOURS[step.colour])
+        else:
+            daemon.request("POST", "/api/sim/board", {"pawns": choice["pawns"]})
         state = daemon.wait(lambda s: len(s["history"]) > turns or s["phase"] == "choose")
         if state["phase"] == "choose":
             daemon.request("POST", "/api/resolve", {"move": choice["text"]}, pin=True)

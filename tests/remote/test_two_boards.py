@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from pawnlight.rules.board import COLOURS
 from pawnlight.store.journal import Journal, check_file
 
 from .boards import BoardProcess, Table, all_online, shared
@@ -25,17 +26,40 @@ def start_game(boards, config, seats, seed=1) -> Table:
     return table
 
 
+#: The games played whole: every edition, each variant that seats people at boards (point play
+#: is refused in a remote game; Patience Sorry is one person's game), partnership play.
+GAMES = {
+    "hasbro-2002": (
+        {"edition": "hasbro-2002", "players": ["red", "blue"]},
+        {"red": "board-a", "blue": "board-b"},
+    ),
+    "parker-1950-three": (
+        {"edition": "parker-1950", "players": ["red", "blue", "yellow"]},
+        {"red": "board-a", "blue": "board-b", "yellow": "board-a"},
+    ),
+    "parker-1939-quick": (
+        {"edition": "parker-1939", "players": ["green", "yellow"], "variant": "quick"},
+        {"green": "board-b", "yellow": "board-a"},
+    ),
+    "hasbro-2002-partners": (
+        {"edition": "hasbro-2002", "players": ["red", "blue", "yellow", "green"], "teams": True},
+        {"red": "board-a", "yellow": "board-a", "blue": "board-b", "green": "board-b"},
+    ),
+}
+
+
 @pytest.mark.slow
-def test_a_whole_remote_game_on_two_boards(boards):
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_whole_remote_game_on_two_boards(boards, name):
     a, b = boards["board-a"], boards["board-b"]
     assert a.state()["remote"] is None  # outside a remote game
-    config = {"edition": "hasbro-2002", "players": ["red", "blue"]}
-    table = start_game(boards, config, {"red": "board-a", "blue": "board-b"})
+    config, seats = GAMES[name]
+    table = start_game(boards, config, seats)
     remote = a.state()["remote"]
     assert remote["host"] == "board-a" and remote["copy"] is None
     assert remote["boards"] == {
-        "board-a": {"online": True, "seats": ["red"]},
-        "board-b": {"online": True, "seats": ["blue"]},
+        board: {"online": True, "seats": [c for c in COLOURS if seats.get(c) == board]}
+        for board in ("board-a", "board-b")
     }
     assert b.state()["remote"]["game"] == remote["game"]
     final = table.play()
