@@ -131,8 +131,8 @@ def test_a_family_plays_a_whole_game_on_a_presence_board(browser, daemon):
             before = len(state["history"])
             daemon.request("POST", "/api/sim/scan", {"card": card})
             daemon.wait(lambda s, c=card: s["phase"] == "move" and s["card"] == c)
-            for action, square, colour in actions_for(move, rng):
-                daemon.touch(action, square, colour)
+            for action, square, held in actions_for(move, rng):
+                daemon.touch(action, square, held)
             if switch:
                 # A presence board sees the two pawns back where they were: only the board's
                 # own Confirm button (on the simulator) settles it, and every phone says so.
