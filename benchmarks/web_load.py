@@ -14,9 +14,14 @@ players (cards scanned, pawns set on the board), and meanwhile:
 Prints, per number of page-like clients: change -> page updated (from the companion publishing
 a new state to the client having the event and the fragments it then fetches) median, p99 and
 max; bytes per update on the wire; the API's latency; and the server process's memory.  Then
-``GET /api/state`` alone with 60 slow connections open.
+``GET /api/state`` alone with 60 slow connections open.  Then the slow-header floods (issue
+#33): 300 connections from 30 loopback addresses and 1,000 from 100 (127.0.0.2 on), each
+half a request line and nothing more, against the server's real caps, while a phone polls
+``GET /api/state``: its latency and failures (a 503 counts as one).  Each flood twice: held,
+and with every connection the server closes opened again at once, as fast as one process can.
 
     .venv/bin/python benchmarks/web_load.py [--turns 400] [--clients 1,10,20] [--slow 20]
+    .venv/bin/python benchmarks/web_load.py --flood-only [--flood 300/30,1000/100]
 
 Every client connects from 127.0.0.1, so the per-address caps (4 streams, 16 connections) are
 raised for the run; everything is bounded in count and time, and only ever 127.0.0.1.
@@ -25,6 +30,7 @@ raised for the run; everything is bounded in count and time, and only ever 127.0
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import http.client
 import json
@@ -185,6 +191,117 @@ class SlowHeaders:
         self.thread.join(10)
 
 
+class Flood:
+    """``total`` slow-header connections from ``addresses`` loopback addresses (127.0.0.2,
+    .3, ...; the same number from each), each having sent half a request line and nothing more.
+    ``reopen``: every one the server closes is opened again at once (a storm of connections as
+    fast as one process makes them), for as long as the flood lasts; else they are only held."""
+
+    def __init__(self, port: int, total: int, addresses: int, reopen: bool) -> None:
+        self.port, self.total, self.addresses, self.reopen = port, total, addresses, reopen
+        self.socks: dict[socket.socket, int] = {}  # each connection's address (its last byte)
+        self.closed = 0
+        self.refused = 0
+        self.stop = threading.Event()
+        self.opened = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _open(self, host: int) -> None:
+        try:
+            sock = socket.create_connection(
+                (HOST, self.port), timeout=5, source_address=(f"127.0.0.{host}", 0)
+            )
+        except OSError:
+            self.refused += 1
+            return
+        with contextlib.suppress(OSError):  # closed already to make room: seen below
+            sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: loc")
+        sock.setblocking(False)
+        self.socks[sock] = host
+
+    def _run(self) -> None:
+        import selectors
+
+        each = self.total // self.addresses
+        for host in range(2, 2 + self.addresses):
+            for _ in range(each):
+                self._open(host)
+        self.opened.set()
+        with selectors.DefaultSelector() as selector:
+            for sock in self.socks:
+                selector.register(sock, selectors.EVENT_READ)
+            while not self.stop.is_set():
+                for key, _ in selector.select(0.1):
+                    sock = key.fileobj
+                    assert isinstance(sock, socket.socket)
+                    try:
+                        gone = sock.recv(4096) == b""
+                    except BlockingIOError:
+                        continue
+                    except OSError:
+                        gone = True
+                    if gone:  # closed by the server: the flood opens another
+                        selector.unregister(sock)
+                        host = self.socks.pop(sock)
+                        sock.close()
+                        self.closed += 1
+                        if not self.reopen:
+                            continue
+                        before = set(self.socks)
+                        self._open(host)
+                        for fresh in set(self.socks) - before:
+                            selector.register(fresh, selectors.EVENT_READ)
+        for sock in self.socks:
+            sock.close()
+
+    def __enter__(self) -> Flood:
+        self.thread.start()
+        self.opened.wait(60)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(15)
+
+
+def flood_process(
+    port: int, total: int, addresses: int, reopen: bool, opened: Any, stop: Any, results: Any
+) -> None:
+    """A flood in a process of its own, so that it does not share the server's interpreter;
+    puts (closed, refused, why not run) on ``results`` when ``stop`` is set."""
+    why = room_for_sockets(total + 1024)
+    if why:
+        opened.set()
+        results.put((0, 0, why))
+        return
+    with Flood(port, total, addresses, reopen) as flood:
+        opened.set()
+        stop.wait()
+    results.put((flood.closed, flood.refused, None))
+
+
+def room_for_sockets(needed: int) -> str | None:
+    """Raise the soft limit of open files to ``needed``; why it cannot be, or None."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= needed:
+        return None
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        return f"{needed} open files needed, the hard limit is {hard}"
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+    return None
+
+
+def parse_floods(text: str) -> list[tuple[int, int]]:
+    """``"300/30,1000/100"`` -> [(300, 30), (1000, 100)]: connections / addresses."""
+    floods = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        total, _, addresses = item.partition("/")
+        if not (total.isdigit() and addresses.isdigit()):
+            raise ValueError(f"a flood is CONNECTIONS/ADDRESSES, like 300/30, not {item!r}")
+        floods.append((int(total), int(addresses)))
+    return floods
+
+
 class Prober:
     """Times GET /api/state (the whole state, 170 KB late in the game) every
     ``every`` seconds on a fresh connection, as a script would."""
@@ -202,8 +319,12 @@ class Prober:
             try:
                 connection = http.client.HTTPConnection(HOST, self.port, timeout=10)
                 connection.request("GET", "/api/state")  # the whole state, not gzipped
-                connection.getresponse().read()
+                response = connection.getresponse()
+                response.read()
                 connection.close()
+                if response.status != 200:  # a 503 from a server out of room is no answer
+                    self.failures += 1
+                    continue
                 self.times.append(time.perf_counter() - began)
             except (OSError, http.client.HTTPException):
                 self.failures += 1
@@ -356,6 +477,20 @@ def main() -> int:
         "measuring (people take longer; the game up to --turns is played without pause)",
     )
     parser.add_argument(
+        "--flood",
+        default="300/30,1000/100",
+        help="slow-header floods, CONNECTIONS/ADDRESSES each, measured with a phone polling "
+        "GET /api/state against the server's real caps (empty: none)",
+    )
+    parser.add_argument(
+        "--flood-seconds", type=float, default=10.0, help="how long each flood is held"
+    )
+    parser.add_argument(
+        "--flood-only",
+        action="store_true",
+        help="only the floods (after the game is played to --turns), no page-like clients",
+    )
+    parser.add_argument(
         "--smoke",
         action="store_true",
         help="a short run that checks the benchmark still produces its figures (./test)",
@@ -363,9 +498,21 @@ def main() -> int:
     args = parser.parse_args()
     if args.smoke:
         args.turns, args.clients, args.slow, args.measure_turns, args.pace = 6, "2", 2, 3, 0.05
-    counts = [int(c) for c in args.clients.split(",") if c.strip()]
+        args.flood, args.flood_seconds = "30/3", 1.0
+    counts = [] if args.flood_only else [int(c) for c in args.clients.split(",") if c.strip()]
     if not (1 <= args.turns <= 2000 and all(1 <= c <= 64 for c in counts) and args.slow <= 200):
         parser.error("turns 1..2000, clients 1..64 each, slow at most 200: a bounded load")
+    try:
+        floods = parse_floods(args.flood)
+    except ValueError as error:
+        parser.error(str(error))
+    if not all(1 <= a <= 200 and a <= t <= 16 * a and t <= 2000 for t, a in floods) or not (
+        0.5 <= args.flood_seconds <= 120
+    ):
+        parser.error(
+            "a flood is at most 2000 connections from 1..200 addresses, at most 16 from each "
+            "(the per-address cap), held 0.5..120 s"
+        )
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "pi"))
     from pawnlight.web import create_app
@@ -459,15 +606,72 @@ def main() -> int:
                 )
                 print(f"    server process memory    {now:.0f} MB now, {peak:.0f} MB peak")
                 turns = len(owner.state()["history"])
-            many = 5 if args.smoke else 60
-            with SlowHeaders(server.port, many) as slow, Prober(server.port, every=0.05) as prober:
-                time.sleep(2.0)
-                prober.times.clear()
-                for _ in range(5):
-                    players.turn()
-                time.sleep(2.0)
-            print(f"{many} slow-header connections, no page clients:")
-            print(f"    GET /api/state           {ms(prober.times)}  failures {prober.failures}")
+            if not args.flood_only:
+                many = 5 if args.smoke else 60
+                with (
+                    SlowHeaders(server.port, many) as slow,
+                    Prober(server.port, every=0.05) as prober,
+                ):
+                    time.sleep(2.0)
+                    prober.times.clear()
+                    for _ in range(5):
+                        players.turn()
+                    time.sleep(2.0)
+                print(f"{many} slow-header connections, no page clients:")
+                print(
+                    f"    GET /api/state           {ms(prober.times)}  failures {prober.failures}"
+                )
+            # The floods meet the server's real caps (16 per address, 256 in all, 64 still
+            # sending their headers), on a server of their own over the same app.
+            guarded = WebServer(app, HOST, 0)
+            guarded.start()
+            try:
+                if floods:  # the phone alone first, on the same machine as loaded now
+                    with Prober(guarded.port, every=0.05) as prober:
+                        time.sleep(args.flood_seconds)
+                    print(f"no flood, the same phone polling for {args.flood_seconds:.0f} s:")
+                    print(
+                        f"    GET /api/state           {ms(prober.times)}  "
+                        f"failures {prober.failures}"
+                    )
+                for (total, addresses), reopen in (
+                    (flood, reopen) for flood in floods for reopen in (False, True)
+                ):
+                    evicted = guarded.limits.evicted
+                    opened, stop, results = context.Event(), context.Event(), context.Queue()
+                    flooder = context.Process(
+                        target=flood_process,
+                        args=(guarded.port, total, addresses, reopen, opened, stop, results),
+                    )
+                    with Prober(guarded.port, every=0.05) as prober:
+                        flooder.start()  # the phone polls while the flood opens, and on
+                        opened.wait(60)
+                        time.sleep(args.flood_seconds)
+                        stop.set()
+                        closed, refused, why = results.get(timeout=60)
+                        flooder.join(15)
+                    if why:
+                        print(f"slow-header flood of {total} from {addresses}: not run ({why})")
+                        unmeasured.append(f"the flood of {total}")
+                        continue
+                    how = "each reopened as soon as closed" if reopen else "held"
+                    print(
+                        f"slow-header flood of {total} connections from {addresses} addresses "
+                        f"({how}) for {args.flood_seconds:.0f} s, a phone polling every 0.05 s:"
+                    )
+                    print(
+                        f"    GET /api/state           {ms(prober.times)}  "
+                        f"failures {prober.failures}"
+                    )
+                    print(
+                        f"    the flood                closed by the server "
+                        f"{guarded.limits.evicted - evicted} times to make room ({closed} "
+                        f"seen by the flood), refused {refused}"
+                    )
+                    if not prober.times:
+                        unmeasured.append(f"the flood of {total}")
+            finally:
+                guarded.stop()
         finally:
             server.stop()
             daemon.stop()

@@ -31,7 +31,7 @@ FIGURES = {
     "lights_speed.py": r"LED frame .*: [\d.]+ ms",
     "link_latency.py": r"median\s+[\d.]+ ms",
     "daemon_latency.py": r"confirmation .*median\s+[\d.]+ ms",
-    "web_load.py": r"change -> page updated\s+.*[\d.]+ ms",
+    "web_load.py": r"(?s)change -> page updated\s+.*[\d.]+ ms.*flood.*/api/state\s+median\s+[\d.]+",
     "pico_emulated.py": r"scan median [\d.]+x idle",
 }
 
