@@ -79,6 +79,15 @@ def remote_join():
     return run("remote_join", data)
 
 
+@blueprint.post("/api/remote/takeback")
+@owner_only()
+def remote_takeback():
+    """This board's answer to another board's takeback in a remote game (it is asked with
+    ``POST /api/undo``): ``{"agree": true}`` or ``{"agree": false}``."""
+    data = bodies.body({"agree": bodies.boolean}, required=("agree",))
+    return run("remote_takeback", data)
+
+
 @blueprint.post("/api/undo")
 @owner_only()
 def undo():

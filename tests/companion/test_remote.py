@@ -8,15 +8,17 @@ import pytest
 
 from pawnlight.companion.service import CommandRefused
 from pawnlight.companion.signals import (
+    ClearTurns,
+    PublishTakeback,
     PublishTurn,
     Remember,
     RemoteBoard,
     RemoteResync,
+    RemoteTakeback,
     RemoteTurn,
 )
-from pawnlight.remote.protocol import Setup, TurnEvent
+from pawnlight.remote.protocol import Setup, Takeback, TurnEvent
 from pawnlight.rules import Position
-from pawnlight.rules.notation import move_text
 
 from .bench import Bench
 
@@ -67,6 +69,7 @@ def test_a_turn_at_one_board_is_lit_as_a_copy_on_the_other_and_played_there_once
             "board-b": {"online": True, "seats": ["blue"]},
         },
         "copy": None,
+        "takeback": None,
     }
     a.scan("1")
     a.play(a.game.legal[0])  # red out of START, at board A
@@ -183,16 +186,74 @@ def test_an_offline_board_pauses_the_game_everywhere():
     assert state(b)["warning"].startswith("This board is not connected")
 
 
-def test_takebacks_and_undo_are_not_done_alone():
-    a = board("board-a")
+def asked(bench: Bench) -> list[Takeback]:
+    """The takeback messages the board asked to publish since last asked."""
+    found = [e.takeback for e in bench.effects if isinstance(e, PublishTakeback)]
+    bench.effects = [e for e in bench.effects if not isinstance(e, PublishTakeback)]
+    return found
+
+
+def hear(bench: Bench, messages: list[Takeback]) -> None:
+    for message in messages:
+        bench.now += 0.01
+        bench.effects += bench.companion.handle(RemoteTakeback(message, bench.now))
+
+
+def two_turns_played() -> tuple[Bench, Bench]:
+    a, b = board("board-a"), board("board-b")
     a.scan("1")
-    move = a.game.legal[0]
-    a.play(move)
-    with pytest.raises(CommandRefused, match="remote game"):
+    a.play(a.game.legal[0])
+    deliver(b, sent(a))
+    b.play(b.game.legal[0])
+    b.scan("1")
+    b.play(b.game.legal[0])
+    deliver(a, sent(b))
+    a.play(a.game.legal[0])
+    assert state(a)["history"] == state(b)["history"] == ["R:start-T4", "B:start-T19"]
+    return a, b
+
+
+def test_a_takeback_needs_every_board_and_then_undoes_it_on_each():
+    a, b = two_turns_played()
+    reply = a.command("undo")  # at A: asks, undoes nothing yet
+    assert reply == {"ok": True, "asked": "blue's B:start-T19"}
+    assert len(a.game.history) == 2
+    assert state(a)["remote"]["takeback"] == {"seq": 1, "by": "board-a", "agreed": ["board-a"]}
+    with pytest.raises(CommandRefused, match="already waiting"):
         a.command("undo")
-    a.show(move.before)  # the board put back: not taken back in a remote game
+    hear(b, asked(a))
+    assert "Board board-a asks to take back blue's B:start-T19" in state(b)["warning"]
+    with pytest.raises(CommandRefused, match="no other board asks"):
+        a.command("remote_takeback", agree=True)  # the asking board does not answer itself
+    b.command("remote_takeback", agree=True)
+    cleared = [e for e in b.effects if isinstance(e, ClearTurns)]
+    assert cleared == [ClearTurns("g0001", 1, 2)]  # B withdraws blue's turn from the broker
+    hear(a, asked(b))
+    a.advance(0.01)
+    for bench in (a, b):
+        assert [t.text for t in bench.game.history] == ["R:start-T4"]
+        assert state(bench)["phase"] == "setup" and state(bench)["remote"]["takeback"] is None
+    # Blue plays again at B once the board is put back.
+    b.show(b.game.position)
+    assert state(b)["phase"] == "draw" and state(b)["turn"] == "blue"
+
+
+def test_a_refused_takeback_changes_nothing_and_a_board_put_back_is_not_a_takeback():
+    a, b = two_turns_played()
+    a.command("undo")
+    hear(b, asked(a))
+    b.command("remote_takeback", agree=False)
+    hear(a, asked(b))
+    assert "Board board-b refused" in state(a)["warning"]
+    for bench in (a, b):
+        assert len(bench.game.history) == 2 and state(bench)["remote"]["takeback"] is None
+    # The board put back by hand is not taken back in a remote game.
+    move = a.game.history[-1]
+    a.show(move.before)
     a.advance(2.0)
-    assert [t.text for t in a.game.history] == [move_text(move)]
+    assert len(a.game.history) == 2
+    with pytest.raises(CommandRefused, match="not possible in a remote game"):
+        a.command("seat", colour="red", player="heuristic")
 
 
 def test_a_remote_game_is_kept_and_restored_then_left_by_a_local_game():

@@ -12,6 +12,7 @@ from pawnlight.remote.protocol import (
     Inbox,
     ProtocolError,
     Setup,
+    Takeback,
     TurnEvent,
     TurnRefused,
     check_board_id,
@@ -21,6 +22,7 @@ from pawnlight.remote.protocol import (
     decode_event,
     decode_presence,
     decode_setup,
+    decode_takeback,
     event_topic,
     events_of,
     new_code,
@@ -29,6 +31,7 @@ from pawnlight.remote.protocol import (
     position_hash,
     presence_payload,
     presence_topic,
+    takeback_topic,
 )
 from pawnlight.rules.game import Game, GameConfig
 from pawnlight.rules.notation import move_text
@@ -52,7 +55,9 @@ def test_topics_read_back():
     topic = parse_topic(event_topic("board-b", "a1b2c3", 17))
     assert (topic.kind, topic.board, topic.game, topic.seq) == ("event", "board-b", "a1b2c3", 17)
     assert parse_topic("pawnlight/boards/board-b/codes/K7PQ3X").code == "K7PQ3X"
-    assert events_of("a1b2c3") == "pawnlight/boards/+/games/a1b2c3/events/+"
+    assert events_of("a1b2c3") == "pawnlight/boards/+/games/a1b2c3/#"
+    topic = parse_topic(takeback_topic("board-b", "a1b2c3", 4))
+    assert (topic.kind, topic.board, topic.game, topic.seq) == ("takeback", "board-b", "a1b2c3", 4)
     assert code_any("K7PQ3X") == "pawnlight/boards/+/codes/K7PQ3X"
     for bad in ("pawnlight/boards", "other/boards/a/presence", "pawnlight/boards/a b/presence"):
         with pytest.raises(ProtocolError):
@@ -80,6 +85,17 @@ def test_an_event_round_trips_and_must_match_its_topic():
     for payload in (b"not json", b"[]", b'{"v": 2}', json.dumps({**event.to_json(), "seq": -1})):
         with pytest.raises(ProtocolError):
             decode_event(payload if isinstance(payload, bytes) else payload.encode(), topic)
+
+
+def test_a_takeback_round_trips_and_must_match_its_topic():
+    asked = Takeback("g0001", 4, "board-a", "ask")
+    topic = parse_topic(takeback_topic("board-a", "g0001", 4))
+    assert decode_takeback(asked.encode(), topic) == asked
+    with pytest.raises(ProtocolError, match="another board"):
+        decode_takeback(asked.encode(), parse_topic(takeback_topic("board-b", "g0001", 4)))
+    bad = json.dumps({"v": 1, "game": "g0001", "seq": 4, "board": "board-a", "answer": "maybe"})
+    with pytest.raises(ProtocolError, match="answer must be"):
+        decode_takeback(bad.encode(), topic)
 
 
 def test_presence_and_setup_round_trip():

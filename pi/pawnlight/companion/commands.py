@@ -18,6 +18,7 @@ from .games import begin as begin_game
 from .phases import CompanionPhase
 from .points import DOUBLING, Handler, Reply, doubling
 from .recognition import WATCHING_THE_BOARD, enter
+from .remote import answer_takeback, ask_takeback
 from .remote import forget as forget_remote
 from .remote import start as start_remote
 from .sentences import event_text, event_words, phase_message
@@ -90,7 +91,8 @@ def _next_game(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Ef
 
 def _undo(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
     game = table.game
-    _not_remote(table, "an undo")
+    if table.remote is not None:  # every board must agree (companion.remote)
+        return ask_takeback(table)
     if game is None or not game.can_undo():
         raise CommandRefused("nothing to undo")
     undone = game.undo()
@@ -275,6 +277,7 @@ def _settings(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Eff
 COMMANDS: dict[str, Handler] = {
     "new_game": _new_game,
     "remote_start": _remote_start,
+    "remote_takeback": answer_takeback,
     "next_game": _next_game,
     "undo": _undo,
     "resolve": _resolve,

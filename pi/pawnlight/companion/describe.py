@@ -151,7 +151,9 @@ def _remote(table: Table) -> RemoteState | None:
         for board in remote.setup.boards()
     )
     copy = table.guided if copying(table) else None
-    return RemoteState(remote.setup.game, remote.setup.host, remote.me, boards, copy)
+    asked = remote.takeback
+    takeback = None if asked is None else (asked[0], asked[1], tuple(sorted(remote.agreed)))
+    return RemoteState(remote.setup.game, remote.setup.host, remote.me, boards, copy, takeback)
 
 
 def _sensed_pawns(table: Table, moving: Move | None = None) -> tuple[Sensed, ...] | None:

@@ -52,6 +52,7 @@ from .signals import (
     RemoteBoard,
     RemoteInput,
     RemoteResync,
+    RemoteTakeback,
     RemoteTurn,
     ShowLeds,
     StatusLight,
@@ -118,7 +119,7 @@ class Companion(Table):
         elif isinstance(item, LinkChanged):
             self.link_up, self.link_detail, self.firmware = item.up, item.detail, item.firmware
             effects.append(StatusLight("ok" if item.up else "link-down"))
-        elif isinstance(item, RemoteTurn | RemoteBoard | RemoteResync):
+        elif isinstance(item, RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback):
             effects += remote.take(self, item)
         # A remote game: the turns played here published, the next one from another board lit.
         effects += remote.follow(self)

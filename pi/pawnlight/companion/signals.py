@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..board.leds import RGB, Scene
-from ..remote.protocol import TurnEvent
+from ..remote.protocol import Takeback, TurnEvent
 from ..rules.game import Event, GameConfig, Result
 
 # -- inputs ---------------------------------------------------------------------------------------
@@ -105,8 +105,16 @@ class RemoteResync:
     at: float
 
 
+@dataclass(frozen=True)
+class RemoteTakeback:
+    """Another board asks to take back the last turn, or answers this board's asking."""
+
+    takeback: Takeback
+    at: float
+
+
 #: What the remote link hands the companion (runtime.remote_link).
-RemoteInput = RemoteTurn | RemoteBoard | RemoteResync
+RemoteInput = RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback
 
 # -- effects --------------------------------------------------------------------------------------
 
@@ -188,6 +196,23 @@ class PublishTurn:
     event: TurnEvent
 
 
+@dataclass(frozen=True)
+class PublishTakeback:
+    """Ask the other boards of the remote game to take back a turn, or answer their asking."""
+
+    takeback: Takeback
+
+
+@dataclass(frozen=True)
+class ClearTurns:
+    """Turns from ``seq`` on were taken back: the ones this board published are withdrawn from
+    the broker (so a board catching up does not play them again)."""
+
+    game: str
+    seq: int
+    upto: int  # the turns played before the takeback (the ones from seq to upto - 1 go)
+
+
 Effect = (
     ShowLeds
     | Buzz
@@ -198,4 +223,6 @@ Effect = (
     | SaveDeck
     | Remember
     | PublishTurn
+    | PublishTakeback
+    | ClearTurns
 )

@@ -44,6 +44,8 @@ class RemoteState:
     me: str
     boards: tuple[tuple[str, RemoteBoardState], ...]
     copy: Move | None
+    #: A takeback asked for: the turn it goes back to, the board that asked, who agreed.
+    takeback: tuple[int, str, tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -279,6 +281,13 @@ def _remote_json(remote: RemoteState) -> dict[str, Any]:
             for board, each in remote.boards
         },
         "copy": None if copy is None else {"text": move_text(copy), "pawns": copy.after.to_json()},
+        "takeback": None
+        if remote.takeback is None
+        else {
+            "seq": remote.takeback[0],
+            "by": remote.takeback[1],
+            "agreed": list(remote.takeback[2]),
+        },
     }
 
 

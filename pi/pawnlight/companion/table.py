@@ -56,6 +56,10 @@ class RemoteGame:
     #: paused (its warning goes when the game goes on).
     said: str | None = None
     paused_card: str | None = None
+    #: A takeback asked for: the turn it goes back to, the board that asked, the boards that
+    #: agreed so far (every board must).
+    takeback: tuple[int, str] | None = None
+    agreed: set[str] = field(default_factory=set)
 
     def remote_colour(self, colour: int) -> bool:
         return self.seats.get(colour, self.me) != self.me

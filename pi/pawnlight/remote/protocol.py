@@ -7,7 +7,10 @@ ACL enforces it, so a board cannot forge another's move):
   the ``false`` also left as the connection's last will;
 * ``pawnlight/boards/<host>/codes/<join code>``        retained; the game's :class:`Setup`;
 * ``pawnlight/boards/<board>/games/<game>/events/<seq>`` retained; a :class:`TurnEvent`: the
-  turn ``seq`` (0 for the first) of the game, played at that board.
+  turn ``seq`` (0 for the first) of the game, played at that board (an empty retained message
+  clears it once the turn is taken back);
+* ``pawnlight/boards/<board>/games/<game>/takeback/<seq>`` a :class:`Takeback`: that board asks
+  to take back the game's turns from ``seq`` on, or agrees, or refuses.
 
 Retained events are the catch-up: a board that was away subscribes again and the broker hands
 it every turn of the game, which it replays from where its own journal stands.
@@ -82,12 +85,17 @@ def event_topic(board: str, game: str, seq: int) -> str:
     return f"{PREFIX}/{board}/games/{game}/events/{seq}"
 
 
+def takeback_topic(board: str, game: str, seq: int) -> str:
+    return f"{PREFIX}/{board}/games/{game}/takeback/{seq}"
+
+
 #: What a board subscribes to: every board's presence, a game's events, a code's setup.
 PRESENCE_ALL = f"{PREFIX}/+/presence"
 
 
 def events_of(game: str) -> str:
-    return f"{PREFIX}/+/games/{game}/events/+"
+    """Every board's turns and takebacks of one game."""
+    return f"{PREFIX}/+/games/{game}/#"
 
 
 def code_any(code: str) -> str:
@@ -119,10 +127,11 @@ def parse_topic(topic: str) -> Topic:
         len(rest) == 4
         and rest[0] == "games"
         and GAME_ID.match(rest[1])
-        and rest[2] == "events"
+        and rest[2] in ("events", "takeback")
         and rest[3].isdigit()
     ):
-        return Topic("event", board, game=rest[1], seq=int(rest[3]))
+        kind = "event" if rest[2] == "events" else "takeback"
+        return Topic(kind, board, game=rest[1], seq=int(rest[3]))
     raise ProtocolError(f"not a pawnlight topic: {topic!r}")
 
 
@@ -214,6 +223,46 @@ def decode_event(payload: bytes, topic: Topic) -> TurnEvent:
     if (event.board, event.game, event.seq) != (topic.board, topic.game, topic.seq):
         raise ProtocolError(f"{what} names another board, game or turn than its topic")
     return event
+
+
+#: What a takeback message says.
+TAKEBACK_ANSWERS = ("ask", "agree", "refuse")
+
+
+@dataclass(frozen=True)
+class Takeback:
+    """A board asks to take back the game's turns from ``seq`` on (the last turn played), or
+    answers another board's asking: every board of the game must agree."""
+
+    game: str
+    seq: int
+    board: str
+    answer: str  # one of TAKEBACK_ANSWERS
+
+    def encode(self) -> bytes:
+        data = {
+            "v": VERSION,
+            "game": self.game,
+            "seq": self.seq,
+            "board": self.board,
+            "answer": self.answer,
+        }
+        return json.dumps(data, separators=(",", ":")).encode()
+
+
+def decode_takeback(payload: bytes, topic: Topic) -> Takeback:
+    what = f"the takeback on {topic.board}'s topic"
+    data = _object(payload, what)
+    answer = _text(data, "answer", what)
+    if answer not in TAKEBACK_ANSWERS:
+        raise ProtocolError(f"{what}: answer must be one of {', '.join(TAKEBACK_ANSWERS)}")
+    seq = data.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        raise ProtocolError(f"{what}: seq must be a whole number")
+    takeback = Takeback(_text(data, "game", what), seq, _text(data, "board", what), answer)
+    if (takeback.board, takeback.game, takeback.seq) != (topic.board, topic.game, topic.seq):
+        raise ProtocolError(f"{what} names another board, game or turn than its topic")
+    return takeback
 
 
 @dataclass(frozen=True)
@@ -356,3 +405,8 @@ class Inbox:
 
     def take(self, seq: int) -> None:
         self.waiting.pop(seq, None)
+
+    def forget_from(self, seq: int) -> None:
+        """Turns from ``seq`` on were taken back: those held are no longer to be played."""
+        for held in [s for s in self.waiting if s >= seq]:
+            del self.waiting[held]

@@ -38,18 +38,21 @@ from pawnlight.companion.service import CommandRefused, SimulatedBoardControls
 from pawnlight.companion.signals import (
     Buzz,
     CardScanned,
+    ClearTurns,
     Effect,
     FinishRecord,
     Held,
     Input,
     LinkChanged,
     Pressed,
+    PublishTakeback,
     PublishTurn,
     Reading,
     RecordEvent,
     Remember,
     RemoteBoard,
     RemoteResync,
+    RemoteTakeback,
     RemoteTurn,
     SaveDeck,
     ShowLeds,
@@ -68,7 +71,7 @@ from pawnlight.devices.events import (
     SensorChanged,
     SensorSnapshot,
 )
-from pawnlight.remote.protocol import TurnEvent
+from pawnlight.remote.protocol import Takeback, TurnEvent
 from pawnlight.rules.editions import Variant
 from pawnlight.rules.game import Game, GameError, Result
 from pawnlight.runtime.board_clock import BoardClock
@@ -103,6 +106,10 @@ class RemotePort(Protocol):
     """What the owner needs of the remote link (runtime.remote_link.RemoteLink)."""
 
     def publish(self, event: TurnEvent) -> None: ...
+
+    def publish_takeback(self, takeback: Takeback) -> None: ...
+
+    def clear(self, game: str, seq: int, upto: int) -> None: ...
 
     def command(self, name: str, args: dict[str, Any]) -> dict[str, Any]: ...
 
@@ -485,7 +492,7 @@ class Owner:
             self._publish()
             item.reply.set_result(reply)
             return
-        if isinstance(item, RemoteTurn | RemoteBoard | RemoteResync):
+        if isinstance(item, RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback):
             # While writes fail they are dropped: the link's next resync brings them again.
             if self.storage_fault is None:
                 self._execute(companion.handle(item))
@@ -579,6 +586,12 @@ class Owner:
                 # Recorded just before (the effects' order): a turn is durable, then published.
                 if self.remote is not None and self.storage_fault is None:
                     self.remote.publish(effect.event)
+            elif isinstance(effect, PublishTakeback):
+                if self.remote is not None:
+                    self.remote.publish_takeback(effect.takeback)
+            elif isinstance(effect, ClearTurns):
+                if self.remote is not None:
+                    self.remote.clear(effect.game, effect.seq, effect.upto)
             elif self.storage_fault is not None:
                 # Nothing that would confirm an unsaved move goes out; the newest is kept.
                 if isinstance(effect, ShowLeds):

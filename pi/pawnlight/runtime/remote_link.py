@@ -24,13 +24,14 @@ import paho.mqtt.client as mqtt
 
 from pawnlight.companion.config import ConfigError, new_game
 from pawnlight.companion.service import CommandRefused
-from pawnlight.companion.signals import RemoteBoard, RemoteResync, RemoteTurn
+from pawnlight.companion.signals import RemoteBoard, RemoteResync, RemoteTakeback, RemoteTurn
 from pawnlight.errors import PawnlightError
 from pawnlight.remote.protocol import (
     CODE,
     PRESENCE_ALL,
     ProtocolError,
     Setup,
+    Takeback,
     TurnEvent,
     check_board_id,
     check_seats,
@@ -39,6 +40,7 @@ from pawnlight.remote.protocol import (
     decode_event,
     decode_presence,
     decode_setup,
+    decode_takeback,
     event_topic,
     events_of,
     new_code,
@@ -46,6 +48,7 @@ from pawnlight.remote.protocol import (
     parse_topic,
     presence_payload,
     presence_topic,
+    takeback_topic,
 )
 
 log = logging.getLogger("pawnlight.remote")
@@ -178,8 +181,12 @@ class RemoteLink:
             if topic.kind == "presence":
                 if payload:  # an empty retained message clears it
                     self._post(RemoteBoard(topic.board, decode_presence(payload), self._clock()))
+            elif not payload:
+                return  # a retained turn withdrawn (taken back)
             elif topic.kind == "event":
                 self._post(RemoteTurn(decode_event(payload, topic), self._clock()))
+            elif topic.kind == "takeback":
+                self._post(RemoteTakeback(decode_takeback(payload, topic), self._clock()))
             elif topic.kind == "code" and topic.code is not None:
                 setup = decode_setup(payload)
                 if setup.host != topic.board or setup.code != topic.code:
@@ -205,6 +212,15 @@ class RemoteLink:
         """A turn played here, recorded: retained, so a board that was away catches up."""
         topic = event_topic(self.board, event.game, event.seq)
         self.client.publish(topic, event.encode(), qos=1, retain=True)
+
+    def publish_takeback(self, takeback: Takeback) -> None:
+        topic = takeback_topic(self.board, takeback.game, takeback.seq)
+        self.client.publish(topic, takeback.encode(), qos=1)
+
+    def clear(self, game: str, seq: int, upto: int) -> None:
+        """Turns taken back: withdraw those published here (an empty retained message)."""
+        for each in range(seq, upto):
+            self.client.publish(event_topic(self.board, game, each), b"", qos=1, retain=True)
 
     def command(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
         """The web's ``remote_host`` and ``remote_join`` (web thread); CommandRefused in words."""
