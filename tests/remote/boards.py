@@ -26,15 +26,26 @@ from .broker import Broker, password_of
 class BoardProcess(DaemonProcess):
     """``pawnlight run --sim --remote mqtt://127.0.0.1:PORT --board-id NAME``."""
 
-    def __init__(self, data: Path, broker: Broker, board: str, password: str | None = None):
+    def __init__(
+        self,
+        data: Path,
+        broker: Broker,
+        board: str,
+        password: str | None = None,
+        ca: Path | None = None,
+    ):
         super().__init__(data, layout="presence", settle=0.1)
         self.broker = broker
         self.board = board
         self.password = password_of(board) if password is None else password
+        self.ca = ca  # mqtts: the CA file the board trusts (mqtt_ca in its config file)
 
     def start(self, timeout: float = 30.0) -> None:
         config = self.data / "test.toml"
-        config.write_text(f"settle = {self.settle}\n")
+        lines = [f"settle = {self.settle}"]
+        if self.ca is not None:
+            lines.append(f'mqtt_ca = "{self.ca}"')
+        config.write_text("\n".join([*lines, ""]))
         env = dict(
             os.environ,
             PAWNLIGHT_PIN=PIN,

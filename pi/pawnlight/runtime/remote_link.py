@@ -129,6 +129,8 @@ class RemoteLink:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        client.on_connect_fail = self._on_connect_fail
+        self._failures = 0
         self.client = client
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -156,6 +158,7 @@ class RemoteLink:
             log.error("the remote broker refused this board (%s): %s", self.board, reason)
             return
         self.connected = True
+        self._failures = 0
         client.publish(presence_topic(self.board), presence_payload(True), qos=1, retain=True)
         client.subscribe(PRESENCE_ALL, qos=1)
         with self._lock:
@@ -166,6 +169,20 @@ class RemoteLink:
         self._post(RemoteBoard(self.board, True, self._clock()))
         self._post(RemoteResync(self._clock()))
         log.info("connected to the remote broker as %s", self.board)
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        """The broker cannot be reached, or its TLS certificate is not trusted: said once (and
+        again every 30 tries), then tried again every 1 to 2 s."""
+        if self._failures % 30 == 0:
+            scheme = "mqtts" if self.address.tls else "mqtt"
+            log.error(
+                "cannot connect to the remote broker %s://%s:%s (down, unreachable, or a TLS "
+                "certificate this board does not trust); trying again",
+                scheme,
+                self.address.host,
+                self.address.port,
+            )
+        self._failures += 1
 
     def _on_disconnect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
