@@ -79,6 +79,20 @@ def _run(args: argparse.Namespace) -> int:
     return run(config)
 
 
+def _remote_demo(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .runtime.demo import run_demo
+
+    if not 1 <= args.http_port <= 65534:
+        print(
+            "error: --http-port must be 1..65534 (the boards take it and the next)", file=sys.stderr
+        )
+        return 2
+    folder = Path(args.data) if args.data else None
+    return run_demo(folder, args.http_port, game=not args.no_game, seconds=args.seconds)
+
+
 class _Version(argparse.Action):
     """``--version``: the version and how the rules core runs (docs/rules-core.md), worked out
     only when asked (it imports the rules core)."""
@@ -161,6 +175,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="this board's name on the broker (letters, digits and -, unique per broker)",
     )
     run.set_defaults(handler=_run)
+
+    demo = commands.add_parser(
+        "remote-demo",
+        help="remote play on one machine: a local broker and two simulated boards (docs/remote.md)",
+    )
+    demo.add_argument(
+        "--http-port", type=int, default=8081, help="the first board's port; the second's is next"
+    )
+    demo.add_argument("--data", help="where the broker and boards keep their files (default: new)")
+    demo.add_argument(
+        "--no-game", action="store_true", help="connect the boards, but host and join no game"
+    )
+    demo.add_argument("--seconds", type=float, help=argparse.SUPPRESS)  # tests: stop by itself
+    demo.set_defaults(handler=_remote_demo)
     register_games(commands)
     register_players(commands)
     register_diagnostics(commands)
