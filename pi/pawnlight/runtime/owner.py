@@ -51,6 +51,7 @@ from pawnlight.companion.signals import (
     RecordEvent,
     Remember,
     RemoteBoard,
+    RemoteInput,
     RemoteResync,
     RemoteTakeback,
     RemoteTurn,
@@ -260,7 +261,7 @@ class Owner:
         self.storage_fault: str | None = None
         self._held_leds: ShowLeds | None = None
         self._held_status: str | None = None
-        self._held_inputs: list[CardScanned | Pressed] = []
+        self._held_inputs: list[CardScanned | Pressed | RemoteInput] = []
         self._storage_tried = 0.0
         self._files_checked = 0.0
         #: The remote-play link (``--remote``), set by the daemon; None: this board plays alone.
@@ -493,9 +494,10 @@ class Owner:
             item.reply.set_result(reply)
             return
         if isinstance(item, RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback):
-            # While writes fail they are dropped: the link's next resync brings them again.
             if self.storage_fault is None:
                 self._execute(companion.handle(item))
+            else:  # a copy would be recorded: it waits, as a card does
+                self._held_inputs.append(item)
             return
         translated = self._translate(item)
         if translated is None:
@@ -803,6 +805,9 @@ class Owner:
                 self._held_inputs.append(item)
             else:
                 self._execute(self.companion.handle(item))
+        if self.remote is not None and self.storage_fault is None:
+            # The turns recorded now were not published while they could not be saved.
+            self._execute(self.companion.handle(RemoteResync(self._clock())))
 
     def _fail(self, message: str) -> None:
         log.error(message)
