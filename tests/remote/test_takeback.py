@@ -4,6 +4,7 @@ on the other, undone on both (and withdrawn from the broker); a refusal changes 
 from __future__ import annotations
 
 import time
+import urllib.request
 
 import pytest
 
@@ -26,6 +27,11 @@ def retained_turns(broker, game: str) -> set[str]:
     time.sleep(0.5)  # retained messages come at once after subscribing; none to wait for after
     reader.loop_stop()
     return got
+
+
+def page_of(daemon: BoardProcess) -> str:
+    with urllib.request.urlopen(daemon.url + "/", timeout=10) as response:
+        return response.read().decode()
 
 
 def take_back(asker: BoardProcess, other: BoardProcess, agree: bool) -> dict:
@@ -74,3 +80,19 @@ def test_a_takeback_agreed_by_the_other_board(boards, broker):
         table.play_turn()
     settled_alike(a, b)
     journals_agree(a, b)
+
+
+@pytest.mark.slow
+def test_the_page_shows_the_boards_and_asks_for_the_takeback(boards):
+    a, b = boards["board-a"], boards["board-b"]
+    table = start_game(boards, {"players": ["red", "blue"]}, RED_AT_A, seed=13)
+    table.play_turn()
+    settled_alike(a, b)
+    page = page_of(b)
+    assert 'data-board="board-a" data-online="true"' in page
+    assert "board-b (this board): blue · online" in page
+    assert 'id="remote-takeback"' not in page
+    a.request("POST", "/api/undo", {}, pin=True)
+    b.wait(lambda s: s["remote"]["takeback"] is not None)
+    page = page_of(b)
+    assert "Board board-a asks to take back turn 1" in page
