@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from pawnlight.devices.sim_firmware import SimulatedFirmware
     from pawnlight.web.server import WebServer
 
+    from .live_publisher import LivePublisher
     from .remote_link import RemoteLink
 
 log = logging.getLogger("pawnlight")
@@ -105,6 +106,7 @@ class Daemon:
         self._pin_factory = None
         self.slowdown = 1.0  # how much slower than a real board the simulated one runs
         self.remote_link: RemoteLink | None = None  # --remote: the broker of remote games
+        self.live_publisher: LivePublisher | None = None  # --remote: the game for a club's page
 
     # -- start --------------------------------------------------------------------------------
 
@@ -172,6 +174,20 @@ class Daemon:
         owner.remote = link
         self.remote_link = link
         link.start()
+        self._start_live(link)
+
+    def _start_live(self, link: RemoteLink) -> None:
+        """--remote: this board's game, retained on the broker for a club's page."""
+        from .live_publisher import LivePublisher
+
+        assert self.owner is not None
+        self.live_publisher = LivePublisher(
+            self.owner.subscribe,
+            link.board,
+            lambda topic, payload: link.client.publish(topic, payload, qos=1, retain=True),
+            lambda: link.connected,
+        )
+        self.live_publisher.start()
 
     def _deck(self) -> CardDeck:
         """The enrolled pack from the data folder; ``self.deck_path`` is where it is saved."""
@@ -394,7 +410,14 @@ class Daemon:
             self._speaking = False
             self._speech_thread.join(timeout=2)
             self._speaker.close()
-        parts = (self.server, self.remote_link, self.card_reader, self.owner, self.link)
+        parts = (
+            self.server,
+            self.live_publisher,
+            self.remote_link,
+            self.card_reader,
+            self.owner,
+            self.link,
+        )
         for part in (*parts, self.firmware):
             if part is not None:
                 try:
