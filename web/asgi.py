@@ -135,6 +135,12 @@ class Broadcaster:
         public live fragment, and the history lines new since the last state sent."""
         from .pages import fragment, history_fragment
 
+        if self.ctx.prepare is not None:  # another page than the status page (web/club.py)
+            try:
+                self.ctx.prepare(snapshot)
+            except Exception:
+                log.exception("could not prepare the event")
+            return
         try:
             self.ctx.live.event(snapshot)
             with self.app.test_request_context("/partial/live", headers={"Host": "localhost"}):

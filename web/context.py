@@ -5,7 +5,9 @@ stop flag.  Kept in ``app.extensions`` so two apps (tests make many) never share
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask import Flask, current_app
 
@@ -70,6 +72,9 @@ class Context:
     #: The name other phones open this machine by (its network address), set by the web server
     #: when it serves every interface; None when it serves this machine alone.
     share_host: str | None = None
+    #: What the event broadcaster builds from each new snapshot before waking the streams
+    #: (asgi.Broadcaster); None: the status page's event and live fragments.
+    prepare: Callable[[dict[str, Any]], None] | None = None
 
 
 def context() -> Context:

@@ -93,6 +93,12 @@ def _remote_demo(args: argparse.Namespace) -> int:
     return run_demo(folder, args.http_port, game=not args.no_game, seconds=args.seconds)
 
 
+def _club(args: argparse.Namespace) -> int:
+    from .runtime.club import run_club
+
+    return run_club(args.remote, args.http_host, args.http_port, args.ca, tuple(args.allow_host))
+
+
 class _Version(argparse.Action):
     """``--version``: the version and how the rules core runs (docs/rules-core.md), worked out
     only when asked (it imports the rules core)."""
@@ -175,6 +181,34 @@ def build_parser() -> argparse.ArgumentParser:
         help="this board's name on the broker (letters, digits and -, unique per broker)",
     )
     run.set_defaults(handler=_run)
+
+    club = commands.add_parser(
+        "club", help="a club's live games: a page of every board publishing to a broker"
+    )
+    club.add_argument(
+        "--remote",
+        metavar="URL",
+        required=True,
+        help="the broker: mqtt://HOST:PORT or mqtts://... (user and password: "
+        "PAWNLIGHT_MQTT_USER, PAWNLIGHT_MQTT_PASSWORD, normally the read-only dashboard user)",
+    )
+    club.add_argument(
+        "--http-host",
+        default="127.0.0.1",
+        help="the page's address (default 127.0.0.1; 0.0.0.0 lets other machines in)",
+    )
+    club.add_argument("--http-port", type=int, default=8090, help="the page's port (default 8090)")
+    club.add_argument(
+        "--ca", metavar="FILE", help="the CA that signed an mqtts broker's certificate"
+    )
+    club.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name the page answers to besides this machine's own (repeatable)",
+    )
+    club.set_defaults(handler=_club)
 
     demo = commands.add_parser(
         "remote-demo",
