@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from pawnlight.devices.emulated_pico import missing
+from pawnlight.runtime.local_broker import missing as no_broker
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
@@ -33,10 +34,13 @@ FIGURES = {
     "daemon_latency.py": r"confirmation .*median\s+[\d.]+ ms",
     "web_load.py": r"(?s)change -> page updated\s+.*[\d.]+ ms.*flood.*/api/state\s+median\s+[\d.]+",
     "pico_emulated.py": r"scan median [\d.]+x idle",
+    "remote.py": r"(?s)B's LEDs lit\s+median\s+[\d.]+ ms.*delivered to the club\s+[\d.]+ msg/s",
 }
 
 #: Benchmarks of the firmware on the emulated RP2040: run where its UF2 and boot ROM are.
 EMULATED = {"pico_emulated.py"}
+#: Benchmarks that start Debian's Mosquitto.
+BROKER = {"remote.py"}
 
 
 def test_every_benchmark_has_a_smoke_run() -> None:
@@ -48,6 +52,8 @@ def test_every_benchmark_has_a_smoke_run() -> None:
 def test_the_benchmark_prints_its_figures(name: str) -> None:
     if name in EMULATED and (reason := missing()) is not None:
         pytest.skip(f"no emulated Pico: {reason}")
+    if name in BROKER and (reason := no_broker()) is not None:
+        pytest.skip(f"no local broker: {reason}")
     env = dict(os.environ, PYTHONWARNINGS="ignore")
     done = subprocess.run(
         [sys.executable, str(BENCHMARKS / name), "--smoke"],
