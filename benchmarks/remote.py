@@ -47,11 +47,14 @@ sys.path.insert(0, str(ROOT))
 from pawnlight.remote.live import encode, live_topic, summary  # noqa: E402
 from pawnlight.remote.protocol import presence_payload, presence_topic  # noqa: E402
 from pawnlight.rules import Deck  # noqa: E402
-from pawnlight.rules.board import COLOURS  # noqa: E402
+from pawnlight.rules.board import COLOURS, TRACK_SQUARES, Place  # noqa: E402
 from pawnlight.rules.game import Game, GameConfig, Phase  # noqa: E402
+from pawnlight.rules.notation import parse_move  # noqa: E402
+from pawnlight.rules.position import Position  # noqa: E402
 from pawnlight.runtime.local_broker import DASHBOARD, LocalBroker, free_port, missing  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
+DARK = "#000000"  # an LED off, as GET /api/sim/leds says it
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -136,8 +139,13 @@ class LedWatch:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
         last = None
         while not self._stop.is_set():
-            connection.request("GET", "/api/sim/leds")
-            body = connection.getresponse().read().decode()
+            try:
+                connection.request("GET", "/api/sim/leds")
+                body = connection.getresponse().read().decode()
+            except (OSError, http.client.HTTPException):  # the server closed it: again
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+                continue
             now = time.perf_counter()
             if body != last:
                 self.frames.append((now, body))
@@ -145,9 +153,19 @@ class LedWatch:
             self._stop.wait(0.005)
         connection.close()
 
-    def lit_since(self, frame: Any) -> float | None:
-        """When ``frame`` (the LEDs as JSON reads them) was first seen."""
-        return next((at for at, body in self.frames if json.loads(body) == frame), None)
+    def lit(self, keys: set[str], since: float) -> float | None:
+        """When every LED of ``keys`` was first seen lit after ``since`` (they may blink); with
+        no keys (a move into the safety zone or home), the first frame changed after it."""
+        before = next((body for at, body in reversed(self.frames) if at < since), None)
+        for at, body in self.frames:
+            if at < since:
+                continue
+            leds = json.loads(body)
+            if keys and all(leds.get(key, DARK) != DARK for key in keys):
+                return at
+            if not keys and body != before:
+                return at
+        return None
 
     def stop(self) -> None:
         self._stop.set()
@@ -243,8 +261,11 @@ def _timed_turn(
         moved = time.perf_counter()
         table.move(player, choice, played)
         copy = other.wait(lambda s: (s["remote"] or {}).get("copy") is not None, timeout=15)
-        frame = other.request("GET", "/api/sim/leds")
-        lit = wait_until(lambda: watch.lit_since(frame), 5, "the lit frame")
+        move = parse_move(
+            copy["remote"]["copy"]["text"], Position.from_json(copy["pawns"]), copy["teams"]
+        )
+        keys = {Place(s.final, s.colour).key for s in move.steps if s.final < TRACK_SQUARES}
+        lit = wait_until(lambda: watch.lit(keys, moved), 5, "the copy's LEDs lit")
         watch.stop()
         published = wait_until(lambda: turns.at.get(played), 5, "the turn on the broker")
         shown = wait_until(lambda: streams[_name(boards, other)].copy_at.get(played), 5, "the copy")
@@ -508,7 +529,7 @@ def main() -> int:
         for key, name in names.items():
             values = [v * 1000 for v in figures[key]]
             print(
-                f"  {name:60s} median {statistics.median(values):6.1f} ms"
+                f"  {name:66s} median {statistics.median(values):6.1f} ms"
                 f"  p99 {percentile(values, 0.99):6.1f} ms  max {max(values):6.1f} ms"
             )
         rows = club(args.boards, args.seconds, Path(folder))
