@@ -166,7 +166,7 @@ def test_the_simulator_lifts_places_and_scans(phone, served, service, expect):
     expect(phone.locator("#sim-feedback")).to_have_text(
         "Pick a pawn first: tap one on the board, or a colour in your hand."
     )
-    phone.get_by_role("button", name="Confirm").click()
+    phone.get_by_role("button", name="Confirm", exact=True).click()
     expect(phone.locator("#warning")).to_have_text("nothing to confirm now")
     screenshot(phone, "sim-after-move")
 
