@@ -103,6 +103,9 @@ class EveningMachine(RuleBasedStateMachine):
         self.state = self.evening.state()
         self.rng = random.Random(0)
         self.undone_bump = False
+        # Storage disasters, each at most twice an evening: every one costs a rescue or a
+        # restart (seconds), and Hypothesis would otherwise pick them as often as a card.
+        self.disasters_left = 2
 
     def teardown(self) -> None:
         try:
@@ -443,13 +446,14 @@ class EveningMachine(RuleBasedStateMachine):
         state = self.evening.wait(lambda s: s["storage"]["ok"], what="the storage to work")
         self.state = self.evening.settled()
 
-    @precondition(lambda self: self.playing())
+    @precondition(lambda self: self.playing() and self.disasters_left > 0)
     @rule(then=st.sampled_from(["play on", "restart", "kill"]))
     def journal_files_deleted(self, then: str) -> None:
         """Someone deletes the journal's files while the game goes on: what the daemon holds is
         written to a fresh journal in their place, every confirmed turn in it (the invariant
         reads it), and a restart or a power cut after it resumes the game where it was."""
         told = self.evening.rescues()
+        self.disasters_left -= 1
         if not self.evening.delete_journal_files():
             return
         self.count("journal files deleted")
@@ -462,11 +466,14 @@ class EveningMachine(RuleBasedStateMachine):
         if then != "play on":
             self.restart(kill=then == "kill")
 
-    @precondition(lambda self: self.playing() and self.state["phase"] == "draw")
+    @precondition(
+        lambda self: self.playing() and self.state["phase"] == "draw" and self.disasters_left > 0
+    )
     @rule(card=st.sampled_from(["1", "2", "sorry"]))
     def storage_read_only_then_writable(self, card: str) -> None:
         """The storage goes read-only (a failing SD card remounted so) and is made writable
         again: nothing is confirmed meanwhile, then all of it is saved, without a restart."""
+        self.disasters_left -= 1
         self.count("read-only storage")
         self.evening.read_only(True)
         try:
