@@ -30,6 +30,7 @@ def _has_pcbnew() -> bool:
     return done.returncode == 0
 
 
+@pytest.mark.slow
 def test_the_command_writes_every_board_and_prints_its_counts(tmp_path, capsys):
     run = tmp_path / "out"
     code = main(["hardware", "pcb", "--out", str(run)])
@@ -46,6 +47,7 @@ def test_the_command_writes_every_board_and_prints_its_counts(tmp_path, capsys):
             assert f"ERC strip-{design}-{sensing}: 0 errors" in printed
     for design in DESIGNS:
         assert (run / "boards" / f"strip-{design}.kicad_pcb").read_text().startswith("(kicad_pcb")
+        assert f"routed strip-{design}: " in printed
     docs = Path(__file__).resolve().parents[2] / "docs" / "img"
     for name in ("hub-presence", "hub-colour", "strip-track-a-presence"):
         drawn = (run / "schematics" / f"{name}.svg").read_text()
@@ -57,7 +59,7 @@ def test_the_command_writes_every_board_and_prints_its_counts(tmp_path, capsys):
         assert len(list(csv.DictReader(handle))) == len(INSTANCES)
     if _has_pcbnew():
         for design in DESIGNS:
-            assert f"DRC strip-{design}: 0 errors" in printed
+            assert f"DRC strip-{design}: 0 errors, 0 unrouted connections" in printed
             fab = run / "fab" / f"strip-{design}"
             assert (fab / f"strip-{design}-F_Cu.gbr").is_file()
             assert (fab / f"strip-{design}-Edge_Cuts.gbr").is_file()
@@ -73,3 +75,65 @@ def test_an_unwritable_folder_is_an_error_not_a_traceback(tmp_path, capsys):
     blocker.write_text("not a folder")
     assert main(["hardware", "pcb", "--out", str(blocker / "out")]) == 1
     assert capsys.readouterr().err.startswith("error: ")
+
+
+needs_kicad = pytest.mark.skipif(
+    not _has_pcbnew(), reason="KiCad's pcbnew missing (apt-get install kicad): no DRC here"
+)
+
+
+def _drc(pcb_written, tmp_path, design: str, edit=None) -> tuple[int, int, str]:
+    """KiCad's DRC of a copy of one written strip board (edited first by ``edit``), through
+    the command's own path: (errors, unrouted connections, the report)."""
+    from pawnlight.hardware.pcb.build import Report, kicad_python, run_kicad
+
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    board = tmp_path / f"strip-{design}.kicad_pcb"
+    text = pcb_written.boards[design].read_text(encoding="utf-8")
+    board.write_text(edit(text) if edit else text, encoding="utf-8")
+    report = Report()
+    python = kicad_python()
+    assert python is not None
+    run_kicad(python, board, tmp_path, report)
+    assert not report.notes, report.notes
+    errors, unrouted = report.drc[board.stem]
+    return errors, unrouted, (tmp_path / "drc" / f"{board.stem}.txt").read_text()
+
+
+@needs_kicad
+@pytest.mark.parametrize("design", list(DESIGNS))
+def test_kicad_finds_every_strip_routed_without_a_violation(pcb_written, tmp_path, design):
+    errors, unrouted, report = _drc(pcb_written, tmp_path, design)
+    assert (errors, unrouted) == (0, 0), report
+
+
+@needs_kicad
+def test_kicad_counts_a_clearance_violation_and_a_missing_track(pcb_written, tmp_path):
+    """The DRC above can fail: two crossing tracks of different nets are an error, and a
+    board without its tracks has every connection unrouted."""
+    import re
+
+    def crossing(text: str) -> str:
+        nets = dict(re.findall(r'\(net (\d+) "(SEN\d)"\)', text))
+        first, second = sorted(nets)[:2]
+        extra = "".join(
+            f'  (segment (start {x1} {y1}) (end {x2} {y2}) (width 0.25) (layer "B.Cu") '
+            f"(net {net}) (tstamp 00000000-0000-0000-0000-00000000000{k}))\n"
+            for k, (net, x1, y1, x2, y2) in enumerate(
+                [(first, 100, 50.5, 104, 50.5), (second, 102, 48.5, 102, 52.5)], start=1
+            )
+        )
+        return text.rstrip().removesuffix(")") + extra + ")\n"
+
+    errors, _unrouted, report = _drc(pcb_written, tmp_path, "track-b", crossing)
+    assert errors >= 1 and "[clearance]" in report, report
+
+    def bare(text: str) -> str:
+        return "\n".join(
+            line
+            for line in text.splitlines()
+            if not line.lstrip().startswith(("(segment ", "(via "))
+        )
+
+    errors, unrouted, report = _drc(pcb_written, tmp_path / "bare", "track-b", bare)
+    assert errors == 0 and unrouted > 40, report

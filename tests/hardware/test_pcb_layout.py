@@ -38,19 +38,11 @@ def test_every_place_is_on_exactly_one_strip():
 
 
 @pytest.fixture(scope="module")
-def boards(tmp_path_factory):
+def boards(pcb_written):
+    """The written strip boards (tests/hardware/conftest.py), read back."""
     from kiutils.board import Board
 
-    from pawnlight.hardware.pcb.build import Report, write_netlists
-    from pawnlight.hardware.pcb.layout import write_strip_boards
-    from pawnlight.hardware.pcb.netlist import read_netlist
-    from pawnlight.hardware.wiring import load_wiring
-
-    out = tmp_path_factory.mktemp("pcb")
-    write_netlists(load_wiring(), out, Report())
-    netlists = {p.stem: read_netlist(p.read_text()) for p in (out / "netlists").glob("*.net")}
-    paths = write_strip_boards(netlists, out)
-    return {p.stem.removeprefix("strip-"): Board.from_file(str(p)) for p in paths}
+    return {name: Board.from_file(str(path)) for name, path in pcb_written.boards.items()}
 
 
 def _positions(board) -> dict[str, tuple[float, float]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pawnlight.hardware.pcb.circuit import KICAD_SHARE, STRIP_PINS, strip_ref
-from pawnlight.hardware.pcb.netlist import Netlist, read_netlist
+from pawnlight.hardware.pcb.netlist import Netlist
 from pawnlight.hardware.pcb.strips import INSTANCES
 from pawnlight.hardware.pins import PICO_PIN
 from pawnlight.hardware.wiring import load_wiring
@@ -35,17 +35,10 @@ SIGNAL_PIN = {name: pin for pin, name in STRIP_PINS.items()}
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory: pytest.TempPathFactory):
-    """Every netlist written once, read back; and the ERC counts per board."""
-    from pawnlight.hardware.pcb.build import Report, write_netlists
-
-    out = tmp_path_factory.mktemp("pcb")
-    report = Report()
-    write_netlists(WIRING, out, report)
-    found = {}
-    for path in sorted((out / "netlists").glob("*.net")):
-        found[path.stem] = read_netlist(path.read_text(encoding="utf-8"))
-    return found, report.erc
+def built(pcb_written):
+    """Every netlist written once (tests/hardware/conftest.py), read back; and the ERC counts
+    per board."""
+    return pcb_written.netlists, pcb_written.erc
 
 
 @pytest.fixture

@@ -7,7 +7,8 @@ What it writes (docs/pcb.md):
   board kind (``strip-track-a-presence`` ...);
 * ``schematics/<board>.svg``: the circuit drawn from the same objects;
 * ``boards/<design>.kicad_pcb`` and, where KiCad's pcbnew is there, ``drc/<design>.txt`` and
-  ``fab/<design>/`` (Gerbers, drill, placement, BOM): the strip layouts;
+  ``fab/<design>/`` (Gerbers, drill, placement, BOM): the strip layouts, placed from the
+  geometry and routed by :mod:`.route`;
 * ``strips.csv``: where each strip is mounted on the board.
 """
 
@@ -40,10 +41,12 @@ def netlist_names() -> list[str]:
 
 @dataclass
 class Report:
-    """Per board: ERC errors and warnings, DRC errors and unrouted nets, and notes."""
+    """Per board: ERC errors and warnings, tracks and vias routed, DRC errors and unrouted
+    connections, and notes."""
 
     erc: dict[str, tuple[int, int]] = field(default_factory=dict)
     drc: dict[str, tuple[int, int]] = field(default_factory=dict)
+    copper: dict[str, tuple[int, int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
 
@@ -51,16 +54,17 @@ class Report:
         out = []
         for name, (errors, warnings) in self.erc.items():
             out.append(f"ERC {name}: {errors} errors, {warnings} warnings")
+        for name, (tracks, vias) in self.copper.items():
+            out.append(f"routed {name}: {tracks} tracks, {vias} vias")
         for name, (errors, unrouted) in self.drc.items():
             out.append(f"DRC {name}: {errors} errors, {unrouted} unrouted connections")
         return out + self.notes
 
     @property
     def ok(self) -> bool:
-        """No ERC or DRC violation.  Unrouted connections are counted and printed apart: the
-        strips are placed, not routed yet (docs/pcb.md), so they are no failure of this run."""
+        """No ERC or DRC violation, and no connection left unrouted on any board."""
         return all(e == 0 for e, _ in self.erc.values()) and all(
-            e == 0 for e, _ in self.drc.values()
+            e == 0 and unrouted == 0 for e, unrouted in self.drc.values()
         )
 
 
@@ -215,7 +219,7 @@ def build(out: Path, wiring: Wiring | None = None) -> Report:
     netlists = {c.name: read_netlist(c.netlist) for c in checked}
     write_mounting(out, report)
     write_boms(netlists, out, report)
-    boards = write_strip_boards(netlists, out)
+    boards = write_strip_boards(netlists, out, report.copper)
     report.written += boards
     python = kicad_python()
     if python is None:

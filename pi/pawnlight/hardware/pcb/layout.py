@@ -4,19 +4,23 @@ Every footprint comes from KiCad's own library (Debian's kicad-footprints) and i
 part's position in the strip design (:mod:`.strips`): a sensor at its place's centre, an LED
 under its LED hole.  A design's origin (its first sensor) sits at :data:`PAGE_ORIGIN` on KiCad's
 page, which is also the board's auxiliary (drill and placement) origin: the placement file gives
-every part in the design's own millimetres.
+every part in the design's own millimetres.  Two M2 mounting holes go where the parts leave room
+nearest the strip's ends, and :mod:`.route` lays the copper of every net (tracks and vias on
+both layers), keeping off the holes' screw heads.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .circuit import FP, KICAD_SHARE, CircuitError, strip_refs
 from .netlist import Netlist
+from .route import LAYERS, Box, Pad, Routed, RoutingError, route
 from .strips import DESIGNS, Point, StripDesign
 
 #: Where a design's (0, 0) lies on KiCad's page, in mm.
@@ -34,6 +38,11 @@ CONNECTOR_AT: dict[str, Point] = {
 }
 BULK_AT: dict[str, Point] = {"track": (43.5, 0.0), "lane": (6.0, 4.0), "area": (13.2, -3.5)}
 #: Beside a sensor its 100 nF capacitor; below an LED its own.
+#: The strips' mounting holes: M2 screws (a 2.2 mm hole without copper), the copper kept
+#: off a circle the size of the screw's head, and the footprint's courtyard.
+MOUNTING_HOLE = "MountingHole:MountingHole_2.2mm_M2"
+HOLE_KEEPOUT_MM = 2.2
+HOLE_COURTYARD_MM = 2.45
 SENSOR_CAP_OFFSET: Point = (0.0, -3.5)
 LED_CAP_OFFSET: Point = (0.0, 4.5)
 
@@ -131,6 +140,7 @@ def strip_board(design: StripDesign, netlist: Netlist) -> Any:
             net_of_pin[node] = name
     ox, oy = PAGE_ORIGIN
     box = [math.inf, math.inf, -math.inf, -math.inf]
+    courtyards: list[Box] = []
     for placed in placements(design):
         component = netlist.components.get(placed.ref)
         if component is None:
@@ -150,6 +160,7 @@ def strip_board(design: StripDesign, netlist: Netlist) -> Any:
             if net:
                 pad.net = Net(numbers[net], net)
         left, top, right, bottom = _courtyard(footprint)
+        courtyards.append((x + left, y + top, x + right, y + bottom))
         box = [
             min(box[0], x + left),
             min(box[1], y + top),
@@ -160,22 +171,155 @@ def strip_board(design: StripDesign, netlist: Netlist) -> Any:
     missing = set(netlist.components) - {p.ref for p in placements(design)}
     if missing:
         raise CircuitError(f"{design.name}: no place on the board for {', '.join(sorted(missing))}")
+    outline: Box = (
+        round(box[0] - MARGIN_MM, 2),
+        round(box[1] - MARGIN_MM, 2),
+        round(box[2] + MARGIN_MM, 2),
+        round(box[3] + MARGIN_MM, 2),
+    )
     board.graphicItems.append(
         GrRect(
-            start=Position(X=round(box[0] - MARGIN_MM, 2), Y=round(box[1] - MARGIN_MM, 2)),
-            end=Position(X=round(box[2] + MARGIN_MM, 2), Y=round(box[3] + MARGIN_MM, 2)),
+            start=Position(X=outline[0], Y=outline[1]),
+            end=Position(X=outline[2], Y=outline[3]),
             layer="Edge.Cuts",
             width=0.1,
         )
     )
     board.setup.auxAxisOrigin = Position(X=ox, Y=oy)
     board.setup.gridOrigin = Position(X=ox, Y=oy)
+    keepouts = []
+    for number, (x, y) in enumerate(mounting_holes(outline, courtyards), start=1):
+        hole = load_footprint(MOUNTING_HOLE)
+        hole.position = Position(X=x, Y=y)
+        ref = f"H{number}"
+        for item in hole.graphicItems:
+            if getattr(item, "type", None) == "reference":
+                item.text = ref
+        hole.properties = {**(hole.properties or {}), "Reference": ref, "Value": "M2"}
+        board.footprints.append(hole)
+        # No copper under the screw's head: the router keeps off a circle of its size.
+        size = 2 * HOLE_KEEPOUT_MM
+        keepouts.append(Pad(ref, "", "", x, y, size, size, LAYERS, round=True))
+    try:
+        routed = route(board_pads(board) + keepouts, outline)
+    except RoutingError as error:
+        raise CircuitError(f"{design.name}: {error}") from None
+    add_copper(board, routed, numbers)
     return board
 
 
-def write_strip_boards(netlists: dict[str, Netlist], out: Path) -> list[Path]:
+def mounting_holes(outline: Box, courtyards: list[Box]) -> list[tuple[float, float]]:
+    """Where the two mounting holes go: the free points nearest the board's two ends (along its
+    longer side), whose courtyard circle stays clear of every part's courtyard and inside the
+    board."""
+    left, top, right, bottom = outline
+    inset = HOLE_COURTYARD_MM + 0.5
+    step = 0.5
+    free = []
+    y = top + inset
+    while y <= bottom - inset:
+        x = left + inset
+        while x <= right - inset:
+            if all(_box_distance(x, y, court) >= HOLE_COURTYARD_MM + 0.25 for court in courtyards):
+                free.append((round(x, 2), round(y, 2)))
+            x += step
+        y += step
+    if not free:
+        raise CircuitError("no room for the mounting holes on the strip")
+    wide = right - left >= bottom - top
+    middle = (top + bottom) / 2 if wide else (left + right) / 2
+
+    def along(point: tuple[float, float]) -> tuple[float, float]:
+        first, second = point if wide else point[::-1]
+        return first, abs(second - middle)
+
+    start = min(free, key=along)
+    end = min(free, key=lambda p: (-along(p)[0], along(p)[1]))
+    return [start, end]
+
+
+def _box_distance(x: float, y: float, box: Box) -> float:
+    dx = max(box[0] - x, 0.0, x - box[2])
+    dy = max(box[1] - y, 0.0, y - box[3])
+    return math.hypot(dx, dy)
+
+
+def board_pads(board: Any) -> list[Pad]:
+    """Every copper pad of a kiutils board, where it lies on the page (footprints turned by
+    their angle), with its net."""
+    found = []
+    for footprint in board.footprints:
+        turn = math.radians(footprint.position.angle or 0.0)
+        cos, sin = math.cos(turn), math.sin(turn)
+        for pad in footprint.pads:
+            layers: tuple[str, ...] = tuple(
+                layer for layer in LAYERS if layer in pad.layers or "*.Cu" in pad.layers
+            )
+            if not layers:
+                continue
+            dx, dy = pad.position.X, pad.position.Y
+            x = footprint.position.X + dx * cos + dy * sin
+            y = footprint.position.Y - dx * sin + dy * cos
+            w, h = pad.size.X, pad.size.Y
+            angle = ((pad.position.angle or 0.0) + 0.0) % 180
+            if round(angle) == 90:
+                w, h = h, w
+            elif round(angle) != 0:
+                w = h = max(w, h) * math.sqrt(2)  # a turned pad: its bounding square
+            found.append(
+                Pad(
+                    ref=footprint.properties.get("Reference", ""),
+                    number=str(pad.number),
+                    net=pad.net.name if pad.net else "",
+                    x=x,
+                    y=y,
+                    w=w,
+                    h=h,
+                    layers=layers,
+                    round=pad.shape in ("circle", "oval") and abs(w - h) < 1e-6,
+                )
+            )
+    return found
+
+
+def add_copper(board: Any, routed: Routed, numbers: dict[str, int]) -> None:
+    """The router's tracks and vias into the board, on their nets."""
+    from kiutils.items.brditems import Segment, Via
+    from kiutils.items.common import Position
+
+    def stamp(item: object) -> str:  # the same board gets the same time stamps
+        return str(uuid.uuid5(uuid.NAMESPACE_OID, repr(item)))
+
+    for track in routed.tracks:
+        board.traceItems.append(
+            Segment(
+                start=Position(X=track.start[0], Y=track.start[1]),
+                end=Position(X=track.end[0], Y=track.end[1]),
+                width=track.width,
+                layer=track.layer,
+                net=numbers[track.net],
+                tstamp=stamp(track),
+            )
+        )
+    for via in routed.vias:
+        board.traceItems.append(
+            Via(
+                position=Position(X=via.at[0], Y=via.at[1]),
+                size=via.size,
+                drill=via.drill,
+                layers=list(LAYERS),
+                net=numbers[via.net],
+                tstamp=stamp(via),
+            )
+        )
+
+
+def write_strip_boards(
+    netlists: dict[str, Netlist], out: Path, copper: dict[str, tuple[int, int]] | None = None
+) -> list[Path]:
     """boards/<design>.kicad_pcb for every design, from its presence netlist (the colour
-    board's strips are the same boards with other sensors fitted: the same nets)."""
+    board's strips are the same boards with other sensors fitted: the same nets).  ``copper``
+    gets each board's numbers of tracks and vias."""
     written = []
     for name, design in DESIGNS.items():
         board = strip_board(design, netlists[f"strip-{name}-presence"])
@@ -183,4 +327,7 @@ def write_strip_boards(netlists: dict[str, Netlist], out: Path) -> list[Path]:
         path.parent.mkdir(parents=True, exist_ok=True)
         board.to_file(str(path))
         written.append(path)
+        if copper is not None:
+            vias = sum(1 for item in board.traceItems if not hasattr(item, "start"))
+            copper[path.stem] = (len(board.traceItems) - vias, vias)
     return written
