@@ -12,7 +12,7 @@ from typing import Any
 
 from pawnlight.players import HeuristicPlayer, view_of
 from pawnlight.rules import Deck
-from pawnlight.rules.board import COLOURS
+from pawnlight.rules.board import COLOURS, TRACK_SQUARES
 from pawnlight.rules.game import Game, GameConfig, Phase
 from pawnlight.rules.notation import move_text, parse_move
 from pawnlight.rules.position import Position
@@ -84,6 +84,8 @@ def all_online(state: dict[str, Any]) -> bool:
     remote = state.get("remote")
     return remote is not None and all(b["online"] for b in remote["boards"].values())
 
+
+DARK = "#000000"
 
 #: What every board of a remote game must agree on once settled.
 SHARED = ("edition", "players", "teams", "turn", "card", "pawns", "history")
@@ -180,10 +182,25 @@ class Table:
         )
         copy = state["remote"]["copy"]
         if copy is not None:
-            assert state["lit"], "the copy is lit on the board"
+            self.see_lit(daemon, state, copy)
             self.move(daemon, copy, turns)
         state = daemon.wait(lambda s: len(s["history"]) > turns)
         assert state["remote"]["copy"] is None
+
+    def see_lit(self, daemon: BoardProcess, state: dict[str, Any], copy: dict[str, Any]) -> None:
+        """The copy is lit on the board's LEDs (where it lands on the track, blinking or not)
+        and in ``lit``, before anyone moves."""
+        move = parse_move(copy["text"], Position.from_json(state["pawns"]), state["teams"])
+        finals = {square_name(s.colour, s.final) for s in move.steps if s.final < TRACK_SQUARES}
+        assert finals <= set(state["lit"]), (finals, state["lit"])
+        seen: set[str] = set()
+
+        def lit() -> bool:
+            leds = daemon.request("GET", "/api/sim/leds")
+            seen.update(key for key in finals if leds.get(key, DARK) != DARK)
+            return seen == finals
+
+        daemon.wait_for(lit)
 
     def mirror_turn(self, turn: dict[str, Any]) -> None:
         self.mirror.draw(turn["card"])
