@@ -105,6 +105,8 @@ def _drc(pcb_written, tmp_path, design: str, edit=None) -> tuple[int, int, str]:
 def test_kicad_finds_every_strip_routed_without_a_violation(pcb_written, tmp_path, design):
     errors, unrouted, report = _drc(pcb_written, tmp_path, design)
     assert (errors, unrouted) == (0, 0), report
+    # Nor a stray piece of track (a warning): every track end meets a pad, via or track.
+    assert "[track_dangling]" not in report, report
 
 
 @needs_kicad

@@ -303,16 +303,7 @@ class _Router:
                 return False
             met = tree & targets
             if met:
-                # Copper of the net already crosses this pad: a stub from there to the pad's
-                # centre, so that a track ends in the pad (as KiCad counts a connection).
-                layer, i, j = min(met)
-                x, y = grid.point(i, j)
-                if (x, y) != (pad.x, pad.y):
-                    stub = Track(
-                        name, LAYERS[layer], (round(x, 4), round(y, 4)), (pad.x, pad.y), width
-                    )
-                    routed.tracks.append(stub)
-                    grid.claim_segment(net, stub.layer, stub.start, stub.end, width)
+                self._stub(grid, name, net, width, pad, met, routed)
                 tree |= targets
                 continue
             path = self._search(grid, net, kind, tree, targets, (pad.x, pad.y))
@@ -325,6 +316,32 @@ class _Router:
                 if la != lb:
                     tree |= {(0, i, j), (1, i, j)}
         return True
+
+    def _stub(
+        self,
+        grid: _Grid,
+        name: str,
+        net: int,
+        width: float,
+        pad: Pad,
+        met: set[tuple[int, int, int]],
+        routed: Routed,
+    ) -> None:
+        """Copper of the net already crosses this pad (at the grid points ``met``).  Unless it
+        covers the pad's centre, a stub from it to the centre, so that a track ends in the pad
+        (as KiCad counts a connection)."""
+
+        def off_centre(cell: tuple[int, int, int]) -> float:
+            x, y = grid.point(cell[1], cell[2])
+            return math.hypot(x - pad.x, y - pad.y)
+
+        layer, i, j = min(met, key=lambda cell: (off_centre(cell), cell))
+        if off_centre((layer, i, j)) <= width / 2:
+            return
+        x, y = grid.point(i, j)
+        stub = Track(name, LAYERS[layer], (round(x, 4), round(y, 4)), (pad.x, pad.y), width)
+        routed.tracks.append(stub)
+        grid.claim_segment(net, stub.layer, stub.start, stub.end, width)
 
     def _search(
         self,
