@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from pawnlight.remote.protocol import event_topic
+from pawnlight.remote.protocol import TurnEvent, event_topic, position_hash
+from pawnlight.rules.game import Game, GameConfig
 from pawnlight.rules.notation import move_text
 
 from .boards import BoardProcess, all_online, shared
@@ -174,3 +175,37 @@ def test_a_board_with_the_wrong_password_cannot_join(tmp_path, broker):
         assert "refused this board" in (daemon.data / "daemon.log").read_text()
     finally:
         daemon.stop()
+
+
+@pytest.mark.slow
+def test_turns_delivered_out_of_order_are_played_in_order(boards, broker):
+    """Two turns of the colours at board-a (red, then blue) reach board-b in reverse order,
+    through the broker: board-b waits for the first, then copies both in turn."""
+    b = boards["board-b"]
+    seats = {"red": "board-a", "blue": "board-a", "yellow": "board-b"}  # play goes clockwise
+    start_game(boards, {"players": ["red", "blue", "yellow"]}, seats)
+    game_id = b.state()["remote"]["game"]
+    mirror = Game(GameConfig(players=("red", "blue", "yellow")))
+    events = []
+    for seq, card in enumerate(("1", "1")):
+        mirror.draw(card)
+        move = mirror.legal[0]
+        mirror.play(move)
+        turn = mirror.history[-1]
+        events.append(
+            TurnEvent(
+                game_id, seq, "board-a", turn.colour, card, turn.text, position_hash(turn.after)
+            )
+        )
+    # Sent with board-a's credentials (as board-a's link would), the later turn first.
+    as_a = connected(broker, "board-a")
+    for event in reversed(events):
+        publish(as_a, event_topic("board-a", game_id, event.seq), event.encode())
+    as_a.loop_stop()
+    for event in events:
+        state = b.wait(lambda s, e=event: (s["remote"]["copy"] or {}).get("text") == e.move)
+        assert len(state["history"]) == event.seq
+        b.request("POST", "/api/sim/board", {"pawns": state["remote"]["copy"]["pawns"]})
+        b.wait(lambda s, e=event: len(s["history"]) == e.seq + 1)
+    assert b.state()["history"] == [event.move for event in events]
+    assert b.state()["turn"] == "yellow" and b.state()["warning"] is None
