@@ -372,3 +372,30 @@ def test_every_strip_has_two_mounting_holes_clear_of_its_copper(strip_boards):
         along = sorted(h.x if wide else h.y for h in holes)
         length = (outline[2] - outline[0]) if wide else (outline[3] - outline[1])
         assert along[1] - along[0] > length / 2, design
+
+
+def test_every_strip_has_a_ground_pour_kept_off_its_holes(pcb_written):
+    """A GND zone over the bottom layer (KiCad fills it before the DRC), and a keep-out over
+    each mounting hole on both layers, so no copper lies under a screw head."""
+    from kiutils.board import Board
+
+    from pawnlight.hardware.pcb.layout import HOLE_KEEPOUT_MM
+
+    for design, path in pcb_written.boards.items():
+        board = Board.from_file(str(path))
+        pours = [z for z in board.zones if z.keepoutSettings is None]
+        assert [(z.netName, z.layers) for z in pours] == [("GND", ["B.Cu"])], design
+        holes = [f.position for f in board.footprints if f.libId.startswith("MountingHole:")]
+        keepouts = [z for z in board.zones if z.keepoutSettings is not None]
+        assert len(keepouts) == len(holes) == 2, design
+        for hole in holes:
+            (around,) = [
+                z
+                for z in keepouts
+                if all(
+                    abs(math.hypot(p.X - hole.X, p.Y - hole.Y) - HOLE_KEEPOUT_MM) < 0.01
+                    for p in z.polygons[0].coordinates
+                )
+            ]
+            assert around.keepoutSettings.copperpour == "not_allowed"
+            assert around.keepoutSettings.tracks == "not_allowed"

@@ -43,6 +43,9 @@ BULK_AT: dict[str, Point] = {"track": (43.5, 0.0), "lane": (6.0, 4.0), "area": (
 MOUNTING_HOLE = "MountingHole:MountingHole_2.2mm_M2"
 HOLE_KEEPOUT_MM = 2.2
 HOLE_COURTYARD_MM = 2.45
+#: The bottom layer's ground pour keeps this far from other nets' copper (more than the 0.2 mm
+#: of tracks: a pour's edge is long).
+GROUND_POUR_CLEARANCE_MM = 0.3
 SENSOR_CAP_OFFSET: Point = (0.0, -3.5)
 LED_CAP_OFFSET: Point = (0.0, 4.5)
 
@@ -205,7 +208,60 @@ def strip_board(design: StripDesign, netlist: Netlist) -> Any:
     except RoutingError as error:
         raise CircuitError(f"{design.name}: {error}") from None
     add_copper(board, routed, numbers)
+    add_ground_pour(board, outline, [(k.x, k.y) for k in keepouts], numbers["GND"])
     return board
+
+
+def add_ground_pour(board: Any, outline: Box, holes: list[tuple[float, float]], gnd: int) -> None:
+    """A GND zone over the whole bottom layer (KiCad fills it round the other nets' copper,
+    and drops the pieces that reach no GND pad or via), kept off the mounting holes' screw
+    heads.  The routed tracks join every GND pad already: the pour only adds ground."""
+    from kiutils.items.common import Position
+    from kiutils.items.zones import FillSettings, Hatch, KeepoutSettings, Zone, ZonePolygon
+
+    left, top, right, bottom = outline
+    corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+    pour = Zone(
+        net=gnd,
+        netName="GND",
+        layers=["B.Cu"],
+        tstamp=str(uuid.uuid5(uuid.NAMESPACE_OID, f"GND pour {outline}")),
+        hatch=Hatch("edge", 0.508),
+        clearance=GROUND_POUR_CLEARANCE_MM,
+        minThickness=0.25,
+        fillSettings=FillSettings(
+            yes=True, thermalGap=0.5, thermalBridgeWidth=0.5, islandRemovalMode=0
+        ),
+        polygons=[ZonePolygon([Position(X=x, Y=y) for x, y in corners])],
+        filledPolygons=[],
+    )
+    board.zones.append(pour)
+    for x, y in holes:
+        circle = [
+            Position(
+                X=round(x + HOLE_KEEPOUT_MM * math.cos(math.pi * k / 12), 4),
+                Y=round(y + HOLE_KEEPOUT_MM * math.sin(math.pi * k / 12), 4),
+            )
+            for k in range(24)
+        ]
+        board.zones.append(
+            Zone(
+                net=0,
+                netName="",
+                layers=["F.Cu", "B.Cu"],
+                tstamp=str(uuid.uuid5(uuid.NAMESPACE_OID, f"hole keepout {x} {y}")),
+                hatch=Hatch("edge", 0.508),
+                keepoutSettings=KeepoutSettings(
+                    tracks="not_allowed",
+                    vias="not_allowed",
+                    pads="allowed",
+                    copperpour="not_allowed",
+                    footprints="allowed",
+                ),
+                polygons=[ZonePolygon(circle)],
+                filledPolygons=[],
+            )
+        )
 
 
 def mounting_holes(outline: Box, courtyards: list[Box]) -> list[tuple[float, float]]:
