@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from pawnlight.players import HeuristicPlayer, view_of
+from pawnlight.players.evaluation import TOGO
 from pawnlight.rules import Deck
-from pawnlight.rules.board import COLOURS, TRACK_SQUARES
+from pawnlight.rules.board import COLOURS, PARTNER, TRACK_SQUARES
+from pawnlight.rules.cards import CARDS, SORRY
 from pawnlight.rules.game import Game, GameConfig, Phase
 from pawnlight.rules.notation import move_text, parse_move
 from pawnlight.rules.position import Position
@@ -95,10 +97,23 @@ def shared(state: dict[str, Any]) -> dict[str, Any]:
     return {key: state[key] for key in SHARED}
 
 
+#: How often a turn's card is drawn from the shuffled deck (its move then chosen by the heuristic
+#: player, now and then a random one) instead of the card that takes the side furthest.
+DRAWN = 0.2
+
+
+def progress(position: Position, colours: tuple[int, ...]) -> int:
+    """Steps the colours' pawns have come from START (TOGO: START counts 65 to go)."""
+    return sum(65 - TOGO[colour][place] for colour in colours for place in position.pawns(colour))
+
+
 class Table:
-    """The players of one remote game, at every board: they draw from one deck (each colour's
-    card scanned at its own board), choose moves with the heuristic player (now and then a
-    random one), make them, and copy the other boards' moves as lit."""
+    """The players of one remote game, at every board: each colour's card is scanned at its own
+    board; they make the moves and copy the other boards' moves as lit.  To end a whole game in
+    well under a minute the cards are the test's to choose: mostly the card (never Sorry!, with
+    which two sides bump each other back for ever) and move that take the side's pawns furthest
+    (in partnership play the player's and the partner's), now and then (``DRAWN``, from the
+    seeded rng) a card from the shuffled deck and the heuristic player's move for it."""
 
     def __init__(self, boards: dict[str, BoardProcess], config: dict[str, Any], seed: int):
         self.boards = boards
@@ -138,15 +153,36 @@ class Table:
         turns = len(first["history"])
         player = self.seat_of(first)
         state = player.wait(lambda s: s["phase"] == "draw" and len(s["history"]) == turns)
-        card = self.deck.draw()
+        card, wanted = self.pick()
         player.request("POST", "/api/sim/scan", {"card": card})
         state = player.wait(lambda s: s["phase"] == "move" or len(s["history"]) > turns)
         if state["phase"] == "move":
-            self.move(player, self.choose(state, card), turns)
+            choice = next((c for c in state["legal"] if c["text"] == wanted), None)
+            self.move(player, choice or self.choose(state, card), turns)
         self.mirror_turn(player.state()["turns"][turns])
         for daemon in self.boards.values():
             if daemon is not player:
                 self.copy(daemon, turns)
+
+    def pick(self) -> tuple[str, str | None]:
+        """This turn's card and the move wanted for it (None: ``choose`` chooses once drawn)."""
+        game = self.mirror
+        if self.rng.random() < DRAWN:
+            return self.deck.draw(), None
+        colour = game.turn
+        side = (colour, PARTNER[colour]) if game.config.teams else (colour,)
+        before = progress(game.position, side)
+        cards = [card for card in CARDS if card != SORRY]
+        self.rng.shuffle(cards)  # among equal gains, a different card each time
+        best: tuple[int, str, str] | None = None
+        for card in cards:
+            for move in game.rules.options(game.position, colour, card).moves:
+                gain = progress(move.after, side) - before
+                if best is None or gain > best[0]:
+                    best = (gain, card, move_text(move))
+        if best is None:  # no card moves any pawn of the side (all at START, blocked)
+            return self.deck.draw(), None
+        return best[1], best[2]
 
     def choose(self, state: dict[str, Any], card: str) -> dict[str, Any]:
         legal = state["legal"]
