@@ -139,3 +139,17 @@ def test_kicad_counts_a_clearance_violation_and_a_missing_track(pcb_written, tmp
 
     errors, unrouted, report = _drc(pcb_written, tmp_path / "bare", "track-b", bare)
     assert errors == 0 and unrouted > 40, report
+
+
+def test_a_missing_library_is_an_error_naming_the_extra(tmp_path, capsys, monkeypatch):
+    """Without the pcb extra's numpy (the router's grids) the command says what to install."""
+    import sys
+
+    for name in list(sys.modules):
+        if name.startswith("pawnlight.hardware.pcb."):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    assert main(["hardware", "pcb", "--out", str(tmp_path / "out")]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("error: ") and "numpy" in error and "pawnlight[pcb]" in error
+    assert not (tmp_path / "out").exists()

@@ -37,8 +37,11 @@ def _pictures(args: argparse.Namespace) -> int:
 def _pcb(args: argparse.Namespace) -> int:
     from pawnlight.errors import PawnlightError
 
-    from .pcb.build import build
-
+    try:
+        from .pcb.build import build
+    except ImportError as error:
+        print(f"error: {error.msg}: pip install 'pawnlight[pcb]' (docs/pcb.md)", file=sys.stderr)
+        return 1
     try:
         report = build(Path(args.out))
     except (PawnlightError, OSError) as error:
