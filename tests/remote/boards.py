@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -35,8 +36,12 @@ class BoardProcess(DaemonProcess):
         board: str,
         password: str | None = None,
         ca: Path | None = None,
+        keepalive: int | None = None,
+        extra: str = "",
     ):
         super().__init__(data, layout="presence", settle=0.1)
+        self.keepalive = keepalive  # mqtt_keepalive in its config file (None: the default)
+        self.extra = extra  # more lines of its config file
         self.broker = broker
         self.board = board
         self.password = password_of(board) if password is None else password
@@ -47,6 +52,10 @@ class BoardProcess(DaemonProcess):
         lines = [f"settle = {self.settle}"]
         if self.ca is not None:
             lines.append(f'mqtt_ca = "{self.ca}"')
+        if self.keepalive is not None:
+            lines.append(f"mqtt_keepalive = {self.keepalive}")
+        if self.extra:
+            lines.append(self.extra)
         config.write_text("\n".join([*lines, ""]))
         env = dict(
             os.environ,
@@ -80,6 +89,15 @@ class BoardProcess(DaemonProcess):
             stderr=subprocess.STDOUT,
         )
         self.wait(lambda s: s["link"]["up"], timeout)
+
+    def pause(self) -> None:
+        """SIGSTOP: the board hangs (as a partitioned network looks from the broker)."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
 
 
 def all_online(state: dict[str, Any]) -> bool:

@@ -66,3 +66,14 @@ def test_the_command_line_says_what_is_wrong_without_a_traceback(tmp_path):
     )
     assert done.returncode == 2
     assert "board id is 1 to 64 letters" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_keepalive_is_a_number_of_seconds_within_reason(tmp_path):
+    path = tmp_path / "pawnlight.toml"
+    assert settings.load(None).mqtt_keepalive == 10
+    path.write_text("mqtt_keepalive = 3\n")
+    assert settings.load(path).mqtt_keepalive == 3
+    for wrong, words in (("1", "2..600 seconds"), ('"10"', "mqtt_keepalive has the wrong type")):
+        path.write_text(f"mqtt_keepalive = {wrong}\n")
+        with pytest.raises(settings.ConfigError, match=words):
+            settings.load(path)

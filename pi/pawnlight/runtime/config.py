@@ -74,6 +74,9 @@ class Config:
     mqtt_user: str | None = None
     mqtt_password: str | None = None
     mqtt_ca: str | None = None
+    #: Seconds between the link's pings to the broker: a board silent for 1.5 times this is
+    #: taken offline by the broker (its last will), and a broker silent as long is left.
+    mqtt_keepalive: int = 10
 
 
 _TOP_KEYS = {
@@ -91,6 +94,7 @@ _TOP_KEYS = {
     "mqtt_user": str,
     "mqtt_password": str,
     "mqtt_ca": str,
+    "mqtt_keepalive": int,
 }
 
 
@@ -189,6 +193,8 @@ def _check_remote(config: Config, source: str) -> None:
 
     from .remote_link import RemoteUrlError, parse_remote
 
+    if not 2 <= config.mqtt_keepalive <= 600:
+        raise ConfigError(f"{source}: mqtt_keepalive must be 2..600 seconds")
     if config.remote is None and config.board_id is None:
         return
     if config.remote is None or config.board_id is None:

@@ -170,6 +170,7 @@ class Daemon:
             user=config.mqtt_user,
             password=config.mqtt_password,
             ca_file=config.mqtt_ca,
+            keepalive=config.mqtt_keepalive,
         )
         owner.remote = link
         self.remote_link = link

@@ -102,6 +102,7 @@ class RemoteLink:
         user: str | None = None,
         password: str | None = None,
         ca_file: str | None = None,
+        keepalive: int = 10,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.address = address
@@ -110,6 +111,7 @@ class RemoteLink:
         self._command = command
         self._remote_game = remote_game
         self._clock = clock
+        self.keepalive = keepalive
         self._lock = threading.Lock()
         self._following: str | None = None
         self._lookups: dict[str, list[Setup]] = {}
@@ -136,7 +138,7 @@ class RemoteLink:
     # -- lifecycle ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        self.client.connect_async(self.address.host, self.address.port, keepalive=10)
+        self.client.connect_async(self.address.host, self.address.port, keepalive=self.keepalive)
         self.client.loop_start()
 
     def stop(self) -> None:
@@ -196,8 +198,18 @@ class RemoteLink:
             topic = parse_topic(message.topic)
             payload = bytes(message.payload)
             if topic.kind == "presence":
-                if payload:  # an empty retained message clears it
-                    self._post(RemoteBoard(topic.board, decode_presence(payload), self._clock()))
+                if not payload:
+                    return  # an empty retained message clears it
+                online = decode_presence(payload)
+                if topic.board == self.board and not online and self.connected:
+                    # This board's own last will, from a connection the broker dropped late
+                    # (a broker stopped and resumed, a board paused past its keepalive) after
+                    # this one began: still here, so said again.
+                    client.publish(
+                        presence_topic(self.board), presence_payload(True), qos=1, retain=True
+                    )
+                    return
+                self._post(RemoteBoard(topic.board, online, self._clock()))
             elif not payload:
                 return  # a retained turn withdrawn (taken back)
             elif topic.kind == "event":
