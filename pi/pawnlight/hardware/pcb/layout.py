@@ -154,6 +154,9 @@ def strip_board(design: StripDesign, netlist: Netlist) -> Any:
         for item in footprint.graphicItems:
             if getattr(item, "type", None) == "reference":
                 item.text = placed.ref
+                # On the assembly drawing, not the silkscreen: the board house places the
+                # parts from the placement file, and printed among the pads they were clipped.
+                item.layer = "F.Fab"
             elif getattr(item, "type", None) == "value":
                 item.text = component.value
         footprint.properties = {**(footprint.properties or {}), "Reference": placed.ref}
@@ -198,6 +201,7 @@ def strip_board(design: StripDesign, netlist: Netlist) -> Any:
         for item in hole.graphicItems:
             if getattr(item, "type", None) == "reference":
                 item.text = ref
+                item.layer = "F.Fab"
         hole.properties = {**(hole.properties or {}), "Reference": ref, "Value": "M2"}
         board.footprints.append(hole)
         # No copper under the screw's head: the router keeps off a circle of its size.
