@@ -91,6 +91,9 @@ def _drc(pcb_written, tmp_path, design: str, edit=None) -> tuple[int, int, str]:
     board = tmp_path / f"strip-{design}.kicad_pcb"
     text = pcb_written.boards[design].read_text(encoding="utf-8")
     board.write_text(edit(text) if edit else text, encoding="utf-8")
+    # The design rules, in the project file beside the board.
+    rules = pcb_written.boards[design].with_suffix(".kicad_pro")
+    board.with_suffix(".kicad_pro").write_text(rules.read_text(encoding="utf-8"), encoding="utf-8")
     report = Report()
     python = kicad_python()
     assert python is not None
@@ -111,8 +114,9 @@ def test_kicad_finds_every_strip_routed_without_a_violation(pcb_written, tmp_pat
 
 @needs_kicad
 def test_kicad_counts_a_clearance_violation_and_a_missing_track(pcb_written, tmp_path):
-    """The DRC above can fail: two crossing tracks of different nets are an error, and a
-    board without its tracks has every connection unrouted."""
+    """The DRC above can fail: two crossing tracks of different nets are an error, so is a
+    track nearer the edge than the board's rules allow, and a board without its tracks has
+    every connection unrouted."""
     import re
 
     def crossing(text: str) -> str:
@@ -122,13 +126,21 @@ def test_kicad_counts_a_clearance_violation_and_a_missing_track(pcb_written, tmp
             f'  (segment (start {x1} {y1}) (end {x2} {y2}) (width 0.25) (layer "B.Cu") '
             f"(net {net}) (tstamp 00000000-0000-0000-0000-00000000000{k}))\n"
             for k, (net, x1, y1, x2, y2) in enumerate(
-                [(first, 100, 50.5, 104, 50.5), (second, 102, 48.5, 102, 52.5)], start=1
+                [
+                    (first, 100, 50.5, 104, 50.5),
+                    (second, 102, 48.5, 102, 52.5),
+                    # 0.275 mm from the top edge (y 46.4): too near by the rules' 0.5 mm
+                    (first, 60, 46.8, 62, 46.8),
+                ],
+                start=1,
             )
         )
         return text.rstrip().removesuffix(")") + extra + ")\n"
 
     errors, _unrouted, report = _drc(pcb_written, tmp_path, "track-b", crossing)
-    assert errors >= 1 and "[clearance]" in report, report
+    assert errors >= 2 and "[clearance]" in report, report
+    # The board's own design rules (its .kicad_pro), not KiCad's default of 0.01 mm.
+    assert "edge clearance 0.5000 mm" in report, report
 
     def bare(text: str) -> str:
         return "\n".join(

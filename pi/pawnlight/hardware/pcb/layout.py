@@ -11,6 +11,7 @@ both layers), keeping off the holes' screw heads.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import uuid
@@ -20,7 +21,7 @@ from typing import Any
 
 from .circuit import FP, KICAD_SHARE, CircuitError, strip_refs
 from .netlist import Netlist
-from .route import LAYERS, Box, Pad, Routed, RoutingError, route
+from .route import LAYERS, Box, Pad, Routed, RoutingError, Rules, route
 from .strips import DESIGNS, Point, StripDesign
 
 #: Where a design's (0, 0) lies on KiCad's page, in mm.
@@ -374,6 +375,42 @@ def add_copper(board: Any, routed: Routed, numbers: dict[str, int]) -> None:
         )
 
 
+def write_rules(path: Path, rules: Rules | None = None) -> None:
+    """The board's KiCad project file, holding the design rules the router keeps (KiCad 6 keeps
+    them there, not in the board): KiCad's DRC checks the board against these, not against its
+    looser defaults (a copper edge clearance of 0.01 mm, vias of 0.4 mm)."""
+    rules = rules or Rules()
+    settings = {
+        "board": {
+            "design_settings": {
+                "rules": {
+                    "min_clearance": rules.clearance,
+                    "min_copper_edge_clearance": rules.edge_clearance,
+                    "min_track_width": rules.track_width,
+                    "min_via_diameter": rules.via_size,
+                    "min_through_hole_diameter": rules.via_drill,
+                    "min_via_annular_width": round((rules.via_size - rules.via_drill) / 2, 4),
+                    "min_hole_clearance": 0.25,
+                    "min_hole_to_hole": 0.25,
+                }
+            }
+        },
+        "net_settings": {
+            "classes": [
+                {
+                    "name": "Default",
+                    "clearance": rules.clearance,
+                    "track_width": rules.track_width,
+                    "via_diameter": rules.via_size,
+                    "via_drill": rules.via_drill,
+                }
+            ]
+        },
+        "meta": {"filename": path.name, "version": 1},
+    }
+    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+
 def write_strip_boards(
     netlists: dict[str, Netlist], out: Path, copper: dict[str, tuple[int, int]] | None = None
 ) -> list[Path]:
@@ -386,6 +423,7 @@ def write_strip_boards(
         path = out / "boards" / f"strip-{name}.kicad_pcb"
         path.parent.mkdir(parents=True, exist_ok=True)
         board.to_file(str(path))
+        write_rules(path.with_suffix(".kicad_pro"))
         written.append(path)
         if copper is not None:
             vias = sum(1 for item in board.traceItems if not hasattr(item, "start"))
