@@ -18,6 +18,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from ..errors import PawnlightError
 from .local_broker import DASHBOARD, BrokerError, LocalBroker
 
 #: The two boards of the demo, and the colours each plays.
@@ -25,8 +26,8 @@ BOARDS = ("kitchen", "grandma")
 SEATS = {"red": "kitchen", "blue": "grandma"}
 
 
-class DemoError(RuntimeError):
-    pass
+class DemoError(PawnlightError, RuntimeError):
+    """The demo could not start (no broker, a board that did not come up): said in words."""
 
 
 def _request(url: str, body: Any = None, pin: str | None = None) -> Any:
