@@ -133,9 +133,13 @@ def _skidl() -> Any:
                 os.chdir(here)
     except ImportError:
         raise CircuitError("SKiDL is not installed: pip install 'pawnlight[pcb]'") from None
+    # Quiet the console handlers SKiDL made for its own loggers, not handlers it shares with the
+    # root logger (a test's log capture, the daemon's): those must keep hearing everything else.
+    shared = set(logging.getLogger().handlers)
     for name in ("skidl", "ERC_Logger"):
         for handler in logging.getLogger(name).handlers:
-            handler.setLevel(logging.CRITICAL + 1)
+            if handler not in shared:
+                handler.setLevel(logging.CRITICAL + 1)
     # SKiDL records the Python source line of every part and net through inspect.stack(),
     # which costs most of its time here and is not used: the netlist leaves it out.
     import skidl.circuit
