@@ -88,6 +88,36 @@ def remote_takeback():
     return run("remote_takeback", data)
 
 
+@blueprint.post("/api/remote/seat")
+@owner_only()
+def remote_seat():
+    """The host of a remote game lets its computer play a colour whose board has been offline
+    for the grace (``{"colour": "blue", "computer": true}``), or gives it back to its board
+    (``false``, the board online again): docs/remote.md."""
+    data = bodies.body(
+        {"colour": COLOUR, "computer": bodies.boolean}, required=("colour", "computer")
+    )
+    return run("remote_seat", data)
+
+
+@blueprint.post("/api/remote/adjourn")
+@owner_only()
+def remote_adjourn():
+    """The host adjourns its remote game (a board offline for the grace): every board keeps it
+    saved, paused, until the host resumes it."""
+    bodies.body({})
+    return run("remote_adjourn", {})
+
+
+@blueprint.post("/api/remote/resume")
+@owner_only()
+def remote_resume():
+    """The host resumes its adjourned remote game with the game's join code, every board
+    online: ``{"code": "K7PQ3X"}``."""
+    data = bodies.body({"code": bodies.text(16)}, required=("code",))
+    return run("remote_resume", data)
+
+
 @blueprint.post("/api/undo")
 @owner_only()
 def undo():

@@ -9,15 +9,25 @@ import pytest
 from pawnlight.companion.service import CommandRefused
 from pawnlight.companion.signals import (
     ClearTurns,
+    PublishSeating,
     PublishTakeback,
     PublishTurn,
     Remember,
     RemoteBoard,
     RemoteResync,
+    RemoteSeating,
     RemoteTakeback,
     RemoteTurn,
 )
-from pawnlight.remote.protocol import Setup, Takeback, TurnEvent
+from pawnlight.remote.protocol import (
+    Handed,
+    ProtocolError,
+    Seating,
+    Setup,
+    Takeback,
+    TurnEvent,
+    decode_seating,
+)
 from pawnlight.rules import Position
 
 from .bench import Bench
@@ -65,9 +75,14 @@ def test_a_turn_at_one_board_is_lit_as_a_copy_on_the_other_and_played_there_once
         "host": "board-a",
         "me": "board-a",
         "boards": {
-            "board-a": {"online": True, "seats": ["red"]},
-            "board-b": {"online": True, "seats": ["blue"]},
+            "board-a": {"online": True, "seats": ["red"], "offline_for": 0.0},
+            "board-b": {"online": True, "seats": ["blue"], "offline_for": 0.0},
         },
+        "code": SETUP.code,
+        "computer": [],
+        "away_long": [],
+        "adjourned": False,
+        "grace": 120.0,
         "copy": None,
         "takeback": None,
     }
@@ -259,7 +274,8 @@ def test_a_refused_takeback_changes_nothing_and_a_board_put_back_is_not_a_takeba
 def test_a_remote_game_is_kept_and_restored_then_left_by_a_local_game():
     a = board("board-a")
     kept = [e.value for e in a.effects if isinstance(e, Remember) and e.name == "remote"]
-    assert kept == [{"setup": SETUP.to_json(), "me": "board-a"}]
+    seating = {"v": 1, "game": SETUP.game, "host": "board-a", "handed": [], "adjourned": False}
+    assert kept == [{"setup": SETUP.to_json(), "me": "board-a", "seating": seating}]
     again = Bench()
     again.companion.resume(a.game.__class__.replay(a.game.config, a.game.events))
     assert again.companion.restore_remote(kept[0]) == []
@@ -286,3 +302,57 @@ def test_a_remote_game_that_cannot_be_played_is_refused_in_words():
     with pytest.raises(CommandRefused, match="no computer seats"):
         bench.command("remote_start", setup=computer, me="board-a")
     assert Position.from_json(state(bench)["pawns"] or {"red": ["start"] * 4}) is not None
+
+
+def test_the_host_may_hand_an_away_boards_seat_only_after_the_grace():
+    """The grace is counted on the companion's clock from the board's going offline."""
+    a, b = board("board-a"), board("board-b")
+    a.companion.offline_grace = 60.0
+    a.effects += a.companion.handle(RemoteBoard("board-b", False, a.now))
+    a.advance(59.0)
+    assert state(a)["remote"]["away_long"] == []
+    with pytest.raises(CommandRefused, match="offline only 59 s: wait 60 s"):
+        a.command("remote_seat", colour="blue", computer=True)
+    with pytest.raises(CommandRefused, match="only the host"):
+        b.command("remote_seat", colour="red", computer=True)
+    a.advance(1.5)
+    assert state(a)["remote"]["away_long"] == ["board-b"]
+    assert "may let the computer play its colours" in state(a)["warning"]
+    a.command("remote_seat", colour="blue", computer=True)
+    assert a.companion.computer.keys() == {1}  # the host's computer plays blue
+    assert state(a)["remote"]["boards"]["board-a"]["seats"] == ["red", "blue"]
+    assert state(a)["warning"] is None  # the away board holds no seat: play goes on
+    published = [e.seating for e in a.effects if isinstance(e, PublishSeating)]
+    assert published[-1].handed == (Handed(0, 1, "board-a", True),)
+    # B, back, hears the seating: blue is the host's from turn 0 on; it takes the host's blue.
+    b.effects += b.companion.handle(RemoteSeating(published[-1], b.now))
+    b.advance(0.01)
+    assert state(b)["remote"]["computer"] == ["blue"]
+    assert state(b)["remote"]["boards"]["board-b"]["seats"] == []
+    with pytest.raises(CommandRefused, match="board board-b is offline"):
+        a.command("remote_seat", colour="blue", computer=False)
+    a.effects += a.companion.handle(RemoteBoard("board-b", True, a.now))
+    a.command("remote_seat", colour="blue", computer=False)
+    assert a.companion.computer == {}
+    assert state(a)["remote"]["boards"]["board-b"]["seats"] == ["blue"]
+
+
+def test_a_seating_that_is_not_the_hosts_is_ignored_and_a_bad_one_is_refused_in_words():
+    b = board("board-b")
+    forged = Seating(SETUP.game, "board-b", (Handed(0, 0, "board-b", True),))
+    b.effects += b.companion.handle(RemoteSeating(forged, b.now))
+    assert state(b)["remote"]["boards"]["board-a"]["seats"] == ["red"]
+    with pytest.raises(ProtocolError, match="in turn order"):
+        decode_seating(
+            {
+                "v": 1,
+                "game": SETUP.game,
+                "host": "board-a",
+                "handed": [
+                    {"from": 3, "colour": "blue", "board": "board-a", "computer": True},
+                    {"from": 1, "colour": "blue", "board": "board-b", "computer": False},
+                ],
+            }
+        )
+    with pytest.raises(ProtocolError, match="colour and computer"):
+        decode_seating({"v": 1, "game": SETUP.game, "host": "board-a", "handed": [{"from": 0}]})

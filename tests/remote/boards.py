@@ -175,6 +175,9 @@ class Table:
         player.request("POST", "/api/sim/scan", {"card": card})
         state = player.wait(lambda s: s["phase"] == "move" or len(s["history"]) > turns)
         if state["phase"] == "move":
+            guided = state["guided"]
+            if guided is not None and "computer" in guided["by"]:
+                wanted = guided["text"]  # a computer seat: its move is lit, people make it
             choice = next((c for c in state["legal"] if c["text"] == wanted), None)
             self.move(player, choice or self.choose(state, card), turns)
         self.mirror_turn(player.state()["turns"][turns])
@@ -229,8 +232,9 @@ class Table:
             daemon.request("POST", "/api/resolve", {"move": choice["text"]}, pin=True)
             daemon.wait(lambda s: len(s["history"]) > turns)
 
-    def copy(self, daemon: BoardProcess, turns: int) -> None:
-        """The people at another board make the move lit there (none for a turn without one)."""
+    def copy(self, daemon: BoardProcess, turns: int, more: bool = False) -> None:
+        """The people at another board make the move lit there (none for a turn without one);
+        ``more``: turns after it wait too (a board catching up), lit as soon as it is made."""
         state = daemon.wait(
             lambda s: len(s["history"]) > turns or (s["remote"] or {}).get("copy") is not None
         )
@@ -239,7 +243,7 @@ class Table:
             self.see_lit(daemon, state, copy)
             self.move(daemon, copy, turns)
         state = daemon.wait(lambda s: len(s["history"]) > turns)
-        assert state["remote"]["copy"] is None
+        assert more or state["remote"]["copy"] is None
 
     def see_lit(self, daemon: BoardProcess, state: dict[str, Any], copy: dict[str, Any]) -> None:
         """The copy is lit on the board's LEDs (where it lands on the track, blinking or not)

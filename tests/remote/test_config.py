@@ -77,3 +77,13 @@ def test_the_keepalive_is_a_number_of_seconds_within_reason(tmp_path):
         path.write_text(f"mqtt_keepalive = {wrong}\n")
         with pytest.raises(settings.ConfigError, match=words):
             settings.load(path)
+
+
+def test_the_offline_grace_is_a_number_of_seconds_within_reason(tmp_path):
+    path = tmp_path / "pawnlight.toml"
+    assert settings.load(None).offline_grace == 120
+    path.write_text("offline_grace = 30\n")
+    assert settings.load(path).offline_grace == 30
+    path.write_text("offline_grace = 0\n")
+    with pytest.raises(settings.ConfigError, match="offline_grace must be 1..86400 seconds"):
+        settings.load(path)

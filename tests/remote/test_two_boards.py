@@ -54,7 +54,11 @@ def test_a_whole_remote_game_on_two_boards(boards, name):
     remote = a.state()["remote"]
     assert remote["host"] == "board-a" and remote["copy"] is None
     assert remote["boards"] == {
-        board: {"online": True, "seats": [c for c in COLOURS if seats.get(c) == board]}
+        board: {
+            "online": True,
+            "seats": [c for c in COLOURS if seats.get(c) == board],
+            "offline_for": 0.0,
+        }
         for board in ("board-a", "board-b")
     }
     assert b.state()["remote"]["game"] == remote["game"]

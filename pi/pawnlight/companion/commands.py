@@ -18,8 +18,10 @@ from .games import begin as begin_game
 from .phases import CompanionPhase
 from .points import DOUBLING, Handler, Reply, doubling
 from .recognition import WATCHING_THE_BOARD, enter
-from .remote import answer_takeback, ask_takeback
+from .remote import adjourn as adjourn_remote
+from .remote import answer_takeback, ask_takeback, hand_seat
 from .remote import forget as forget_remote
+from .remote import resume as resume_remote
 from .remote import start as start_remote
 from .sentences import event_text, event_words, phase_message
 from .service import CommandRefused
@@ -278,6 +280,9 @@ COMMANDS: dict[str, Handler] = {
     "new_game": _new_game,
     "remote_start": _remote_start,
     "remote_takeback": answer_takeback,
+    "remote_seat": hand_seat,
+    "remote_adjourn": adjourn_remote,
+    "remote_resume": resume_remote,
     "next_game": _next_game,
     "undo": _undo,
     "resolve": _resolve,

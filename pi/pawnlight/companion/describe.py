@@ -146,6 +146,7 @@ def _remote(table: Table) -> RemoteState | None:
             RemoteBoardState(
                 bool(remote.online.get(board)),
                 tuple(COLOURS[c] for c, b in sorted(remote.seats.items()) if b == board),
+                float(int(remote.away_for(board, table.now))),  # whole seconds: no churn
             ),
         )
         for board in remote.setup.boards()
@@ -153,7 +154,21 @@ def _remote(table: Table) -> RemoteState | None:
     copy = table.guided if copying(table) else None
     asked = remote.takeback
     takeback = None if asked is None else (asked[0], asked[1], tuple(sorted(remote.agreed)))
-    return RemoteState(remote.setup.game, remote.setup.host, remote.me, boards, copy, takeback)
+    seq = len(table.game.history) if table.game is not None else 0
+    grace = table.offline_grace
+    return RemoteState(
+        remote.setup.game,
+        remote.setup.host,
+        remote.me,
+        boards,
+        copy,
+        takeback,
+        code=remote.setup.code,
+        computer=tuple(COLOURS[c] for c in sorted(remote.by_computer(seq))),
+        away_long=tuple(b for b, each in boards if b != remote.me and each.offline_for >= grace),
+        adjourned=remote.adjourned,
+        grace=grace,
+    )
 
 
 def _sensed_pawns(table: Table, moving: Move | None = None) -> tuple[Sensed, ...] | None:

@@ -52,6 +52,7 @@ from .signals import (
     RemoteBoard,
     RemoteInput,
     RemoteResync,
+    RemoteSeating,
     RemoteTakeback,
     RemoteTurn,
     ShowLeds,
@@ -119,7 +120,9 @@ class Companion(Table):
         elif isinstance(item, LinkChanged):
             self.link_up, self.link_detail, self.firmware = item.up, item.detail, item.firmware
             effects.append(StatusLight("ok" if item.up else "link-down"))
-        elif isinstance(item, RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback):
+        elif isinstance(
+            item, RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback | RemoteSeating
+        ):
             effects += remote.take(self, item)
         # A remote game: the turns played here published, the next one from another board lit.
         effects += remote.follow(self)

@@ -19,7 +19,9 @@ from collections.abc import Mapping
 
 from ..remote.protocol import (
     NO_MOVE,
+    Handed,
     ProtocolError,
+    Seating,
     Setup,
     Takeback,
     TurnEvent,
@@ -27,6 +29,7 @@ from ..remote.protocol import (
     check_board_id,
     check_seats,
     check_turn,
+    decode_seating,
     decode_setup,
     position_hash,
 )
@@ -44,19 +47,26 @@ from .signals import (
     Buzz,
     ClearTurns,
     Effect,
+    PublishSeating,
     PublishTakeback,
     PublishTurn,
     Remember,
     RemoteBoard,
     RemoteInput,
     RemoteResync,
+    RemoteSeating,
     RemoteTakeback,
 )
-from .table import RemoteGame, Table
+from .table import RemoteGame, Table, seat_players
 from .turns import after_turn, recorded
 
 #: The name the remote game is kept under in the journal (a restart carries on with it).
 REMEMBERED = "remote"
+
+#: The computer player the host gives a seat whose board is away (the page's default).
+COMPUTER = "heuristic"
+
+ADJOURNED = "the host resumes it with its join code once every board is online"
 
 
 def start(table: Table, args: Mapping[str, object]) -> tuple[RemoteGame, list[Effect]]:
@@ -78,8 +88,7 @@ def start(table: Table, args: Mapping[str, object]) -> tuple[RemoteGame, list[Ef
     if me not in seats.values():
         raise CommandRefused(f"this board ({me}) has no seat in that game", 400)
     remote = _remote_game(table, setup, me, seats)
-    saved = {"setup": setup.to_json(), "me": me}
-    return remote, [Remember(REMEMBERED, saved)]
+    return remote, [Remember(REMEMBERED, _saved(remote))]
 
 
 def _remote_game(table: Table, setup: Setup, me: str, seats: Mapping[str, str]) -> RemoteGame:
@@ -87,7 +96,19 @@ def _remote_game(table: Table, setup: Setup, me: str, seats: Mapping[str, str]) 
     # Until their presence arrives, the other boards count as offline (and this one until its
     # link to the broker is up).
     online = {board: table.presence.get(board, False) for board in setup.boards()}
-    return RemoteGame(setup, me, by_colour, online)
+    remote = RemoteGame(setup, me, by_colour, online)
+    remote.offline_since = {board: table.now for board, up in online.items() if not up}
+    return remote
+
+
+def _saved(remote: RemoteGame) -> dict[str, object]:
+    """What the journal keeps of the remote game (``restore`` reads it back)."""
+    seating = _seating(remote)
+    return {"setup": remote.setup.to_json(), "me": remote.me, "seating": seating.to_json()}
+
+
+def _seating(remote: RemoteGame) -> Seating:
+    return Seating(remote.setup.game, remote.setup.host, tuple(remote.handed), remote.adjourned)
 
 
 def restore(table: Table, saved: Mapping[str, object] | None) -> list[Effect]:
@@ -106,6 +127,14 @@ def restore(table: Table, saved: Mapping[str, object] | None) -> list[Effect]:
     if game is None or game.over or game.config != config:
         return [Remember(REMEMBERED, None)]  # that game is over: this board plays alone again
     table.remote = _remote_game(table, setup, me, seats)
+    if saved.get("seating") is not None:
+        try:
+            seating = decode_seating(saved.get("seating"))
+        except ProtocolError as error:
+            table.warning = f"the remote game's seating was not restored: {error}"
+        else:
+            table.remote.handed = list(seating.handed)
+            table.remote.adjourned = seating.adjourned
     return []
 
 
@@ -123,6 +152,10 @@ def take(table: Table, item: RemoteInput) -> list[Effect]:
     if isinstance(item, RemoteBoard):
         table.presence[item.board] = item.online
         if remote is not None and item.board in remote.online:
+            if item.online:
+                remote.offline_since.pop(item.board, None)
+            elif remote.online[item.board] or item.board not in remote.offline_since:
+                remote.offline_since[item.board] = item.at
             remote.online[item.board] = item.online
         return []
     if remote is None:
@@ -130,17 +163,22 @@ def take(table: Table, item: RemoteInput) -> list[Effect]:
     if isinstance(item, RemoteResync):
         remote.offered = 0
         return []
+    if isinstance(item, RemoteSeating):
+        return _seating_heard(table, remote, item.seating)
     if isinstance(item, RemoteTakeback):
         return _takeback_heard(table, remote, item.takeback)
     event = item.event
     game = table.game
     if game is None or event.game != remote.setup.game:
         return []
-    if remote.seats.get(event.colour) != event.board:
+    seated = remote.seated_at(event.seq).get(event.colour)
+    # The host may play any colour: its seating message (which hands it a seat while the
+    # seat's board is away) can reach a board after the turns played under it.
+    if event.board not in (seated, remote.setup.host):
         _say(
             table,
             f"a turn from board {event.board} for {COLOURS[event.colour]} was refused: "
-            f"{COLOURS[event.colour]} is seated at {remote.seats.get(event.colour)}",
+            f"{COLOURS[event.colour]} is seated at {seated}",
         )
         return [Buzz("illegal")]
     history = game.history
@@ -176,7 +214,7 @@ def follow(table: Table) -> list[Effect]:
     remote.offered = min(remote.offered, len(history))
     for seq in range(remote.offered, len(history)):
         turn = history[seq]
-        if not remote.remote_colour(turn.colour):
+        if remote.seated_at(seq).get(turn.colour) == remote.me:
             event = TurnEvent(
                 remote.setup.game,
                 seq,
@@ -188,17 +226,36 @@ def follow(table: Table) -> list[Effect]:
             )
             effects.append(PublishTurn(event))
     remote.offered = len(history)
+    _seat_now(table, remote)
     effects += _copy(table, remote)
     effects += _takeback_agreed(table, remote)
     _say_offline(table, remote)
     return effects
 
 
+def _seat_now(table: Table, remote: RemoteGame) -> None:
+    """The seating in force for the turn the game is at; on the host, its computer plays the
+    colours handed to it (as any computer seat: lit on this board for a person to make)."""
+    game = table.game
+    assert game is not None
+    seq = len(game.history)
+    remote.seats = remote.seated_at(seq)
+    if remote.me != remote.setup.host:
+        return
+    wanted = {c for c in remote.by_computer(seq) if remote.seats[c] == remote.me}
+    for colour in set(table.computer) - wanted:
+        del table.computer[colour]
+        if game.turn == colour and table.guided is not None and not copying(table):
+            table.guided = None
+    for colour in wanted - set(table.computer):
+        table.computer.update(seat_players(((COLOURS[colour], COMPUTER),)))
+
+
 def _copy(table: Table, remote: RemoteGame) -> list[Effect]:
     """The next turn from another board: checked, then lit for the people here to make."""
     game = table.game
     assert game is not None
-    if game.over or not remote.remote_colour(game.turn):
+    if game.over or remote.adjourned or not remote.remote_colour(game.turn):
         return []
     played = len(game.history)
     event = remote.inbox.next(played)
@@ -265,8 +322,10 @@ def refuse_card(table: Table, card: str) -> list[Effect] | None:
     if remote is None or game is None:
         return None
     offline = remote.offline()
-    paused = bool(offline)
-    if offline:
+    paused = bool(offline) or remote.adjourned
+    if remote.adjourned:
+        why = ADJOURNED
+    elif offline:
         why = _offline_words(remote, offline) + ": the game waits for it"
     elif remote.remote_colour(game.turn):
         colour, board = COLOURS[game.turn], remote.seats[game.turn]
@@ -294,6 +353,12 @@ def _offline_words(remote: RemoteGame, offline: list[str]) -> str:
 def _say_offline(table: Table, remote: RemoteGame) -> None:
     offline = remote.offline()
     words = _offline_words(remote, offline) + " (the game is paused)" if offline else None
+    if remote.adjourned:
+        words = f"The game is adjourned: {ADJOURNED}"
+    elif words is not None and remote.me == remote.setup.host:
+        away = [b for b in offline if b != remote.me]
+        if away and remote.away_for(away[0], table.now) >= table.offline_grace:
+            words += ": the owner may let the computer play its colours, or adjourn the game"
     if words == remote.said:
         return
     if table.warning in (None, remote.said, remote.paused_card):
@@ -408,3 +473,126 @@ def _takeback_agreed(table: Table, remote: RemoteGame) -> list[Effect]:
     _say(table, f"Turn {seq + 1} taken back, as every board agreed")
     table.message = "Taken back: put the board back as lit. " + phase_message(table)
     return [*effects, ClearTurns(remote.setup.game, seq, upto), Buzz("turn")]
+
+
+# -- a board away for long: its seats to the host's computer, or the game adjourned -------------
+
+
+def _seating_heard(table: Table, remote: RemoteGame, seating: Seating) -> list[Effect]:
+    """The host's seating, on every other board: kept (and in the journal), in force by turn."""
+    if (
+        seating.game != remote.setup.game
+        or seating.host != remote.setup.host
+        or remote.me == remote.setup.host
+    ):
+        return []
+    known = {COLOURS.index(colour) for colour in remote.setup.seats}
+    if any(each.colour not in known for each in seating.handed):
+        _say(table, f"board {seating.host} handed a seat of a colour that is not playing")
+        return [Buzz("illegal")]
+    if (list(seating.handed), seating.adjourned) == (remote.handed, remote.adjourned):
+        return []
+    remote.handed, remote.adjourned = list(seating.handed), seating.adjourned
+    return [Remember(REMEMBERED, _saved(remote))]
+
+
+def _host_in_play(table: Table) -> tuple[RemoteGame, int]:
+    """The remote game this board hosts, between turns; its turn number."""
+    remote, game = table.remote, table.game
+    if remote is None:
+        raise CommandRefused("this board plays no remote game")
+    if remote.me != remote.setup.host:
+        raise CommandRefused(f"only the host ({remote.setup.host}) does that")
+    if game is None or game.over:
+        raise CommandRefused("the game is over")
+    if table.phase != CompanionPhase.DRAW or copying(table):
+        raise CommandRefused("between turns only: finish this turn first")
+    return remote, len(game.history)
+
+
+def _away_long(table: Table, remote: RemoteGame, board: str) -> None:
+    grace = table.offline_grace
+    away = remote.away_for(board, table.now)
+    if remote.online.get(board) or away < grace:
+        raise CommandRefused(
+            f"board {board} is online or has been offline only {away:.0f} s: wait "
+            f"{grace:.0f} s offline (offline_grace, docs/remote.md)"
+        )
+
+
+def hand_seat(table: Table, args: Mapping[str, object]) -> tuple[dict[str, object], list[Effect]]:
+    """The host's ``{"colour": "blue", "computer": true}``: the computer plays blue here from
+    the next turn on (its board has been offline for ``offline_grace``); ``false`` gives the
+    seat back to its board (online again)."""
+    colour_name, computer = args.get("colour"), args.get("computer")
+    if colour_name not in COLOURS or not isinstance(computer, bool):
+        raise CommandRefused('give {"colour": "blue", "computer": true or false}', 400)
+    remote, seq = _host_in_play(table)
+    colour = COLOURS.index(str(colour_name))
+    name = str(colour_name).capitalize()
+    if str(colour_name) not in remote.setup.seats:
+        raise CommandRefused(f"{colour_name} is not playing in this game", 400)
+    own = remote.setup.seats[str(colour_name)]
+    now_at = remote.seats[colour]
+    if computer:
+        if now_at == remote.me:
+            raise CommandRefused(f"{colour_name} is played at this board already")
+        _away_long(table, remote, own)
+        handed = Handed(seq, colour, remote.me, True)
+        said = f"The computer plays {name} here from now on (board {own} is away)"
+    else:
+        if colour not in remote.by_computer(seq):
+            raise CommandRefused(f"the computer does not play {colour_name}")
+        if not remote.online.get(own):
+            raise CommandRefused(f"board {own} is offline: it takes {colour_name} back when online")
+        handed = Handed(seq, colour, own, False)
+        said = f"{name} is played at board {own} again"
+    remote.handed = [h for h in remote.handed if h.seq < seq or h.colour != colour]
+    remote.handed.append(handed)
+    _seat_now(table, remote)
+    table.news = said
+    table.message = f"{said}. {phase_message(table)}"
+    effects: list[Effect] = [
+        PublishSeating(_seating(remote)),
+        Remember(REMEMBERED, _saved(remote)),
+    ]
+    return {"ok": True, "said": said, "computer": _computer_colours(remote, seq)}, effects
+
+
+def _computer_colours(remote: RemoteGame, seq: int) -> list[str]:
+    return [COLOURS[c] for c in sorted(remote.by_computer(seq))]
+
+
+def adjourn(table: Table, args: Mapping[str, object]) -> tuple[dict[str, object], list[Effect]]:
+    """The host adjourns the game (a board offline for ``offline_grace``): every board keeps it
+    saved and takes no card until the host resumes it (``resume``)."""
+    remote, _ = _host_in_play(table)
+    if remote.adjourned:
+        raise CommandRefused("the game is adjourned already")
+    away = [b for b in remote.setup.boards() if not remote.online.get(b) and b != remote.me]
+    if not away:
+        raise CommandRefused("every board is online: nothing to adjourn for")
+    _away_long(table, remote, away[0])
+    remote.adjourned = True
+    table.news = f"Adjourned (board {away[0]} is away)"
+    return {"ok": True, "code": remote.setup.code}, [
+        PublishSeating(_seating(remote)),
+        Remember(REMEMBERED, _saved(remote)),
+    ]
+
+
+def resume(table: Table, args: Mapping[str, object]) -> tuple[dict[str, object], list[Effect]]:
+    """``{"code": "K7PQ3X"}``: the host resumes its adjourned game, once every board is online."""
+    code = args.get("code")
+    remote = table.remote
+    if remote is None or not remote.adjourned:
+        raise CommandRefused("no adjourned remote game on this board")
+    if not isinstance(code, str) or code.strip().upper() != remote.setup.code:
+        raise CommandRefused("that is not this game's join code", 400)
+    remote, _ = _host_in_play(table)
+    away = [b for b in remote.setup.boards() if not remote.online.get(b)]
+    if away:
+        raise CommandRefused(f"board {away[0]} is offline: the game resumes with every board")
+    remote.adjourned = False
+    table.news = "The game is resumed"
+    return {"ok": True}, [PublishSeating(_seating(remote)), Remember(REMEMBERED, _saved(remote))]

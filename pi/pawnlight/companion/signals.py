@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..board.leds import RGB, Scene
-from ..remote.protocol import Takeback, TurnEvent
+from ..remote.protocol import Seating, Takeback, TurnEvent
 from ..rules.game import Event, GameConfig, Result
 
 # -- inputs ---------------------------------------------------------------------------------------
@@ -113,8 +113,17 @@ class RemoteTakeback:
     at: float
 
 
+@dataclass(frozen=True)
+class RemoteSeating:
+    """The host's seating of the remote game: seats handed to its computer and back, and
+    whether the game is adjourned."""
+
+    seating: Seating
+    at: float
+
+
 #: What the remote link hands the companion (runtime.remote_link).
-RemoteInput = RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback
+RemoteInput = RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback | RemoteSeating
 
 # -- effects --------------------------------------------------------------------------------------
 
@@ -204,6 +213,14 @@ class PublishTakeback:
 
 
 @dataclass(frozen=True)
+class PublishSeating:
+    """The host's seating changed (a seat handed, the game adjourned or resumed): retained on
+    the broker for every board, those away included."""
+
+    seating: Seating
+
+
+@dataclass(frozen=True)
 class ClearTurns:
     """Turns from ``seq`` on were taken back: the ones this board published are withdrawn from
     the broker (so a board catching up does not play them again)."""
@@ -224,5 +241,6 @@ Effect = (
     | Remember
     | PublishTurn
     | PublishTakeback
+    | PublishSeating
     | ClearTurns
 )

@@ -32,6 +32,7 @@ T = TypeVar("T")
 class RemoteBoardState:
     online: bool
     seats: tuple[str, ...]  # colour names
+    offline_for: float = 0.0  # seconds offline (0 while online)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,13 @@ class RemoteState:
     copy: Move | None
     #: A takeback asked for: the turn it goes back to, the board that asked, who agreed.
     takeback: tuple[int, str, tuple[str, ...]] | None = None
+    #: The join code; the colours the host's computer plays now (their boards were away);
+    #: the boards offline for the grace (the host may hand their seats or adjourn); adjourned.
+    code: str = ""
+    computer: tuple[str, ...] = ()
+    away_long: tuple[str, ...] = ()
+    adjourned: bool = False
+    grace: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -277,9 +285,18 @@ def _remote_json(remote: RemoteState) -> dict[str, Any]:
         "host": remote.host,
         "me": remote.me,
         "boards": {
-            board: {"online": each.online, "seats": list(each.seats)}
+            board: {
+                "online": each.online,
+                "seats": list(each.seats),
+                "offline_for": round(each.offline_for, 1),
+            }
             for board, each in remote.boards
         },
+        "code": remote.code,
+        "computer": list(remote.computer),
+        "away_long": list(remote.away_long),
+        "adjourned": remote.adjourned,
+        "grace": remote.grace,
         "copy": None if copy is None else {"text": move_text(copy), "pawns": copy.after.to_json()},
         "takeback": None
         if remote.takeback is None

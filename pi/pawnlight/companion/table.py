@@ -14,7 +14,8 @@ from ..board.layout import COLOUR, Layout
 from ..board.leds import Frame, Scene
 from ..board.recognise import Decision, Recogniser, Waiting
 from ..board.tracking import PawnTracker
-from ..remote.protocol import Inbox, Setup
+from ..remote.protocol import Handed, Inbox, Setup
+from ..rules.board import COLOURS
 from ..rules.game import Game, GameConfig
 from ..rules.match import Match
 from ..rules.moves import Move
@@ -60,14 +61,50 @@ class RemoteGame:
     #: agreed so far (every board must).
     takeback: tuple[int, str] | None = None
     agreed: set[str] = field(default_factory=set)
+    #: The seats the host handed since the setup (to its computer while a board was away, and
+    #: back), in turn order; ``seats`` is the seating in force for the turn the game is at.
+    handed: list[Handed] = field(default_factory=list)
+    #: Since when (the companion's clock) each board of the game has been offline.
+    offline_since: dict[str, float] = field(default_factory=dict)
+    #: The host adjourned the game: it waits, saved, to be resumed with its join code.
+    adjourned: bool = False
 
     def remote_colour(self, colour: int) -> bool:
         return self.seats.get(colour, self.me) != self.me
 
+    def seat_at(self, colour: int, seq: int) -> Handed | None:
+        """The last seat handing of ``colour`` in force at turn ``seq`` (None: the setup's)."""
+        found = None
+        for each in self.handed:
+            if each.seq <= seq and each.colour == colour:
+                found = each
+        return found
+
+    def seated_at(self, seq: int) -> dict[int, str]:
+        """Each colour's board for turn ``seq``."""
+        base = self.setup.seats
+        seats = {COLOURS.index(colour): board for colour, board in base.items()}
+        for colour in seats:
+            handed = self.seat_at(colour, seq)
+            if handed is not None:
+                seats[colour] = handed.board
+        return seats
+
+    def by_computer(self, seq: int) -> set[int]:
+        """The colours the host's computer plays at turn ``seq``."""
+        return {c for c in self.seats if (h := self.seat_at(c, seq)) is not None and h.computer}
+
     def offline(self) -> list[str]:
-        """The game's boards that are offline, this board first when its own link is down."""
-        boards = self.setup.boards()
+        """The game's boards that are offline and hold a seat now, this board first when its
+        own link is down (a board whose seats the host's computer plays does not pause it)."""
+        boards = {*self.seats.values(), self.me}
         return [b for b in sorted(boards, key=lambda b: b != self.me) if not self.online.get(b)]
+
+    def away_for(self, board: str, now: float) -> float:
+        """Seconds ``board`` has been offline (0 while online)."""
+        if self.online.get(board):
+            return 0.0
+        return max(0.0, now - self.offline_since.get(board, now))
 
 
 class Table:
@@ -145,6 +182,9 @@ class Table:
         #: The remote game this board plays in (None: a game at this table alone), and which
         #: boards on the broker are online, as last heard (this board's own: its link).
         self.remote: RemoteGame | None = None
+        #: Seconds a board of a remote game must have been offline before its host may hand
+        #: its seats to the computer or adjourn the game (``offline_grace``, docs/remote.md).
+        self.offline_grace = 120.0
         self.presence: dict[str, bool] = {}
 
     @property

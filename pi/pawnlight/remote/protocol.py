@@ -10,7 +10,9 @@ ACL enforces it, so a board cannot forge another's move):
   turn ``seq`` (0 for the first) of the game, played at that board (an empty retained message
   clears it once the turn is taken back);
 * ``pawnlight/boards/<board>/games/<game>/takeback/<seq>`` a :class:`Takeback`: that board asks
-  to take back the game's turns from ``seq`` on, or agrees, or refuses.
+  to take back the game's turns from ``seq`` on, or agrees, or refuses;
+* ``pawnlight/boards/<host>/games/<game>/seating``     retained; the host's :class:`Seating`: the
+  seats handed to its computer while their board was away (and back), and an adjournment.
 
 Retained events are the catch-up: a board that was away subscribes again and the broker hands
 it every turn of the game, which it replays from where its own journal stands.
@@ -89,6 +91,10 @@ def takeback_topic(board: str, game: str, seq: int) -> str:
     return f"{PREFIX}/{board}/games/{game}/takeback/{seq}"
 
 
+def seating_topic(host: str, game: str) -> str:
+    return f"{PREFIX}/{host}/games/{game}/seating"
+
+
 #: What a board subscribes to: every board's presence, a game's events, a code's setup.
 PRESENCE_ALL = f"{PREFIX}/+/presence"
 
@@ -132,6 +138,8 @@ def parse_topic(topic: str) -> Topic:
     ):
         kind = "event" if rest[2] == "events" else "takeback"
         return Topic(kind, board, game=rest[1], seq=int(rest[3]))
+    if len(rest) == 3 and rest[0] == "games" and GAME_ID.match(rest[1]) and rest[2] == "seating":
+        return Topic("seating", board, game=rest[1])
     raise ProtocolError(f"not a pawnlight topic: {topic!r}")
 
 
@@ -263,6 +271,77 @@ def decode_takeback(payload: bytes, topic: Topic) -> Takeback:
     if (takeback.board, takeback.game, takeback.seq) != (topic.board, topic.game, topic.seq):
         raise ProtocolError(f"{what} names another board, game or turn than its topic")
     return takeback
+
+
+@dataclass(frozen=True)
+class Handed:
+    """From turn ``seq`` on, ``colour`` (an index) is played at ``board``, by its computer when
+    ``computer`` (a seat the host took over while its board was away, or gave back)."""
+
+    seq: int
+    colour: int
+    board: str
+    computer: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "from": self.seq,
+            "colour": COLOURS[self.colour],
+            "board": self.board,
+            "computer": self.computer,
+        }
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The host's word on a game's seats since its setup (each change in turn order), and
+    whether the game is adjourned (saved on every board, to be resumed with its join code)."""
+
+    game: str
+    host: str
+    handed: tuple[Handed, ...] = ()
+    adjourned: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "v": VERSION,
+            "game": self.game,
+            "host": self.host,
+            "handed": [each.to_json() for each in self.handed],
+            "adjourned": self.adjourned,
+        }
+
+    def encode(self) -> bytes:
+        return json.dumps(self.to_json(), separators=(",", ":")).encode()
+
+
+def decode_seating(data: object, topic: Topic | None = None) -> Seating:
+    """A seating message (from the host's topic when ``topic`` is given), checked."""
+    what = "the host's seating"
+    if isinstance(data, bytes):
+        data = _object(data, what)
+    if not isinstance(data, dict):
+        raise ProtocolError(f"{what} must be a JSON object")
+    game, host = _text(data, "game", what), check_board_id(data.get("host"))
+    if topic is not None and (topic.board, topic.game) != (host, game):
+        raise ProtocolError(f"{what} names another board or game than its topic")
+    handed, adjourned = data.get("handed"), data.get("adjourned", False)
+    if not isinstance(handed, list) or not isinstance(adjourned, bool):
+        raise ProtocolError(f"{what}: handed must be a list, adjourned true or false")
+    changes: list[Handed] = []
+    for item in handed:
+        if not isinstance(item, dict):
+            raise ProtocolError(f"{what}: each seat handed must be an object")
+        seq, colour, computer = item.get("from"), item.get("colour"), item.get("computer")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+            raise ProtocolError(f"{what}: from must be a turn number")
+        if colour not in COLOURS or not isinstance(computer, bool):
+            raise ProtocolError(f"{what}: a seat handed needs a colour and computer true/false")
+        board = check_board_id(item.get("board"))
+        changes.append(Handed(seq, COLOURS.index(colour), board, computer))
+    if [c.seq for c in changes] != sorted(c.seq for c in changes):
+        raise ProtocolError(f"{what}: the seats handed must be in turn order")
+    return Seating(game, host, tuple(changes), adjourned)
 
 
 @dataclass(frozen=True)

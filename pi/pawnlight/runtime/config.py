@@ -77,6 +77,9 @@ class Config:
     #: Seconds between the link's pings to the broker: a board silent for 1.5 times this is
     #: taken offline by the broker (its last will), and a broker silent as long is left.
     mqtt_keepalive: int = 10
+    #: Seconds a board of a remote game is offline before its host may let the computer play
+    #: its colours or adjourn the game.
+    offline_grace: int = 120
 
 
 _TOP_KEYS = {
@@ -95,6 +98,7 @@ _TOP_KEYS = {
     "mqtt_password": str,
     "mqtt_ca": str,
     "mqtt_keepalive": int,
+    "offline_grace": int,
 }
 
 
@@ -195,6 +199,8 @@ def _check_remote(config: Config, source: str) -> None:
 
     if not 2 <= config.mqtt_keepalive <= 600:
         raise ConfigError(f"{source}: mqtt_keepalive must be 2..600 seconds")
+    if not 1 <= config.offline_grace <= 86400:
+        raise ConfigError(f"{source}: offline_grace must be 1..86400 seconds")
     if config.remote is None and config.board_id is None:
         return
     if config.remote is None or config.board_id is None:

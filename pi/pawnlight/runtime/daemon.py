@@ -120,6 +120,7 @@ class Daemon:
             deck,
             Settings(brightness=config.brightness, settle=config.settle),
         )
+        companion.offline_grace = float(config.offline_grace)
         if self.sim:
             from gpiozero.pins.mock import MockFactory
 

@@ -45,6 +45,7 @@ from pawnlight.companion.signals import (
     Input,
     LinkChanged,
     Pressed,
+    PublishSeating,
     PublishTakeback,
     PublishTurn,
     Reading,
@@ -53,6 +54,7 @@ from pawnlight.companion.signals import (
     RemoteBoard,
     RemoteInput,
     RemoteResync,
+    RemoteSeating,
     RemoteTakeback,
     RemoteTurn,
     SaveDeck,
@@ -72,7 +74,7 @@ from pawnlight.devices.events import (
     SensorChanged,
     SensorSnapshot,
 )
-from pawnlight.remote.protocol import Takeback, TurnEvent
+from pawnlight.remote.protocol import Seating, Takeback, TurnEvent
 from pawnlight.rules.editions import Variant
 from pawnlight.rules.game import Game, GameError, Result
 from pawnlight.runtime.board_clock import BoardClock
@@ -109,6 +111,8 @@ class RemotePort(Protocol):
     def publish(self, event: TurnEvent) -> None: ...
 
     def publish_takeback(self, takeback: Takeback) -> None: ...
+
+    def publish_seating(self, seating: Seating) -> None: ...
 
     def clear(self, game: str, seq: int, upto: int) -> None: ...
 
@@ -493,7 +497,9 @@ class Owner:
             self._publish()
             item.reply.set_result(reply)
             return
-        if isinstance(item, RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback):
+        if isinstance(
+            item, RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback | RemoteSeating
+        ):
             if self.storage_fault is None:
                 self._execute(companion.handle(item))
             else:  # a copy would be recorded: it waits, as a card does
@@ -591,6 +597,9 @@ class Owner:
             elif isinstance(effect, PublishTakeback):
                 if self.remote is not None:
                     self.remote.publish_takeback(effect.takeback)
+            elif isinstance(effect, PublishSeating):
+                if self.remote is not None:
+                    self.remote.publish_seating(effect.seating)
             elif isinstance(effect, ClearTurns):
                 if self.remote is not None:
                     self.remote.clear(effect.game, effect.seq, effect.upto)

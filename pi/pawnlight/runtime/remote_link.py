@@ -24,12 +24,19 @@ import paho.mqtt.client as mqtt
 
 from pawnlight.companion.config import ConfigError, new_game
 from pawnlight.companion.service import CommandRefused
-from pawnlight.companion.signals import RemoteBoard, RemoteResync, RemoteTakeback, RemoteTurn
+from pawnlight.companion.signals import (
+    RemoteBoard,
+    RemoteResync,
+    RemoteSeating,
+    RemoteTakeback,
+    RemoteTurn,
+)
 from pawnlight.errors import PawnlightError
 from pawnlight.remote.protocol import (
     CODE,
     PRESENCE_ALL,
     ProtocolError,
+    Seating,
     Setup,
     Takeback,
     TurnEvent,
@@ -39,6 +46,7 @@ from pawnlight.remote.protocol import (
     code_topic,
     decode_event,
     decode_presence,
+    decode_seating,
     decode_setup,
     decode_takeback,
     event_topic,
@@ -48,6 +56,7 @@ from pawnlight.remote.protocol import (
     parse_topic,
     presence_payload,
     presence_topic,
+    seating_topic,
     takeback_topic,
 )
 
@@ -214,6 +223,8 @@ class RemoteLink:
                 return  # a retained turn withdrawn (taken back)
             elif topic.kind == "event":
                 self._post(RemoteTurn(decode_event(payload, topic), self._clock()))
+            elif topic.kind == "seating":
+                self._post(RemoteSeating(decode_seating(payload, topic), self._clock()))
             elif topic.kind == "takeback":
                 self._post(RemoteTakeback(decode_takeback(payload, topic), self._clock()))
             elif topic.kind == "code" and topic.code is not None:
@@ -245,6 +256,11 @@ class RemoteLink:
     def publish_takeback(self, takeback: Takeback) -> None:
         topic = takeback_topic(self.board, takeback.game, takeback.seq)
         self.client.publish(topic, takeback.encode(), qos=1)
+
+    def publish_seating(self, seating: Seating) -> None:
+        """The host's seating (seats handed, adjourned): retained, for the boards away too."""
+        topic = seating_topic(self.board, seating.game)
+        self.client.publish(topic, seating.encode(), qos=1, retain=True)
 
     def clear(self, game: str, seq: int, upto: int) -> None:
         """Turns taken back: withdraw those published here (an empty retained message)."""
