@@ -85,5 +85,5 @@ def test_the_offline_grace_is_a_number_of_seconds_within_reason(tmp_path):
     path.write_text("offline_grace = 30\n")
     assert settings.load(path).offline_grace == 30
     path.write_text("offline_grace = 0\n")
-    with pytest.raises(settings.ConfigError, match="offline_grace must be 1..86400 seconds"):
+    with pytest.raises(settings.ConfigError, match=r"offline_grace must be 1\.\.86400 seconds"):
         settings.load(path)
