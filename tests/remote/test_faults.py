@@ -197,10 +197,11 @@ def test_turns_delivered_out_of_order_are_played_in_order(boards, broker):
                 game_id, seq, "board-a", turn.colour, card, turn.text, position_hash(turn.after)
             )
         )
-    # Sent with board-a's credentials (as board-a's link would), the later turn first.
+    # Sent with board-a's credentials and retained (as board-a's link does: a subscription
+    # that lands late still gets them), the later turn first.
     as_a = connected(broker, "board-a")
     for event in reversed(events):
-        publish(as_a, event_topic("board-a", game_id, event.seq), event.encode())
+        publish(as_a, event_topic("board-a", game_id, event.seq), event.encode(), retain=True)
     as_a.loop_stop()
     for event in events:
         state = b.wait(lambda s, e=event: (s["remote"]["copy"] or {}).get("text") == e.move)
