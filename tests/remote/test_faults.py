@@ -49,24 +49,30 @@ def retained_event(broker, board: str, game: str, seq: int) -> bytes:
 
 
 @pytest.mark.slow
-def test_a_board_killed_while_copying_a_move_resumes_and_the_game_goes_on(boards):
+@pytest.mark.parametrize("killed", ["board-b", "board-a"], ids=["guest", "host"])
+def test_a_board_killed_while_copying_a_move_resumes_and_the_game_goes_on(boards, killed):
+    """Either board, the host (whose journal is the game's record) or a guest, loses its power
+    half-way through copying the other's move."""
     a, b = boards["board-a"], boards["board-b"]
     table = start_game(boards, {"players": ["red", "blue"]}, RED_AT_A, seed=3)
     for _ in range(4):
         table.play_turn()
-    # Red's turn at A, until red has a move to copy on B.
+    # Turns go on until the other board's colour has a move for the board to kill to copy.
     while True:
         state = a.state()
         turns = len(state["history"])
         player = table.seat_of(state)
+        copier = b if player is a else a
         player.request("POST", "/api/sim/scan", {"card": table.deck.draw()})
         state = player.wait(lambda s, n=turns: s["phase"] == "move" or len(s["history"]) > n)
         if state["phase"] == "move":
             table.move(player, table.choose(state, state["card"]), turns)
             table.mirror_turn(player.state()["turns"][turns])
-            copier = b if player is a else a
-            lit = copier.wait(lambda s: s["remote"]["copy"] is not None)
-            break
+            if copier is boards[killed]:
+                lit = copier.wait(lambda s: s["remote"]["copy"] is not None)
+                break
+            table.copy(copier, turns)
+            continue
         table.mirror_turn(player.state()["turns"][turns])
         for daemon in boards.values():
             if daemon is not player:
