@@ -116,6 +116,9 @@ def test_a_turn_at_one_board_is_lit_as_a_copy_on_the_other_and_played_there_once
 
 def test_a_card_is_scanned_only_where_its_colour_is_seated():
     a, b = board("board-a"), board("board-b")
+    # Each board asks for the card only where it is scanned.
+    assert state(a)["message"] == "Red: draw a card and scan it"
+    assert state(b)["message"] == "Red draws at board board-a: the move lights up here to copy"
     b.scan("1")  # red's turn: red plays at board A
     assert state(b)["warning"] == (
         "a 1 was scanned, but it is red's turn, and red plays at board board-a: "

@@ -19,6 +19,11 @@ def phase_message(table: Table) -> str:
     colour = COLOURS[game.turn].capitalize()
     if phase == CompanionPhase.MOVE:
         return f"{colour} plays {a_card(game.card or '')}: make the move lit on the board"
+    remote = table.remote
+    if phase == CompanionPhase.DRAW and remote is not None and remote.remote_colour(game.turn):
+        # Its card is scanned at its own board: here the move only lights up, to be copied.
+        board = remote.seats[game.turn]
+        return f"{colour} draws at board {board}: the move lights up here to copy"
     if phase == CompanionPhase.DRAW:
         return f"{colour}: draw a card and scan it"
     if phase == CompanionPhase.DOUBLE:
