@@ -286,6 +286,28 @@ def test_a_net_walled_off_is_an_error_naming_it():
         route(pads, (0.0, 0.0, 20.0, 10.0), tries=2)
 
 
+def test_a_partial_route_names_the_net_it_left_and_routes_the_others():
+    """With ``partial`` (the hub's, not finished yet) a net walled off is named, not an error,
+    and the nets that can be routed still are, within the rules."""
+    wall = [Pad("W", str(k), "B", 10.0, 5.0, 1.0, 10.0, LAYERS) for k in (1, 2)]
+    pads = [
+        Pad("A", "1", "A", 3.0, 5.0, 1.0, 1.0, (FRONT,)),
+        Pad("A", "2", "A", 17.0, 5.0, 1.0, 1.0, (FRONT,)),
+        Pad("C", "1", "C", 2.0, 2.0, 1.0, 1.0, (FRONT,)),
+        Pad("C", "2", "C", 7.0, 8.0, 1.0, 1.0, (FRONT,)),
+        *wall,
+    ]
+    outline = (0.0, 0.0, 20.0, 10.0)
+    routed = route(pads, outline, tries=2, partial=True)
+    assert routed.unrouted == ["A"]
+    assert {t.net for t in routed.tracks} == {"C"}
+    assert unjoined(pads, routed) == {"A": 2}
+    assert not clearance_faults(pads, routed, outline, Rules())
+    # Without it the same board is an error, as before.
+    with pytest.raises(RoutingError, match="net A"):
+        route(pads, outline, tries=2)
+
+
 def test_vias_stay_out_of_surface_mount_pads():
     """A net that must change layer: its vias land beside its pads, never in them."""
     pads, outline = little_strip()

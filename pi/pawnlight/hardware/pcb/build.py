@@ -25,6 +25,7 @@ from pathlib import Path
 from ..wiring import Wiring, load_wiring
 from .circuit import Checked, hub_circuit, strip_circuit
 from .drawing import draw
+from .hub import write_hub_boards
 from .layout import write_strip_boards
 from .netlist import Netlist, read_netlist
 from .strips import DESIGNS, INSTANCES
@@ -47,6 +48,8 @@ class Report:
     erc: dict[str, tuple[int, int]] = field(default_factory=dict)
     drc: dict[str, tuple[int, int]] = field(default_factory=dict)
     copper: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: Per board, the nets its router could not finish (the hubs, for now).
+    unfinished: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
 
@@ -58,13 +61,22 @@ class Report:
             out.append(f"routed {name}: {tracks} tracks, {vias} vias")
         for name, (errors, unrouted) in self.drc.items():
             out.append(f"DRC {name}: {errors} errors, {unrouted} unrouted connections")
+        for name, nets in self.unfinished.items():
+            if nets:
+                out.append(
+                    f"unfinished {name}: {len(nets)} nets not fully routed "
+                    f"({', '.join(nets[:6])}{', ...' if len(nets) > 6 else ''})"
+                )
         return out + self.notes
 
     @property
     def ok(self) -> bool:
-        """No ERC or DRC violation, and no connection left unrouted on any board."""
+        """No ERC or DRC violation, and no connection left unrouted on any board but the
+        hubs, whose routing is not finished yet (their unrouted connections are printed, and
+        counted apart: docs/pcb.md)."""
         return all(e == 0 for e, _ in self.erc.values()) and all(
-            e == 0 and unrouted == 0 for e, unrouted in self.drc.values()
+            e == 0 and (unrouted == 0 or bool(self.unfinished.get(name)))
+            for name, (e, unrouted) in self.drc.items()
         )
 
 
@@ -194,7 +206,7 @@ def write_boms(netlists: dict[str, Netlist], out: Path, report: Report) -> None:
         with path.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(["board file", "bom", "qty"])
-            writer.writerow(["(no layout yet: see docs/pcb.md)", f"bom-hub-{sensing}.csv", 1])
+            writer.writerow([f"boards/hub-{sensing}.kicad_pcb", f"bom-hub-{sensing}.csv", 1])
             for design in DESIGNS:
                 count = sum(1 for strip in INSTANCES if strip.design.name == design)
                 writer.writerow(
@@ -220,6 +232,7 @@ def build(out: Path, wiring: Wiring | None = None) -> Report:
     write_mounting(out, report)
     write_boms(netlists, out, report)
     boards = write_strip_boards(netlists, out, report.copper)
+    boards += write_hub_boards(netlists, out, report.copper, report.unfinished)
     report.written += boards
     python = kicad_python()
     if python is None:
@@ -229,5 +242,9 @@ def build(out: Path, wiring: Wiring | None = None) -> Report:
     else:
         for board in boards:
             run_kicad(python, board, out, report)
-    report.notes.append("hub: netlist and ERC only, no board layout yet (docs/pcb.md)")
+    if any(report.unfinished.values()):
+        report.notes.append(
+            "hub: placed, routing not finished: its unrouted connections are listed in "
+            "drc/hub-<kind>.txt (docs/pcb.md)"
+        )
     return report

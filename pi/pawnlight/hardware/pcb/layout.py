@@ -21,6 +21,8 @@ from typing import Any
 
 from .circuit import FP, KICAD_SHARE, CircuitError, strip_refs
 from .netlist import Netlist
+from .pico import LIB_ID as PICO_LIB_ID
+from .pico import pico_footprint
 from .route import LAYERS, Box, Pad, Routed, RoutingError, Rules, route
 from .strips import DESIGNS, Point, StripDesign
 
@@ -100,6 +102,8 @@ def _kiutils() -> Any:
 
 def load_footprint(lib_id: str) -> Any:
     kiutils = _kiutils()
+    if lib_id == PICO_LIB_ID:  # not in KiCad's library: made in code
+        return pico_footprint()
     library, name = lib_id.split(":", 1)
     path = footprint_dir() / f"{library}.pretty" / f"{name}.kicad_mod"
     if not path.is_file():

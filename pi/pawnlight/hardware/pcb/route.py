@@ -100,6 +100,8 @@ class Via:
 class Routed:
     tracks: list[Track] = field(default_factory=list)
     vias: list[Via] = field(default_factory=list)
+    #: Nets left unfinished (only when routing with ``partial``).
+    unrouted: list[str] = field(default_factory=list)
 
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -247,8 +249,10 @@ class _Router:
         names = sorted({p.net for p in pads if p.net})
         self.ids = {name: number for number, name in enumerate(names, start=1)}
 
-    def route(self, order: Sequence[str]) -> tuple[Routed, str | None]:
-        """Every net in ``order``; the result and the first net that failed (or None)."""
+    def route(self, order: Sequence[str], partial: bool = False) -> tuple[Routed, str | None]:
+        """Every net in ``order``; the result and the first net that failed (or None).  With
+        ``partial`` a net that fails is left as far as it got and the others are routed on
+        (``Routed.unrouted`` names the failed ones)."""
         grid = _Grid(self.outline, self.rules)
         no_net = len(self.ids) + 1
         for pad in self.pads:
@@ -269,8 +273,10 @@ class _Router:
             if len(pads) < 2:
                 continue
             if not self._route_net(grid, name, pads, routed):
-                return routed, name
-        return routed, None
+                if not partial:
+                    return routed, name
+                routed.unrouted.append(name)
+        return routed, (routed.unrouted[0] if routed.unrouted else None)
 
     def _access(self, grid: _Grid, pad: Pad, net: int, kind: str) -> list[tuple[int, int, int]]:
         """Grid points inside the pad where a track of the net may start or end: (layer, i, j)."""
@@ -463,10 +469,18 @@ class _Router:
             grid.claim_segment(net, track.layer, track.start, track.end, width)
 
 
-def route(pads: Sequence[Pad], outline: Box, rules: Rules | None = None, tries: int = 6) -> Routed:
+def route(
+    pads: Sequence[Pad],
+    outline: Box,
+    rules: Rules | None = None,
+    tries: int = 6,
+    partial: bool = False,
+) -> Routed:
     """Tracks and vias that join every net's pads, keeping ``rules``; RoutingError if a net
     cannot be routed.  Nets are routed shortest first (their spanning trees' lengths), the power
-    nets last; a net that fails is moved to the front and all are routed again."""
+    nets last; a net that fails is moved to the front and all are routed again.  With
+    ``partial`` no error: after ``tries`` the result with the fewest unfinished nets is
+    returned, naming them in ``Routed.unrouted``."""
     rules = rules or Rules()
     router = _Router(pads, outline, rules)
     spans: dict[str, float] = {}
@@ -479,9 +493,17 @@ def route(pads: Sequence[Pad], outline: Box, rules: Rules | None = None, tries: 
         )
     order = sorted(router.ids, key=lambda n: (n in POWER_NETS, spans[n], n))
     failed: str | None = None
+    best: Routed | None = None
     for _ in range(tries):
-        routed, failed = router.route(order)
+        routed, failed = router.route(order, partial)
         if failed is None:
             return routed
+        if partial:
+            if best is None or len(routed.unrouted) < len(best.unrouted):
+                best = routed
+            order = routed.unrouted + [n for n in order if n not in routed.unrouted]
+            continue
         order = [failed] + [n for n in order if n != failed]
+    if best is not None:
+        return best
     raise RoutingError(f"could not route net {failed} in {tries} tries")

@@ -1,0 +1,298 @@
+"""The hub's board file (.kicad_pcb), placed from its netlist and routed by :mod:`.route`.
+
+A square board with the 24 strip connectors round its edge in the order of the strips: J1-J6
+(red's strips) along the top from left to right, J7-J12 (blue's) down the right side, J13-J18
+(yellow's) along the bottom from right to left, J19-J24 (green's) up the left side, each turned
+a quarter further, as the game board's sides are.  A ribbon therefore leaves the hub on the side
+of the board where its strip lies.
+
+Inside that ring, each chip that reads sensors sits on the side nearest the connectors whose
+sensors it reads (wiring.toml gives every chip its inputs), with its resistor network between
+it and the connectors (the sensor lines pass the network's pads on their way to the chip) and
+its 100 nF capacitor beside it.  The Pico is in the middle, the LED buffer and the small parts
+beside it, the card reader's, the Pi's and the buttons' and buzzer's headers round it, and the
+power entry (terminal block, fuse, 1000 uF) in the top-left corner.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .circuit import CircuitError
+from .layout import add_copper, add_ground_pour, board_pads, load_footprint, write_rules
+from .netlist import Netlist
+from .route import Box, Routed, Rules, route
+
+#: The board's side (mm) and where its top-left corner lies on KiCad's page.
+SIDE_MM = 220.0
+ORIGIN: tuple[float, float] = (40.0, 40.0)
+#: Centre to centre of neighbouring strip connectors along a side, and their inset.
+CONNECTOR_PITCH_MM = 32.0
+CONNECTOR_INSET_MM = 8.5
+#: From the edge to the resistor networks' row and to the chips' centres.
+NETWORK_INSET_MM = 22.0
+CHIP_INSET_MM = 33.0
+#: Room a chip with its network takes along its side.
+CHIP_SPACING_MM = 28.0
+
+
+@dataclass(frozen=True)
+class HubPart:
+    ref: str
+    footprint: str
+    at: tuple[float, float]  # the centre of its pads, board mm from the top-left corner
+    angle: float = 0.0
+
+
+def _rotate(dx: float, dy: float, angle: float) -> tuple[float, float]:
+    """A footprint-local offset on the page for a footprint turned by ``angle`` (KiCad's
+    sense, as :func:`.layout.board_pads` turns pads)."""
+    turn = math.radians(angle)
+    cos, sin = math.cos(turn), math.sin(turn)
+    return dx * cos + dy * sin, -dx * sin + dy * cos
+
+
+def _side_point(side: int, along: float, inset: float) -> tuple[float, float]:
+    """A point ``inset`` from edge ``side`` (0 top, 1 right, 2 bottom, 3 left), ``along`` it
+    in the clockwise sense."""
+    s = SIDE_MM
+    if side == 0:
+        return along, inset
+    if side == 1:
+        return s - inset, along
+    if side == 2:
+        return s - along, s - inset
+    return inset, s - along
+
+
+#: Per side: the turn of a strip connector (its pin rows along the edge), of a chip and of a
+#: resistor network (both along the edge too).
+_CONNECTOR_ANGLE = (90.0, 0.0, 270.0, 180.0)
+_NETWORK_ANGLE = (0.0, 270.0, 180.0, 90.0)
+_CHIP_ANGLE = (90.0, 0.0, 270.0, 180.0)
+
+
+def _spread(wanted: list[float], gap: float, low: float, high: float) -> list[float]:
+    """Positions along a line near ``wanted`` (sorted), at least ``gap`` apart, in [low, high]."""
+    placed: list[float] = []
+    for value in wanted:
+        value = max(value, low, placed[-1] + gap if placed else low)
+        placed.append(value)
+    overflow = placed[-1] - high if placed else 0.0
+    if overflow > 0:
+        placed = [p - overflow for p in placed]
+        for k in range(len(placed) - 2, -1, -1):
+            placed[k] = min(placed[k], placed[k + 1] - gap)
+    return placed
+
+
+def hub_parts(netlist: Netlist) -> list[HubPart]:
+    """Where every part of a hub's netlist goes."""
+    comps = netlist.components
+    parts: list[HubPart] = []
+    connector_at: dict[str, tuple[float, float]] = {}
+    for index in range(24):
+        ref = f"J{index + 1}"
+        if ref not in comps:
+            raise CircuitError(f"hub: strip connector {ref} is not in the netlist")
+        side, slot = divmod(index, 6)
+        along = SIDE_MM / 2 + (slot - 2.5) * CONNECTOR_PITCH_MM
+        at = _side_point(side, along, CONNECTOR_INSET_MM)
+        connector_at[ref] = at
+        parts.append(HubPart(ref, comps[ref].footprint, at, _CONNECTOR_ANGLE[side]))
+
+    # The chips that read the sensors, by the connectors they read.
+    chip_refs = sorted(
+        (r for r, c in comps.items() if c.value in ("74HC165", "CD74HC4067M")),
+        key=lambda r: int(r[1:]),
+    )
+    networks = sorted((r for r in comps if r.startswith("RN")), key=lambda r: int(r[2:]))
+    per_chip = len(networks) // max(len(chip_refs), 1)
+    nets_of: dict[str, set[str]] = {}
+    for name, nodes in netlist.nets.items():
+        for ref, _pin in nodes:
+            nets_of.setdefault(ref, set()).add(name)
+    hundred_nf = sorted(
+        (r for r, c in comps.items() if r.startswith("C") and c.value == "100nF"),
+        key=lambda r: int(r[1:]),
+    )
+    # The first 100 nF is the LED buffer's; then one per chip, in the chips' order.
+    chip_caps = hundred_nf[1:]
+    by_side: dict[int, list[tuple[float, str]]] = {0: [], 1: [], 2: [], 3: []}
+    for chip in chip_refs:
+        points = [
+            connector_at[ref]
+            for name in nets_of.get(chip, set())
+            if name.startswith("SEN_")
+            for ref, _ in netlist.nets[name]
+            if ref in connector_at
+        ]
+        if not points:
+            raise CircuitError(f"hub: chip {chip} reads no strip's sensor")
+        cx = sum(p[0] for p in points) / len(points)
+        cy = sum(p[1] for p in points) / len(points)
+        distances = [cy, SIDE_MM - cx, SIDE_MM - cy, cx]
+        side = distances.index(min(distances))
+        along = (cx, cy, SIDE_MM - cx, SIDE_MM - cy)[side]
+        by_side[side].append((along, chip))
+    for side, chips in by_side.items():
+        chips.sort()
+        spread = _spread([a for a, _ in chips], CHIP_SPACING_MM, 45.0, SIDE_MM - 45.0 + 1e-9)
+        for along, (_, chip) in zip(spread, chips, strict=True):
+            k = chip_refs.index(chip)
+            parts.append(
+                HubPart(
+                    chip,
+                    comps[chip].footprint,
+                    _side_point(side, along, CHIP_INSET_MM),
+                    _CHIP_ANGLE[side],
+                )
+            )
+            own = networks[k * per_chip : (k + 1) * per_chip]
+            for n, network in enumerate(own):
+                offset = (n - (len(own) - 1) / 2) * 5.0
+                parts.append(
+                    HubPart(
+                        network,
+                        comps[network].footprint,
+                        _side_point(side, along, NETWORK_INSET_MM + offset),
+                        _NETWORK_ANGLE[side],
+                    )
+                )
+            if k < len(chip_caps):
+                cap = chip_caps[k]
+                parts.append(
+                    HubPart(
+                        cap,
+                        comps[cap].footprint,
+                        _side_point(side, along + 13.0, CHIP_INSET_MM),
+                        _CHIP_ANGLE[side],
+                    )
+                )
+
+    # The middle: the Pico, the LED buffer and the small parts, the headers.
+    mid = SIDE_MM / 2
+    fixed: dict[str, tuple[tuple[float, float], float]] = {
+        "A1": ((mid, mid), 0.0),
+        "U30": ((mid - 22.0, mid - 12.0), 0.0),
+        "J32": ((mid + 24.0, mid - 14.0), 0.0),
+        "J33": ((mid + 32.0, mid - 14.0), 0.0),
+        "J34": ((mid + 24.0, mid + 14.0), 0.0),
+        "J35": ((mid + 32.0, mid + 14.0), 0.0),
+        "Q1": ((mid + 32.0, mid + 24.0), 0.0),
+        "D1": ((mid + 24.0, mid + 24.0), 0.0),
+        "D2": ((mid - 22.0, mid + 24.0), 0.0),
+        "J30": ((9.0, 9.0), 0.0),
+        "F1": ((20.0, 19.0), 0.0),
+        "C1": ((26.0, 27.0), 0.0),
+        "J31": ((mid - 8.0, mid + 36.0), 0.0),
+    }
+    for ref, (at, angle) in fixed.items():
+        if ref in comps:
+            parts.append(HubPart(ref, comps[ref].footprint, at, angle))
+    placed = {p.ref for p in parts}
+    # What is left (the 0805 resistors and capacitors): columns left of the Pico.
+    rest = sorted((r for r in comps if r not in placed), key=_natural)
+    for n, ref in enumerate(rest):
+        column, row = divmod(n, 8)
+        at = (mid - 30.0 - 6.0 * column, mid - 2.0 + 4.0 * row - 14.0 * (column > 0))
+        parts.append(HubPart(ref, comps[ref].footprint, at, 0.0))
+    return parts
+
+
+def _natural(ref: str) -> tuple[str, int]:
+    letters = ref.rstrip("0123456789")
+    return letters, int(ref[len(letters) :] or 0)
+
+
+def hub_board(
+    netlist: Netlist, rules: Rules | None = None, copper: bool = True
+) -> tuple[Any, Routed]:
+    """The hub's board: every part placed, its pads on their nets, routed as far as the router
+    gets (``Routed.unrouted`` names the nets it could not finish); without ``copper`` only
+    placed."""
+    from kiutils.board import Board
+    from kiutils.items.common import Net, Position
+    from kiutils.items.gritems import GrRect
+
+    board = Board.create_new()
+    names = sorted(n for n in netlist.nets if n)
+    numbers = {name: number for number, name in enumerate(names, start=1)}
+    board.nets = [Net(0, "")] + [Net(numbers[n], n) for n in names]
+    net_of_pin = {node: name for name, nodes in netlist.nets.items() for node in nodes}
+    ox, oy = ORIGIN
+    for part in hub_parts(netlist):
+        component = netlist.components[part.ref]
+        footprint = load_footprint(part.footprint)
+        xs = [pad.position.X for pad in footprint.pads]
+        ys = [pad.position.Y for pad in footprint.pads]
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        dx, dy = _rotate(cx, cy, part.angle)
+        footprint.position = Position(
+            X=round(ox + part.at[0] - dx, 4),
+            Y=round(oy + part.at[1] - dy, 4),
+            angle=part.angle or None,
+        )
+        for item in footprint.graphicItems:
+            if getattr(item, "type", None) == "reference":
+                item.text = part.ref
+                item.layer = "F.Fab"
+            elif getattr(item, "type", None) == "value":
+                item.text = component.value
+        footprint.properties = {
+            **(footprint.properties or {}),
+            "Reference": part.ref,
+            "Value": component.value,
+        }
+        for pad in footprint.pads:
+            # KiCad keeps a pad's angle on the board, the footprint's turn included.
+            if part.angle:
+                pad.position.angle = ((pad.position.angle or 0.0) + part.angle) % 360 or None
+            net = net_of_pin.get((part.ref, str(pad.number)))
+            if net:
+                pad.net = Net(numbers[net], net)
+        board.footprints.append(footprint)
+    outline: Box = (ox, oy, ox + SIDE_MM, oy + SIDE_MM)
+    board.graphicItems.append(
+        GrRect(
+            start=Position(X=outline[0], Y=outline[1]),
+            end=Position(X=outline[2], Y=outline[3]),
+            layer="Edge.Cuts",
+            width=0.1,
+        )
+    )
+    board.setup.auxAxisOrigin = Position(X=ox, Y=oy)
+    board.setup.gridOrigin = Position(X=ox, Y=oy)
+    if not copper:
+        return board, Routed()
+    routed = route(board_pads(board), outline, rules, tries=1, partial=True)
+    add_copper(board, routed, numbers)
+    add_ground_pour(board, outline, [], numbers["GND"])
+    return board, routed
+
+
+def write_hub_boards(
+    netlists: dict[str, Netlist],
+    out: Path,
+    copper: dict[str, tuple[int, int]] | None = None,
+    unfinished: dict[str, list[str]] | None = None,
+) -> list[Path]:
+    """boards/hub-<kind>.kicad_pcb (and its project file with the design rules) for each board
+    kind.  ``copper`` gets each board's numbers of tracks and vias, ``unfinished`` the nets the
+    router could not finish."""
+    written = []
+    for name in sorted(n for n in netlists if n.startswith("hub-")):
+        board, routed = hub_board(netlists[name])
+        path = out / "boards" / f"{name}.kicad_pcb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        board.to_file(str(path))
+        write_rules(path.with_suffix(".kicad_pro"))
+        written.append(path)
+        if copper is not None:
+            copper[name] = (len(routed.tracks), len(routed.vias))
+        if unfinished is not None:
+            unfinished[name] = list(routed.unrouted)
+    return written
