@@ -35,10 +35,14 @@ class Recorder(HeuristicPlayer):
         return super().choose(view, card, options)
 
 
-def decisions(games: int, edition: str) -> list:
+#: The colours at the table for each number of players (two sit opposite each other).
+TABLES = {2: ("red", "yellow"), 3: ("red", "blue", "yellow"), 4: ("red", "blue", "yellow", "green")}
+
+
+def decisions(games: int, edition: str, seats: int = 4) -> list:
     """(view, card, options) for every turn of ``games`` heuristic games that had a choice."""
     found: list = []
-    config = GameConfig(edition=edition)
+    config = GameConfig(edition=edition, players=TABLES[seats])
     recorder = Recorder(found)
     for seed in range(games):
         play_game(config, dict.fromkeys(config.turn_order, recorder), seed)
@@ -50,8 +54,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--edition", default="hasbro-2002")
     parser.add_argument(
-        "--players", default="heuristic,strong:budget=400,strong,strong:leaf=chance"
+        "--players", default="heuristic,learned,strong:budget=400,strong,strong:leaf=chance"
     )
+    parser.add_argument("--seats", type=int, default=4, choices=sorted(TABLES))
     parser.add_argument(
         "--smoke",
         action="store_true",
@@ -59,14 +64,17 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.smoke:
-        args.games, args.players = 1, "heuristic,strong:budget=50"
-    points = decisions(args.games, args.edition)
+        args.games, args.players = 1, "heuristic,learned,strong:budget=50"
+    points = decisions(args.games, args.edition, args.seats)
     print(f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}")
     print(compiled.describe())
-    print(f"{len(points)} decisions with a choice, from {args.games} 4-player {args.edition} games")
+    print(
+        f"{len(points)} decisions with a choice, from {args.games} {args.seats}-player "
+        f"{args.edition} games"
+    )
     print(f"{'player':<24}{'median ms':>10}{'p90 ms':>10}{'max ms':>10}{'decisions/s':>13}")
     for spec in split_specs(args.players):
-        player = make_player(spec, seed=1)
+        player = make_player(spec, seed=1, time_limit=None)
         times = []
         for view, card, options in points:
             # CPU time of this process: on a shared machine, waiting for a core is not thinking.

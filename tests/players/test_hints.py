@@ -55,7 +55,7 @@ def test_the_heuristic_bumps_the_leader_rather_than_a_straggler():
     )
     game = game_at(position)
     assert {m.bumped for m in card_options(view_of(game), "3").moves} == {((1, 45),), ((3, 10),)}
-    move = hint(game, "3")
+    move = hint(game, "3", player=HeuristicPlayer())
     assert move is not None and move.bumped == ((1, 45),)
 
 
@@ -64,7 +64,7 @@ def test_the_heuristic_moves_a_threatened_pawn_into_safety():
     # With a 3 it can go T1-S2 into safety, or move the pawn on T20 on.
     position = pos(red="T1 T20 start start", blue="T59 start start start")
     game = game_at(position)
-    assert text(hint(game, "3")) == "T1-S2"
+    assert text(hint(game, "3", player=HeuristicPlayer())) == "T1-S2"
 
 
 def test_the_heuristic_declines_an_11_whose_only_switch_hurts():
@@ -75,7 +75,7 @@ def test_the_heuristic_declines_an_11_whose_only_switch_hurts():
     game = game_at(position)
     options = card_options(view_of(game), "11")
     assert options.forfeit and options.moves
-    assert hint(game, "11") is None
+    assert hint(game, "11", player=HeuristicPlayer()) is None
 
 
 def test_team_play_moves_the_partner_when_that_is_better():

@@ -23,6 +23,7 @@ _WHERE = {
     "game_statistics": "game_stats",
     "HeuristicPlayer": "heuristic",
     "hint": "hints",
+    "LearnedPlayer": "learned",
     "RandomPlayer": "random_player",
     "PLAYER_NAMES": "registry",
     "make_player": "registry",
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from .game_stats import ColourStatistics, GameStatistics, game_statistics
     from .heuristic import HeuristicPlayer
     from .hints import hint
+    from .learned import LearnedPlayer
     from .random_player import RandomPlayer
     from .registry import PLAYER_NAMES, make_player, parse_spec
     from .strong import StrongPlayer
@@ -60,6 +62,7 @@ __all__ = [
     "GameStatistics",
     "GameView",
     "HeuristicPlayer",
+    "LearnedPlayer",
     "Player",
     "RandomPlayer",
     "StrongPlayer",

@@ -28,10 +28,16 @@ def register(subparsers: Any) -> None:
     tournament.add_argument(
         "--players",
         default="heuristic,random,random,random",
-        help="one player per seat, comma-separated: random, heuristic, strong, "
-        "strong:budget=N,width=N (default: %(default)s)",
+        help="one player per seat, comma-separated: random, casual, heuristic, strong, learned, "
+        "strong:budget=N,width=N, or a level: easy, normal, hard (default: %(default)s)",
     )
     tournament.add_argument("--games", type=int, default=200)
+    tournament.add_argument(
+        "--against",
+        metavar="PLAYER",
+        help="compare the one player of --players with PLAYER: head-to-head (two seats, "
+        "rotating) and one against three PLAYERs, --games games each",
+    )
     _common(tournament)
     tournament.add_argument(
         "--apologies",
@@ -106,6 +112,8 @@ def _tournament(args: argparse.Namespace) -> int:
     from .registry import split_specs
     from .tournament import TournamentSettings, format_result, run_tournament
 
+    if args.against is not None:
+        return _comparison(args)
     settings = TournamentSettings(
         entrants=split_specs(args.players),
         games=args.games,
@@ -141,6 +149,43 @@ def _tournament(args: argparse.Namespace) -> int:
     else:
         print(format_result(result, extra))
     print(f"took {elapsed:.0f} s", file=sys.stderr)
+    return 0
+
+
+def _comparison(args: argparse.Namespace) -> int:
+    from .registry import split_specs
+    from .tournament import compare, format_comparison
+
+    specs = split_specs(args.players)
+    if len(specs) != 1 or len(split_specs(args.against)) != 1:
+        return _fail("--against compares one player (--players) with one other (--against)")
+    if (
+        args.apologies
+        or args.teams
+        or args.variant != Variant.STANDARD
+        or args.edition != "hasbro-2002"
+    ):
+        return _fail("--against plays the standard game of hasbro-2002 only")
+    if args.house_rules or args.extra_one:
+        return _fail("--against plays without house rules or the fifth 1")
+    started = time.perf_counter()
+    try:
+        comparison = compare(
+            specs[0], args.against, args.games, args.seed, args.jobs, _progress(args.games)
+        )
+    except ValueError as error:
+        return _fail(str(error))
+    if args.json:
+        tables = {
+            ("head_to_head" if len(r.settings.entrants) == 2 else "one_against_three"): (
+                _as_json(r, None)
+            )
+            for r in comparison.results
+        }
+        print(json.dumps({**tables, "verdict": comparison.verdict}, indent=2))
+    else:
+        print(format_comparison(comparison))
+    print(f"took {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return 0
 
 

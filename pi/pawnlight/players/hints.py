@@ -7,8 +7,11 @@ from collections.abc import Iterable
 from ..rules.game import Game, Phase
 from ..rules.moves import Move, legal_options
 from .base import Player
-from .heuristic import HeuristicPlayer
+from .registry import LEVELS, make_player
 from .view import view_of
+
+#: Seconds a hint may take: a person is waiting (docs/players.md "How fast").
+HINT_TIME_LIMIT = 1.0
 
 
 def hint(
@@ -21,10 +24,10 @@ def hint(
     """The move suggested to the colour whose turn it is, for ``card``.
 
     ``card`` defaults to the card drawn and waiting to be played (the game's ``move`` phase);
-    in the ``draw`` phase any card can be asked about ("what if I play my 7?").  The heuristic
-    player answers unless another ``player`` is given (a StrongPlayer gives better hints, more
-    slowly).  None when the card has no legal move, or when the best play is to decline an 11.
-    The game is not changed.
+    in the ``draw`` phase any card can be asked about ("what if I play my 7?").  The hard
+    level's player answers (the strongest measured that answers within ``HINT_TIME_LIMIT``)
+    unless another ``player`` is given.  None when the card has no legal move, or when the best
+    play is to decline an 11.  The game is not changed.
     """
     if game.over:
         return None
@@ -39,4 +42,6 @@ def hint(
     if not options.moves:
         return None
     view = view_of(game, hand=hand, discards=discards)
-    return (player or HeuristicPlayer()).choose(view, card, options)
+    if player is None:
+        player = make_player(LEVELS["hard"], time_limit=HINT_TIME_LIMIT)
+    return player.choose(view, card, options)

@@ -1,8 +1,8 @@
 """Players by name, as the command line and the companion's settings write them.
 
-A spec is a name with optional settings: ``random``, ``heuristic``, ``strong``,
-``strong:budget=400``, ``strong:budget=3000,width=5``, ``strong:margin=0.5``,
-``strong:leaf=score``.
+A spec is a name with optional settings: ``random``, ``casual``, ``heuristic``, ``strong``,
+``learned``, ``strong:budget=400``, ``strong:budget=3000,width=5``, ``strong:margin=0.5``,
+``strong:leaf=score``; or a level, ``easy``, ``normal`` or ``hard`` (``LEVELS``).
 """
 
 from __future__ import annotations
@@ -11,10 +11,15 @@ from typing import TypedDict, cast
 
 from .base import Player
 from .heuristic import HeuristicPlayer
-from .random_player import RandomPlayer
+from .learned import LearnedPlayer
+from .random_player import CasualPlayer, RandomPlayer
 from .strong import LEAVES, StrongPlayer
 
-PLAYER_NAMES = ("random", "heuristic", "strong")
+PLAYER_NAMES = ("random", "casual", "heuristic", "strong", "learned")
+#: The levels a family chooses from, each a player measurably stronger than the one before
+#: head-to-head (docs/players.md "How strong, measured").  Neither ``learned`` nor ``strong``
+#: is measurably stronger than the heuristic head-to-head, so neither is a level.
+LEVELS: dict[str, str] = {"easy": "random", "normal": "casual", "hard": "heuristic"}
 _STRONG_SETTINGS = ("budget", "width", "depth", "margin", "leaf")
 
 #: Each numeric setting's least and largest value (docs/players.md, "Settings and their bounds").
@@ -31,6 +36,8 @@ BOUNDS: dict[str, tuple[float, float]] = {
 #: of the futures sampled so far (at least two; the heuristic's choice unless clearly beaten).
 #: The board, its page and a SIGTERM wait no longer than this for a decision.
 DECISION_TIME_LIMIT = 3.0
+#: The learned player's own limit: a Pi's second (it needs a few tens of milliseconds there).
+LEARNED_TIME_LIMIT = 1.0
 
 
 class StrongSettings(TypedDict, total=False):
@@ -47,8 +54,13 @@ def parse_spec(spec: str) -> tuple[str, StrongSettings]:
     """``"strong:budget=400"`` -> ``("strong", {"budget": 400})``; ValueError naming the problem."""
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
+    if name in LEVELS:
+        if rest.strip():
+            raise ValueError(f"a level takes no settings: {name}")
+        return parse_spec(LEVELS[name])
     if name not in PLAYER_NAMES:
-        raise ValueError(f"unknown player {name!r} (expected {', '.join(PLAYER_NAMES)})")
+        known = ", ".join((*PLAYER_NAMES, *LEVELS))
+        raise ValueError(f"unknown player {name!r} (expected {known})")
     settings: dict[str, float | str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, equals, value = item.partition("=")
@@ -99,6 +111,11 @@ def make_player(
     name, settings = parse_spec(spec)
     if name == "random":
         return RandomPlayer(seed)
+    if name == "casual":
+        return CasualPlayer(seed)
     if name == "heuristic":
         return HeuristicPlayer()
+    if name == "learned":
+        limit = None if time_limit is None else min(time_limit, LEARNED_TIME_LIMIT)
+        return LearnedPlayer(time_limit=limit)
     return StrongPlayer(seed, time_limit=time_limit, **settings)

@@ -243,3 +243,66 @@ def format_result(result: TournamentResult, extra: Sequence[str] = ()) -> str:
     )
     lines.extend(extra)
     return "\n".join(lines)
+
+
+#: The two tables a comparison plays: head-to-head, and one against three of the other.
+COMPARISON_TABLES = (2, 4)
+
+
+@dataclass
+class Comparison:
+    """One player against another, where skill shows most (head-to-head, two seats rotating)
+    and where a family plays most (one against three of the other)."""
+
+    player: str
+    against: str
+    results: list[TournamentResult]
+
+    def standing(self, table: int) -> Standing:
+        """The compared player's standing at the table of ``table`` seats."""
+        for result in self.results:
+            if len(result.settings.entrants) == table:
+                return next(s for s in result.standings if s.spec == self.player)
+        raise KeyError(table)
+
+    @property
+    def verdict(self) -> str:
+        """Which player is stronger head-to-head, as its 95% interval says (or that it cannot
+        tell)."""
+        low, high = self.standing(2).interval
+        if low > 0.5:
+            return f"{self.player} is stronger than {self.against} head-to-head"
+        if high < 0.5:
+            return f"{self.player} is weaker than {self.against} head-to-head"
+        return f"head-to-head does not tell {self.player} and {self.against} apart"
+
+
+def compare(
+    player: str,
+    against: str,
+    games: int,
+    seed: int = 1,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Comparison:
+    """``games`` games head-to-head, then ``games`` of ``player`` against three ``against``,
+    both with the same seed (parity: 50% and 25%)."""
+    if parse_spec(player) == parse_spec(against):
+        raise ValueError("compare a player with another one, not with itself")
+    results = []
+    for table in COMPARISON_TABLES:
+        entrants = (player,) + (against,) * (table - 1)
+        settings = TournamentSettings(entrants, games, seed)
+        results.append(run_tournament(settings, jobs, progress))
+    return Comparison(player, against, results)
+
+
+def format_comparison(comparison: Comparison) -> str:
+    """Both tables, each headed by what parity is, then the verdict."""
+    parts = []
+    for result in comparison.results:
+        table = len(result.settings.entrants)
+        title = "head-to-head" if table == 2 else f"one against {table - 1}"
+        parts.append(f"{title} (parity {1 / table:.0%}):\n" + format_result(result))
+    parts.append(comparison.verdict)
+    return "\n\n".join(parts)
