@@ -143,7 +143,7 @@ def seats(value: Any, name: str) -> dict[str, str]:
         if colour not in COLOURS:
             raise ApiError(f"{name}: unknown colour {colour!r}")
         if not isinstance(spec, str) or len(spec) > 60:
-            raise ApiError(f"{name}.{colour} must name a player: random, heuristic or strong")
+            raise ApiError(f"{name}.{colour} must name a player or a level (easy, normal, hard)")
     return dict(value)
 
 

@@ -196,7 +196,7 @@ def player_spec(spec: object, colour: str) -> str:
     from ..players.registry import parse_spec  # the players load on first use
 
     if not isinstance(spec, str) or len(spec) > 60:
-        raise ConfigError(f"say which player for {colour}: random, heuristic or strong")
+        raise ConfigError(f"say which player for {colour}: a player or easy, normal or hard")
     try:
         parse_spec(spec)
     except ValueError as error:
