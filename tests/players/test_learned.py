@@ -8,6 +8,7 @@ import pytest
 
 from pawnlight.cli import main
 from pawnlight.players import hint, view_of
+from pawnlight.players.base import distinct_moves
 from pawnlight.players.heuristic import HeuristicPlayer
 from pawnlight.players.learned import (
     FEATURES,
@@ -94,10 +95,24 @@ def test_the_learned_player_takes_the_winning_move():
     assert view.colour == 0
 
 
-def test_out_of_time_the_learned_player_plays_a_move_it_has_scored():
-    for view, card, options in moments(5, players=("red", "yellow")):
-        move = LearnedPlayer(time_limit=0.0).choose(view, card, options)
-        assert move in options.moves
+def test_out_of_time_the_learned_player_plays_the_best_move_it_has_scored(monkeypatch):
+    from pawnlight.players import learned
+
+    clock = iter(range(10_000))  # each look at the clock: one second later
+    monkeypatch.setattr(learned.time, "monotonic", lambda: float(next(clock)))
+    decisions = moments(8, players=("red", "yellow"))
+    hurried = LearnedPlayer(time_limit=1.5)  # time for two moves
+    calm = LearnedPlayer()
+    changed = 0
+    for view, card, options in decisions:
+        first_two = distinct_moves(options.moves)[:2]
+        move = hurried.choose(view, card, options)
+        assert move in first_two
+        # Of the first two moves, the one the value prefers (what a calm player would play
+        # had it seen only those).
+        assert move == LearnedPlayer().choose(view, card, options._replace(moves=first_two))
+        changed += move != calm.choose(view, card, options)
+    assert changed  # the limit did cut some decisions short
 
 
 def test_the_learned_player_plays_as_the_heuristic_where_it_learned_nothing():

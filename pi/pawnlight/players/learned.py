@@ -33,7 +33,7 @@ import json
 import math
 import time
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from ..rules.board import HOME, PLACE_COUNT, START, START_CIRCLES, TRACK_SQUARES
@@ -107,7 +107,7 @@ _IN_START, _IN_SAFETY, _RISK, _RISK_LOSS, _SORRY, _BACKWARD, _EXIT, _BLOCKED, _O
 )
 
 
-@cache
+@lru_cache(maxsize=8192)  # the chances change every turn: keep only recent ones
 def _threats(chances: tuple[tuple[str, float], ...], colour: int, place: int) -> dict[int, float]:
     """Square -> chance that the pawn of ``colour`` on ``place`` hits it with the next card."""
     chance = dict(chances)
@@ -276,13 +276,6 @@ class LearnedPlayer(Player):
     def learned_for(self, view: GameView) -> bool:
         """Whether this game is one the value was learned for (else the heuristic plays)."""
         return view.variant == Variant.STANDARD and not view.teams and bool(view.opponents)
-
-    def values(self, view: GameView, positions: Sequence[Position]) -> list[float]:
-        """The chance to win the learned value gives each position (just after a move of
-        ``view.colour``)."""
-        weights = weights_for(self.tables, len(view.active))
-        features = self.features(view)
-        return [self._value(weights, features, view, p) for p in positions]
 
     @staticmethod
     def features(view: GameView) -> Features:
