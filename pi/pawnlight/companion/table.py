@@ -110,7 +110,13 @@ class RemoteGame:
 class Table:
     """The companion's working state (see the module docstring)."""
 
-    def __init__(self, layout: Layout, deck: CardDeck, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        deck: CardDeck,
+        settings: Settings | None = None,
+        offline_grace: float = 120.0,
+    ) -> None:
         self.layout = layout
         self.deck = deck
         self.settings = settings or Settings()
@@ -184,7 +190,7 @@ class Table:
         self.remote: RemoteGame | None = None
         #: Seconds a board of a remote game must have been offline before its host may hand
         #: its seats to the computer or adjourn the game (``offline_grace``, docs/remote.md).
-        self.offline_grace = 120.0
+        self.offline_grace = offline_grace
         self.presence: dict[str, bool] = {}
 
     @property

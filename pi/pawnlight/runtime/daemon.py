@@ -119,8 +119,8 @@ class Daemon:
             self.layout,
             deck,
             Settings(brightness=config.brightness, settle=config.settle),
+            offline_grace=float(config.offline_grace),
         )
-        companion.offline_grace = float(config.offline_grace)
         if self.sim:
             from gpiozero.pins.mock import MockFactory
 
