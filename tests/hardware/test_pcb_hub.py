@@ -14,7 +14,9 @@ from .test_pcb_route import clearance_faults, unjoined
 KINDS = ("presence", "colour")
 #: What the router reaches on each hub now (November 2026): KiCad's count of unrouted
 #: connections may only go down.  docs/pcb.md gives the figures.
-UNROUTED_AT_MOST = {"presence": 235, "colour": 140}
+UNROUTED_AT_MOST = {"presence": 173, "colour": 130}
+#: And the nets it leaves unfinished (of 185 and 184).
+UNFINISHED_AT_MOST = {"presence": 21, "colour": 20}
 
 
 @pytest.fixture(scope="module")
@@ -129,8 +131,8 @@ def test_the_hubs_copper_keeps_the_rules_and_every_finished_net_is_joined(routed
     assert not faults, "\n".join(faults[:10])
     # The nets the router did not name as unfinished are whole copper.
     assert set(unjoined(pads, routed)) <= set(routed.unrouted)
-    # Most nets are finished (185 on a hub).
-    assert len(routed.unrouted) < 40
+    # Most nets are finished, no fewer than now.
+    assert len(routed.unrouted) <= UNFINISHED_AT_MOST[kind], routed.unrouted
 
 
 def _has_pcbnew() -> bool:

@@ -59,6 +59,9 @@ class Rules:
     #: Added to every keep-out distance: a step between two grid points that both keep the
     #: clearance may pass a corner a little closer (at most 0.04 mm for a 0.25 mm diagonal).
     margin: float = 0.05
+    #: Grid points one search may take before it gives up on a connection: enough for a
+    #: strip; a board as large and full as the hub needs more (and takes longer).
+    search_limit: int = 200_000
 
     def width(self, net: str) -> float:
         return self.power_width if net in POWER_NETS else self.track_width
@@ -122,8 +125,6 @@ _TURN = (0.0, 0.6, 2.0, 6.0, 50.0)
 _VIA_COST = 12.0
 #: The A* estimate's weight: above 1 it finds a path sooner, a little longer at worst.
 _GREED = 1.2
-#: Grid points a search may take before it gives up.
-_SEARCH_LIMIT = 200_000
 #: The kinds of copper a grid point is checked for: a signal track, a power track, a via.
 _KINDS = ("signal", "power", "via")
 
@@ -390,7 +391,7 @@ class _Router:
             heap.append((estimate(i, j), 0.0, state))
         heapq.heapify(heap)
         push, pop = heapq.heappush, heapq.heappop
-        limit = _SEARCH_LIMIT
+        limit = grid.rules.search_limit
         while heap and limit:
             limit -= 1
             _, cost, state = pop(heap)
