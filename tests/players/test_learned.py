@@ -18,8 +18,9 @@ from pawnlight.players.learned import (
     load_tables,
     weights_for,
 )
-from pawnlight.players.random_player import CasualPlayer, RandomPlayer
+from pawnlight.players.random_player import CasualPlayer
 from pawnlight.players.registry import LEVELS, make_player, parse_spec
+from pawnlight.players.strong import StrongPlayer
 from pawnlight.players.table import play_game
 from pawnlight.players.tournament import compare, format_comparison
 from pawnlight.rules import Game, GameConfig
@@ -124,9 +125,9 @@ def test_the_learned_player_plays_as_the_heuristic_where_it_learned_nothing():
 
 def test_levels_name_players_in_order_of_strength():
     assert list(LEVELS) == ["easy", "normal", "hard"]
-    assert isinstance(make_player("easy"), RandomPlayer)
-    assert isinstance(make_player("normal"), CasualPlayer)
-    assert isinstance(make_player("hard"), HeuristicPlayer)
+    assert isinstance(make_player("easy"), CasualPlayer)
+    assert isinstance(make_player("normal"), HeuristicPlayer)
+    assert isinstance(make_player("hard"), StrongPlayer)
     assert parse_spec("hard") == parse_spec(LEVELS["hard"])
     with pytest.raises(ValueError, match="a level takes no settings"):
         parse_spec("hard:budget=3")
@@ -157,7 +158,7 @@ def test_a_comparison_plays_head_to_head_and_one_against_three():
     assert "head-to-head (parity 50%)" in text and "one against 3 (parity 25%)" in text
     assert comparison.verdict in text
     with pytest.raises(ValueError, match="not with itself"):
-        compare("hard", "heuristic", games=2)
+        compare("hard", "strong", games=2)
 
 
 def test_the_verdict_follows_the_interval():

@@ -17,9 +17,9 @@ from .strong import LEAVES, StrongPlayer
 
 PLAYER_NAMES = ("random", "casual", "heuristic", "strong", "learned")
 #: The levels a family chooses from, each a player measurably stronger than the one before
-#: head-to-head (docs/players.md "How strong, measured").  Neither ``learned`` nor ``strong``
-#: is measurably stronger than the heuristic head-to-head, so neither is a level.
-LEVELS: dict[str, str] = {"easy": "random", "normal": "casual", "hard": "heuristic"}
+#: head-to-head (docs/players.md "How strong, measured").  ``learned`` is not measurably
+#: stronger than the heuristic head-to-head, so it is no level.
+LEVELS: dict[str, str] = {"easy": "casual", "normal": "heuristic", "hard": "strong"}
 _STRONG_SETTINGS = ("budget", "width", "depth", "margin", "leaf")
 
 #: Each numeric setting's least and largest value (docs/players.md, "Settings and their bounds").
