@@ -32,11 +32,15 @@ ORIGIN: tuple[float, float] = (40.0, 40.0)
 #: Centre to centre of neighbouring strip connectors along a side, and their inset.
 CONNECTOR_PITCH_MM = 32.0
 CONNECTOR_INSET_MM = 8.5
-#: From the edge to the resistor networks' row and to the chips' centres.
-NETWORK_INSET_MM = 22.0
-CHIP_INSET_MM = 33.0
-#: Room a chip with its network takes along its side.
-CHIP_SPACING_MM = 28.0
+#: From the edge to the resistor networks' row and to the chips' centres: far enough in to
+#: leave a channel round the board between the connectors and the networks (33 mm for the
+#: chips left 30 and 26 nets unfinished, 44 mm 11 and 13).
+NETWORK_INSET_MM = 33.0
+CHIP_INSET_MM = 44.0
+#: Room a chip with its network takes along its side, and how near a side's ends it may go
+#: (clear of the chips on the next side).
+CHIP_SPACING_MM = 26.0
+CHIP_END_MM = CHIP_INSET_MM + 12.0
 #: The strips' design rules, with longer searches: a connection across the hub may have to go
 #: a long way round (4 times the strips' limit finishes a third more of the nets that are
 #: left unfinished otherwise, for about twice the time).
@@ -144,7 +148,7 @@ def hub_parts(netlist: Netlist) -> list[HubPart]:
         by_side[side].append((along, chip))
     for side, chips in by_side.items():
         chips.sort()
-        spread = _spread([a for a, _ in chips], CHIP_SPACING_MM, 45.0, SIDE_MM - 45.0 + 1e-9)
+        spread = _spread([a for a, _ in chips], CHIP_SPACING_MM, CHIP_END_MM, SIDE_MM - CHIP_END_MM)
         for along, (_, chip) in zip(spread, chips, strict=True):
             k = chip_refs.index(chip)
             parts.append(
