@@ -4,6 +4,7 @@ writing of the PCB command's netlists and strip boards shared by the PCB tests."
 from __future__ import annotations
 
 import importlib.util
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,6 +12,13 @@ import pytest
 
 from pawnlight.cli import main
 from pawnlight.hardware.pcb.netlist import Netlist
+
+#: Routing the two hubs takes a minute or two each (docs/pcb.md): the tests that route them (and
+#: the whole command's) run when PAWNLIGHT_PCB_HUBS=1, before a release, not in every ./test.
+needs_hub_routing = pytest.mark.skipif(
+    os.environ.get("PAWNLIGHT_PCB_HUBS") != "1",
+    reason="routing the hubs takes minutes: PAWNLIGHT_PCB_HUBS=1 runs it (docs/testing.md)",
+)
 
 
 @pytest.fixture(scope="session")

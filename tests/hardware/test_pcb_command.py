@@ -13,6 +13,8 @@ from pawnlight.cli import main
 from pawnlight.hardware.pcb.circuit import KICAD_SHARE
 from pawnlight.hardware.pcb.strips import DESIGNS, INSTANCES
 
+from .conftest import needs_hub_routing
+
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("skidl") is None
     or importlib.util.find_spec("kiutils") is None
@@ -31,6 +33,7 @@ def _has_pcbnew() -> bool:
 
 
 @pytest.mark.slow
+@needs_hub_routing
 def test_the_command_writes_every_board_and_prints_its_counts(tmp_path, capsys):
     run = tmp_path / "out"
     code = main(["hardware", "pcb", "--out", str(run)])

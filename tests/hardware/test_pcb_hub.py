@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+from .conftest import needs_hub_routing
 from .test_pcb_route import clearance_faults, unjoined
 
 KINDS = ("presence", "colour")
@@ -121,6 +122,7 @@ def routed_hubs(pcb_written, tmp_path_factory):
 
 
 @pytest.mark.slow
+@needs_hub_routing
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_hubs_copper_keeps_the_rules_and_every_finished_net_is_joined(routed_hubs, kind):
     from pawnlight.hardware.pcb.route import Rules
@@ -144,6 +146,7 @@ def _has_pcbnew() -> bool:
 
 
 @pytest.mark.slow
+@needs_hub_routing
 @pytest.mark.skipif(not _has_pcbnew(), reason="KiCad's pcbnew missing (apt-get install kicad)")
 @pytest.mark.parametrize("kind", KINDS)
 def test_kicad_finds_no_error_on_the_hub_and_counts_its_unrouted_connections(
