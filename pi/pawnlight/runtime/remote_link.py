@@ -126,6 +126,9 @@ class RemoteLink:
         self._lookups: dict[str, list[Setup]] = {}
         self._looked_up = threading.Condition(self._lock)
         self.connected = False
+        # Set once stop() says "offline": that message coming back is this board's own goodbye,
+        # not a stale will to answer with "online" again (_on_message).
+        self._stopping = False
         client = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2,
             client_id=f"pawnlight-{board}-{uuid.uuid4().hex[:8]}",
@@ -151,6 +154,7 @@ class RemoteLink:
         self.client.loop_start()
 
     def stop(self) -> None:
+        self._stopping = True
         if self.connected:
             info = self.client.publish(
                 presence_topic(self.board), presence_payload(False), qos=1, retain=True
@@ -199,6 +203,9 @@ class RemoteLink:
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
         self.connected = False
+        # Set once stop() says "offline": that message coming back is this board's own goodbye,
+        # not a stale will to answer with "online" again (_on_message).
+        self._stopping = False
         self._post(RemoteBoard(self.board, False, self._clock()))
         log.warning("disconnected from the remote broker: %s", reason)
 
@@ -210,7 +217,12 @@ class RemoteLink:
                 if not payload:
                     return  # an empty retained message clears it
                 online = decode_presence(payload)
-                if topic.board == self.board and not online and self.connected:
+                if (
+                    topic.board == self.board
+                    and not online
+                    and self.connected
+                    and not self._stopping
+                ):
                     # This board's own last will, from a connection the broker dropped late
                     # (a broker stopped and resumed, a board paused past its keepalive) after
                     # this one began: still here, so said again.
