@@ -52,10 +52,23 @@ class DaemonProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
 
+    # What a kind of daemon changes (tests/remote/boards.py: a board of a remote game).
+
+    def config_lines(self) -> list[str]:
+        """The lines of its config file."""
+        return [f"settle = {self.settle}"]
+
+    def environment(self) -> dict[str, str]:
+        return dict(os.environ, PAWNLIGHT_PIN=PIN)
+
+    def more_arguments(self) -> list[str]:
+        """Arguments of `pawnlight run` after the common ones."""
+        return []
+
     def start(self, timeout: float = 30.0) -> None:
         config = self.data / "test.toml"
-        config.write_text(f"settle = {self.settle}\n")
-        env = dict(os.environ, PAWNLIGHT_PIN=PIN)
+        config.write_text("\n".join([*self.config_lines(), ""]))
+        env = self.environment()
         self.log: BinaryIO | None = open(self.data / "daemon.log", "ab")  # noqa: SIM115 - closed in stop()
         if self.prelude:
             code = f"{self.prelude}\nfrom pawnlight.cli import main\nraise SystemExit(main())"
@@ -77,6 +90,7 @@ class DaemonProcess:
                 self.layout,
                 "--config",
                 str(config),
+                *self.more_arguments(),
             ],
             env=env,
             stdout=self.log,

@@ -19,28 +19,33 @@ def pawns(board: dict) -> dict:
     return {colour: sorted(places) for colour, places in board.items()}
 
 
+def red_out_then_blues_sorry(daemon: DaemonProcess) -> None:
+    """A game for red and blue set up; red's 1 leaves START for T4, blue's Sorry! replaces it."""
+    daemon.request("POST", "/api/game", {"players": ["red", "blue"]}, pin=True)
+    state = daemon.wait(lambda s: s["phase"] == "setup")
+    daemon.request("POST", "/api/sim/board", {"pawns": state["pawns"]})
+    daemon.wait(lambda s: s["phase"] == "draw")
+    daemon.request("POST", "/api/sim/scan", {"card": "1"})
+    daemon.wait(lambda s: s["phase"] == "move")
+    daemon.touch("lift", "start:red")
+    daemon.touch("place", "T4", "red")
+    daemon.wait(lambda s: s["history"] == ["R:start-T4"])
+    daemon.request("POST", "/api/sim/scan", {"card": "sorry"})
+    daemon.wait(lambda s: s["phase"] == "move")
+    daemon.touch("lift", "T4")
+    daemon.touch("place", "start:red", "red")
+    daemon.touch("lift", "start:blue")
+    daemon.touch("place", "T4", "blue")
+    daemon.wait(lambda s: len(s["history"]) == 2)
+
+
 @pytest.mark.parametrize("restart", [False, True], ids=["", "killed-after-undo"])
 @pytest.mark.parametrize("layout", ["presence", "colour"])
 def test_undo_after_a_bump_puts_each_colour_back(tmp_path, layout, restart):
     daemon = DaemonProcess(tmp_path, layout=layout)
     daemon.start()
     try:
-        daemon.request("POST", "/api/game", {"players": ["red", "blue"]}, pin=True)
-        state = daemon.wait(lambda s: s["phase"] == "setup")
-        daemon.request("POST", "/api/sim/board", {"pawns": state["pawns"]})
-        daemon.wait(lambda s: s["phase"] == "draw")
-        daemon.request("POST", "/api/sim/scan", {"card": "1"})
-        daemon.wait(lambda s: s["phase"] == "move")
-        daemon.touch("lift", "start:red")
-        daemon.touch("place", "T4", "red")
-        daemon.wait(lambda s: s["history"] == ["R:start-T4"])
-        daemon.request("POST", "/api/sim/scan", {"card": "sorry"})
-        daemon.wait(lambda s: s["phase"] == "move")
-        daemon.touch("lift", "T4")
-        daemon.touch("place", "start:red", "red")
-        daemon.touch("lift", "start:blue")
-        daemon.touch("place", "T4", "blue")
-        daemon.wait(lambda s: len(s["history"]) == 2)
+        red_out_then_blues_sorry(daemon)
 
         daemon.request("POST", "/api/undo", {}, pin=True)
         if restart:  # the Pi restarts before anyone touches the board
@@ -74,22 +79,7 @@ def test_the_simulators_set_up_swaps_a_pawn_a_presence_board_cannot_see(tmp_path
     daemon = DaemonProcess(tmp_path, layout="presence")
     daemon.start()
     try:
-        daemon.request("POST", "/api/game", {"players": ["red", "blue"]}, pin=True)
-        state = daemon.wait(lambda s: s["phase"] == "setup")
-        daemon.request("POST", "/api/sim/board", {"pawns": state["pawns"]})
-        daemon.wait(lambda s: s["phase"] == "draw")
-        daemon.request("POST", "/api/sim/scan", {"card": "1"})
-        daemon.wait(lambda s: s["phase"] == "move")
-        daemon.touch("lift", "start:red")
-        daemon.touch("place", "T4", "red")
-        daemon.wait(lambda s: s["history"] == ["R:start-T4"])
-        daemon.request("POST", "/api/sim/scan", {"card": "sorry"})
-        daemon.wait(lambda s: s["phase"] == "move")
-        daemon.touch("lift", "T4")
-        daemon.touch("place", "start:red", "red")
-        daemon.touch("lift", "start:blue")
-        daemon.touch("place", "T4", "blue")
-        daemon.wait(lambda s: len(s["history"]) == 2)
+        red_out_then_blues_sorry(daemon)
         daemon.request("POST", "/api/undo", {}, pin=True)
         state = daemon.wait(lambda s: s["phase"] == "setup" and s["corrections"])
         assert state["corrections"][0] == BLUE_BACK  # blue on T4 must go, red must come back

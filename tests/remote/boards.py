@@ -3,11 +3,10 @@ own board id and credentials, and the players at each board."""
 
 from __future__ import annotations
 
-import os
 import random
 import signal
-import subprocess
-import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +21,9 @@ from pawnlight.rules.position import Position
 
 from ..daemon.hands import square_name
 from ..daemon.process import DaemonProcess
-from ..helpers import PIN
 from .broker import Broker, password_of
+
+BOARD_IDS = ("board-a", "board-b")
 
 
 class BoardProcess(DaemonProcess):
@@ -47,48 +47,25 @@ class BoardProcess(DaemonProcess):
         self.password = password_of(board) if password is None else password
         self.ca = ca  # mqtts: the CA file the board trusts (mqtt_ca in its config file)
 
-    def start(self, timeout: float = 30.0) -> None:
-        config = self.data / "test.toml"
-        lines = [f"settle = {self.settle}"]
+    def config_lines(self) -> list[str]:
+        lines = super().config_lines()
         if self.ca is not None:
             lines.append(f'mqtt_ca = "{self.ca}"')
         if self.keepalive is not None:
             lines.append(f"mqtt_keepalive = {self.keepalive}")
         if self.extra:
             lines.append(self.extra)
-        config.write_text("\n".join([*lines, ""]))
-        env = dict(
-            os.environ,
-            PAWNLIGHT_PIN=PIN,
+        return lines
+
+    def environment(self) -> dict[str, str]:
+        return dict(
+            super().environment(),
             PAWNLIGHT_MQTT_USER=self.board,
             PAWNLIGHT_MQTT_PASSWORD=self.password,
         )
-        self.log = open(self.data / "daemon.log", "ab")  # noqa: SIM115 - closed in stop()
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "pawnlight.cli",
-                "run",
-                "--sim",
-                "--http-port",
-                str(self.port),
-                "--data",
-                str(self.data),
-                "--layout",
-                self.layout,
-                "--config",
-                str(config),
-                "--remote",
-                self.broker.url,
-                "--board-id",
-                self.board,
-            ],
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
-        self.wait(lambda s: s["link"]["up"], timeout)
+
+    def more_arguments(self) -> list[str]:
+        return ["--remote", self.broker.url, "--board-id", self.board]
 
     def pause(self) -> None:
         """SIGSTOP: the board hangs (as a partitioned network looks from the broker)."""
@@ -98,6 +75,24 @@ class BoardProcess(DaemonProcess):
     def resume(self) -> None:
         assert self.process is not None
         self.process.send_signal(signal.SIGCONT)
+
+
+@contextmanager
+def running_boards(
+    folder: Path, broker: Broker, **options: Any
+) -> Iterator[dict[str, BoardProcess]]:
+    """board-a and board-b started (``options`` go to each BoardProcess), stopped at the end
+    (resumed first: a SIGSTOPped process would not end on SIGTERM)."""
+    made = {name: BoardProcess(folder / name, broker, name, **options) for name in BOARD_IDS}
+    for daemon in made.values():
+        daemon.data.mkdir()
+        daemon.start()
+    try:
+        yield made
+    finally:
+        for daemon in made.values():
+            daemon.resume()
+            daemon.stop()
 
 
 def all_online(state: dict[str, Any]) -> bool:

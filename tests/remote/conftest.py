@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .boards import BoardProcess
+from .boards import BoardProcess, running_boards
 from .broker import Broker, missing
 
 #: The boards the broker's configuration knows (each its own user and topics).
@@ -31,12 +31,5 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 @pytest.fixture
 def boards(tmp_path: Path, broker: Broker) -> Iterator[dict[str, BoardProcess]]:
     """Two real daemons on simulated boards, board-a and board-b, connected to the broker."""
-    made = {name: BoardProcess(tmp_path / name, broker, name) for name in ("board-a", "board-b")}
-    for daemon in made.values():
-        daemon.data.mkdir()
-        daemon.start()
-    try:
+    with running_boards(tmp_path, broker) as made:
         yield made
-    finally:
-        for daemon in made.values():
-            daemon.stop()

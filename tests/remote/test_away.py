@@ -16,7 +16,7 @@ import pytest
 from pawnlight.remote.protocol import decode_event, event_topic, parse_topic
 
 from ..helpers import PIN
-from .boards import BoardProcess, Table, all_online
+from .boards import BoardProcess, Table, all_online, running_boards
 from .broker import Broker
 from .test_faults import RED_AT_A, journals_agree, retained_event, settled_alike
 from .test_two_boards import start_game
@@ -25,18 +25,8 @@ from .test_two_boards import start_game
 @pytest.fixture
 def graceful(tmp_path: Path, broker: Broker) -> Iterator[dict[str, BoardProcess]]:
     """board-a (the host) and board-b, a keepalive of 2 s and an offline grace of 1 s."""
-    made = {
-        name: BoardProcess(tmp_path / name, broker, name, keepalive=2, extra="offline_grace = 1")
-        for name in ("board-a", "board-b")
-    }
-    for daemon in made.values():
-        daemon.data.mkdir()
-        daemon.start()
-    try:
+    with running_boards(tmp_path, broker, keepalive=2, extra="offline_grace = 1") as made:
         yield made
-    finally:
-        for daemon in made.values():
-            daemon.stop()
 
 
 def refused(daemon: BoardProcess, path: str, body: dict, words: str) -> None:

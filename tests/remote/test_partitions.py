@@ -15,7 +15,7 @@ import pytest
 
 from pawnlight.remote.protocol import presence_payload, presence_topic
 
-from .boards import BoardProcess, Table, all_online
+from .boards import BoardProcess, Table, all_online, running_boards
 from .broker import Broker
 from .test_broker import connected, publish
 from .test_faults import RED_AT_A, journals_agree, settled_alike
@@ -27,19 +27,8 @@ KEEPALIVE = 2
 @pytest.fixture
 def hasty(tmp_path: Path, broker: Broker) -> Iterator[dict[str, BoardProcess]]:
     """board-a and board-b with a keepalive of 2 s."""
-    made = {
-        name: BoardProcess(tmp_path / name, broker, name, keepalive=KEEPALIVE)
-        for name in ("board-a", "board-b")
-    }
-    for daemon in made.values():
-        daemon.data.mkdir()
-        daemon.start()
-    try:
+    with running_boards(tmp_path, broker, keepalive=KEEPALIVE) as made:
         yield made
-    finally:
-        for daemon in made.values():
-            daemon.resume()  # a stopped process would not end on SIGTERM
-            daemon.stop()
 
 
 def retained_presence(broker: Broker, board: str) -> bool:

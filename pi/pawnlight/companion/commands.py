@@ -409,11 +409,16 @@ def watch_chord(table: Table) -> list[Effect]:
     return owner_at_board(table)
 
 
-def seat_by_board(table: Table) -> list[Effect]:
-    """The seat chord: the seat whose turn it is goes to the computer, or back to a person."""
+def _forget_the_chords_hint(table: Table) -> None:
+    """A chord begins with Hint: what that press said (a hint, or a refusal) is not news."""
     before, after = table.hint_warning
     if table.warning == after:
-        table.warning = before  # what the chord's Hint said is not news
+        table.warning = before
+
+
+def seat_by_board(table: Table) -> list[Effect]:
+    """The seat chord: the seat whose turn it is goes to the computer, or back to a person."""
+    _forget_the_chords_hint(table)
     game = table.game
     if game is None or game.over or game.turn is None:
         table.warning = "no game in play: a seat goes to the computer during a game"
@@ -434,9 +439,7 @@ def owner_at_board(table: Table) -> list[Effect]:
     page says so for UNLOCK_SHOWN seconds.  The buzzer plays the unlock tune."""
     table.unlocks += 1
     table.unlocked_at = table.now
-    before, after = table.hint_warning
-    if table.warning == after:
-        table.warning = before  # what the chord's Hint said (it may refuse) is not news
+    _forget_the_chords_hint(table)
     if table.warning is not None and table.warning.startswith(LOCKOUT_WARNING):
         table.warning = None
     return [Buzz("unlock"), StatusLight("ok" if table.link_up else "link-down")]
