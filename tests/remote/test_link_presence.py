@@ -3,10 +3,15 @@ not (no broker needed: the link's message handler is called as paho calls it).""
 
 from __future__ import annotations
 
+import threading
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
+from pawnlight.companion.service import CommandRefused
 from pawnlight.remote.protocol import presence_payload, presence_topic
+from pawnlight.runtime import remote_link
 from pawnlight.runtime.remote_link import RemoteLink, parse_remote
 
 
@@ -58,3 +63,45 @@ def test_its_own_goodbye_coming_back_while_it_stops_is_left_alone():
     link.connected = True  # the goodbye arrives before the disconnect is through
     link._on_message(client, None, own_offline())  # type: ignore[arg-type]
     assert client.published == []
+
+
+class ConnectingClient(RecordingClient):
+    def subscribe(self, *args: Any, **kwargs: Any) -> None: ...
+
+
+def test_hosting_as_the_board_starts_waits_for_the_broker_instead_of_refusing():
+    """CI: a game hosted in the moment between the daemon starting and its link reaching the
+    broker was refused "not connected"; it now waits a few seconds for the connection."""
+    link, _ = link_and_client()
+    client = ConnectingClient()
+    link.client = client  # type: ignore[assignment]
+    link.connected = False
+    started: list[dict[str, Any]] = []
+    link._command = lambda name, args: started.append(args) or {}  # type: ignore[assignment]
+    replies: list[dict[str, Any]] = []
+    hosting = threading.Thread(
+        target=lambda: replies.append(
+            link.command(
+                "remote_host",
+                {"game": {"players": ["red", "blue"]}, "seats": {"red": "kitchen", "blue": "b"}},
+            )
+        )
+    )
+    hosting.start()
+    hosting.join(timeout=0.5)
+    assert hosting.is_alive() and not replies  # waiting for the broker, not refused
+    reason = SimpleNamespace(is_failure=False)
+    link._on_connect(client, None, None, reason, None)  # type: ignore[arg-type]
+    hosting.join(timeout=10)
+    assert replies and replies[0]["code"] and started[0]["me"] == "kitchen"
+
+
+def test_hosting_with_no_broker_is_refused_in_words(monkeypatch):
+    link, _ = link_and_client()
+    link.connected = False
+    monkeypatch.setattr(remote_link, "CONNECT_WAIT", 0.01)
+    with pytest.raises(CommandRefused, match="not connected to the remote broker"):
+        link.command(
+            "remote_host",
+            {"game": {"players": ["red", "blue"]}, "seats": {"red": "kitchen", "blue": "b"}},
+        )

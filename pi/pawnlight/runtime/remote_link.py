@@ -64,6 +64,8 @@ log = logging.getLogger("pawnlight.remote")
 
 #: Seconds a join waits for the host's announcement of its code.
 LOOKUP_TIMEOUT = 5.0
+#: How long hosting or joining waits for a connection being made before it is refused.
+CONNECT_WAIT = 3.0
 
 
 class RemoteUrlError(PawnlightError, ValueError):
@@ -172,7 +174,9 @@ class RemoteLink:
         if reason.is_failure:
             log.error("the remote broker refused this board (%s): %s", self.board, reason)
             return
-        self.connected = True
+        with self._looked_up:
+            self.connected = True
+            self._looked_up.notify_all()
         self._failures = 0
         client.publish(presence_topic(self.board), presence_payload(True), qos=1, retain=True)
         client.subscribe(PRESENCE_ALL, qos=1)
@@ -285,6 +289,15 @@ class RemoteLink:
             return self._host(args)
         return self._join(args)
 
+    def _wait_connected(self) -> None:
+        """A board just started (or reconnecting) is given a few seconds to reach the broker
+        before hosting or joining is refused: a person pressing Host as the daemon starts
+        should not be told it is offline."""
+        with self._looked_up:
+            self._looked_up.wait_for(lambda: self.connected, timeout=CONNECT_WAIT)
+        if not self.connected:
+            raise CommandRefused("this board is not connected to the remote broker now", 503)
+
     def _host(self, args: dict[str, Any]) -> dict[str, Any]:
         body = dict(args.get("game") or {})
         try:
@@ -296,8 +309,7 @@ class RemoteLink:
             raise CommandRefused(
                 f"this board is {self.board}: give it at least one seat in the game it hosts", 400
             )
-        if not self.connected:
-            raise CommandRefused("this board is not connected to the remote broker now", 503)
+        self._wait_connected()
         setup = Setup(new_game_id(), self.board, new_code(), body, seats)
         self._command("remote_start", {"setup": setup.to_json(), "me": self.board})
         self.follow()
@@ -313,8 +325,7 @@ class RemoteLink:
                 "a join code is 4 to 16 letters and digits, as the host shows it", 400
             )
         code = code.strip().upper()
-        if not self.connected:
-            raise CommandRefused("this board is not connected to the remote broker now", 503)
+        self._wait_connected()
         with self._looked_up:
             self._lookups.setdefault(code, [])
         self.client.subscribe(code_any(code), qos=1)
