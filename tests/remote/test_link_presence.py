@@ -77,7 +77,12 @@ def test_hosting_as_the_board_starts_waits_for_the_broker_instead_of_refusing():
     link.client = client  # type: ignore[assignment]
     link.connected = False
     started: list[dict[str, Any]] = []
-    link._command = lambda name, args: started.append(args) or {}  # type: ignore[assignment]
+
+    def start(name: str, args: dict[str, Any]) -> dict[str, Any]:
+        started.append(args)
+        return {}
+
+    link._command = start
     replies: list[dict[str, Any]] = []
     hosting = threading.Thread(
         target=lambda: replies.append(
