@@ -419,13 +419,17 @@ def owner_actions(state: Mapping[str, Any]) -> list[Action]:
         actions.append(Action("enrol/cancel", "Cancel the enrolment"))
     edition = EDITIONS.get(str(state.get("edition")))
     points = edition.scoring.drop_out_win if edition is not None else None
+    here = seated_here(state)
     if doubling(state) and phase in (CompanionPhase.DRAW, CompanionPhase.MOVE):
         note = (
             "Doubling: a player who expects to win may double what this game scores. Each "
             "other player then accepts (play on, every score counts double) or drops out of "
             f"this game; if all drop, the doubler scores {points} points."
         )
-        for colour in state.get("players") or []:
+        callers = state.get("players") or []
+        if state.get("remote") is not None:  # on several boards: at its own turn, before its card
+            callers = [state.get("turn")] if phase == CompanionPhase.DRAW else []
+        for colour in [c for c in callers if c in here]:
             actions.append(
                 Action(
                     "double",
@@ -439,11 +443,20 @@ def owner_actions(state: Mapping[str, Any]) -> list[Action]:
             "Accept: play on, every score counts double. Drop: leave this game now "
             f"(if all drop, the doubler scores {points} points)."
         )
-        for colour in state.get("waiting_for") or []:
+        for colour in [c for c in state.get("waiting_for") or [] if c in here]:
             name = str(colour).capitalize()
             actions.append(Action("accept", f"{name} accepts", {"colour": colour}, note=note))
             actions.append(Action("drop", f"{name} drops", {"colour": colour}, note=note))
     return actions
+
+
+def seated_here(state: Mapping[str, Any]) -> list[str]:
+    """The colours played at this board: every player, or in a remote game this board's seats."""
+    remote = state.get("remote")
+    if remote is None:
+        return list(state.get("players") or [])
+    board = (remote.get("boards") or {}).get(remote.get("me")) or {}
+    return list(board.get("seats") or [])
 
 
 def _is_start_of(key: object, colour: object) -> bool:

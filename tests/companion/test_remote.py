@@ -9,17 +9,20 @@ import pytest
 from pawnlight.companion.service import CommandRefused
 from pawnlight.companion.signals import (
     ClearTurns,
+    PublishDoubling,
     PublishSeating,
     PublishTakeback,
     PublishTurn,
     Remember,
     RemoteBoard,
+    RemoteDoubling,
     RemoteResync,
     RemoteSeating,
     RemoteTakeback,
     RemoteTurn,
 )
 from pawnlight.remote.protocol import (
+    DoublingEvent,
     Handed,
     ProtocolError,
     Seating,
@@ -297,9 +300,6 @@ def test_a_remote_game_that_cannot_be_played_is_refused_in_words():
         bench.command("remote_start", setup=bad, me="board-a")
     with pytest.raises(CommandRefused, match="no seat in that game"):
         bench.command("remote_start", setup=SETUP.to_json(), me="board-c")
-    points = {**SETUP.to_json(), "config": {"players": ["red", "blue"], "variant": "points"}}
-    with pytest.raises(CommandRefused, match="point play"):
-        bench.command("remote_start", setup=points, me="board-a")
     computer = {**SETUP.to_json(), "config": {"players": ["red", "blue"], "computer": {}}}
     computer["config"]["computer"] = {"red": "heuristic"}
     with pytest.raises(CommandRefused, match="no computer seats"):
@@ -359,3 +359,101 @@ def test_a_seating_that_is_not_the_hosts_is_ignored_and_a_bad_one_is_refused_in_
         )
     with pytest.raises(ProtocolError, match="colour and computer"):
         decode_seating({"v": 1, "game": SETUP.game, "host": "board-a", "handed": [{"from": 0}]})
+
+
+# -- point play's doubling across boards ----------------------------------------------------------
+
+POINTS = Setup(
+    "g0002",
+    "board-a",
+    "K7PQ3Y",
+    {"edition": "parker-1950", "players": ["red", "blue", "green"], "variant": "points"},
+    {"red": "board-a", "blue": "board-b", "green": "board-c"},
+)
+
+
+def points_board(me: str) -> Bench:
+    bench = Bench()
+    bench.command("remote_start", setup=POINTS.to_json(), me=me)
+    for name in ("board-a", "board-b", "board-c"):
+        bench.effects += bench.companion.handle(RemoteBoard(name, True, bench.now))
+    bench.show(bench.game.position)
+    assert bench.companion.phase == "draw"
+    return bench
+
+
+def doublings_sent(bench: Bench) -> list[DoublingEvent]:
+    events = [e.doubling for e in bench.effects if isinstance(e, PublishDoubling)]
+    bench.effects = [e for e in bench.effects if not isinstance(e, PublishDoubling)]
+    return events
+
+
+def hear_doubling(bench: Bench, events: list[DoublingEvent]) -> None:
+    for event in events:
+        bench.now += 0.01
+        bench.effects += bench.companion.handle(RemoteDoubling(event, bench.now))
+
+
+def test_a_double_and_its_answers_reach_every_board_in_any_order():
+    a, b, c = points_board("board-a"), points_board("board-b"), points_board("board-c")
+    a.command("double", colour="red")  # red's turn, red seated at board-a
+    called = doublings_sent(a)
+    assert [(e.round, e.seq, e.colour, e.action) for e in called] == [(0, 0, 0, "double")]
+    hear_doubling(b, called)
+    assert state(b)["phase"] == "double" and state(b)["waiting_for"] == ["blue", "green"]
+    b.command("drop", colour="blue")
+    dropped = doublings_sent(b)
+    assert [(e.colour, e.action) for e in dropped] == [(1, "drop")]
+    # Board C hears blue's answer before the double it answers: held until the double comes.
+    hear_doubling(c, dropped)
+    assert state(c)["phase"] == "draw" and c.game.doubled == 0
+    hear_doubling(c, called)
+    assert state(c)["phase"] == "double" and state(c)["waiting_for"] == ["green"]
+    c.command("accept", colour="green")
+    accepted = doublings_sent(c)
+    for bench in (a, b):
+        hear_doubling(bench, [*dropped, *accepted])
+    for bench in (a, b, c):
+        assert bench.game.doubled == 1 and bench.game.active_players == (0, 3)
+        assert state(bench)["phase"] == "draw" and state(bench)["turn"] == "red"
+        assert doublings_sent(bench) == []  # the others' answers are not published again
+    for key in ("turn", "phase", "doubled", "waiting_for", "history"):
+        assert state(a)[key] == state(b)[key] == state(c)[key], key
+
+
+def test_doubling_at_several_boards_is_said_at_the_colours_own_board_and_turn():
+    a, b = points_board("board-a"), points_board("board-b")
+    with pytest.raises(CommandRefused, match="blue plays at board board-b"):
+        a.command("double", colour="blue")
+    with pytest.raises(CommandRefused, match="at its own turn, before its card"):
+        b.command("double", colour="blue")  # red's turn
+    a.scan("1")
+    with pytest.raises(CommandRefused, match="at its own turn, before its card"):
+        a.command("double", colour="red")  # the card is played already
+
+
+def test_a_forged_or_conflicting_doubling_is_refused_in_words():
+    a, b = points_board("board-a"), points_board("board-b")
+    forged = DoublingEvent(POINTS.game, 0, 0, "board-b", 0, "double")  # red sits at board-a
+    hear_doubling(a, [forged])
+    assert "is seated at board-a" in state(a)["warning"] and a.game.doubled == 0
+    assert state(a)["phase"] == "draw"
+    a.command("double", colour="red")
+    hear_doubling(b, doublings_sent(a))
+    hear_doubling(a, [DoublingEvent(POINTS.game, 0, 0, "board-b", 1, "accept")])
+    hear_doubling(a, [DoublingEvent(POINTS.game, 0, 0, "board-b", 1, "drop")])
+    assert "board-b says blue chose drop on double 1, but here blue chose accept" in (
+        state(a)["warning"]
+    )
+
+
+def test_a_takeback_does_not_undo_a_double():
+    a, b = points_board("board-a"), points_board("board-b")
+    a.scan("1")
+    a.play(a.game.legal[0])
+    deliver(b, sent(a))
+    b.play(b.game.legal[0])
+    b.command("double", colour="blue")
+    hear_doubling(a, doublings_sent(b))
+    with pytest.raises(CommandRefused, match="a double was called since"):
+        a.command("undo")

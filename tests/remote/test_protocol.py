@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from pawnlight.remote.protocol import (
+    DoublingEvent,
     Inbox,
     ProtocolError,
     Setup,
@@ -19,6 +20,7 @@ from pawnlight.remote.protocol import (
     check_seats,
     check_turn,
     code_any,
+    decode_doubling,
     decode_event,
     decode_presence,
     decode_setup,
@@ -96,6 +98,39 @@ def test_a_takeback_round_trips_and_must_match_its_topic():
     bad = json.dumps({"v": 1, "game": "g0001", "seq": 4, "board": "board-a", "answer": "maybe"})
     with pytest.raises(ProtocolError, match="answer must be"):
         decode_takeback(bad.encode(), topic)
+
+
+def test_a_doubling_round_trips_and_must_match_its_topic():
+    answer = DoublingEvent("g0001", 1, 12, "board-b", 1, "accept")
+    topic = parse_topic(answer.topic())
+    assert answer.topic() == "pawnlight/boards/board-b/games/g0001/doubling/1/blue"
+    assert (topic.kind, topic.board, topic.game, topic.seq, topic.colour) == (
+        "doubling",
+        "board-b",
+        "g0001",
+        1,
+        1,
+    )
+    assert decode_doubling(answer.encode(), topic) == answer
+    # Another board's topic, another round or another colour than the message names: refused.
+    for wrong in (
+        DoublingEvent("g0001", 1, 12, "board-a", 1, "accept"),
+        DoublingEvent("g0001", 0, 12, "board-b", 1, "accept"),
+        DoublingEvent("g0001", 1, 12, "board-b", 2, "accept"),
+    ):
+        with pytest.raises(ProtocolError, match="another board, game, double or colour"):
+            decode_doubling(answer.encode(), parse_topic(wrong.topic()))
+    data = json.loads(answer.encode())
+    for bad, words in (
+        ({**data, "action": "maybe"}, "action must be"),
+        ({**data, "round": -1}, "round must be a whole number"),
+        ({**data, "seq": True}, "seq must be a whole number"),
+        ({**data, "colour": "pink"}, "no colour"),
+    ):
+        with pytest.raises(ProtocolError, match=words):
+            decode_doubling(json.dumps(bad).encode(), topic)
+    with pytest.raises(ProtocolError, match="not a pawnlight topic"):
+        parse_topic("pawnlight/boards/board-b/games/g0001/doubling/1/pink")
 
 
 def test_presence_and_setup_round_trip():

@@ -26,8 +26,8 @@ def start_game(boards, config, seats, seed=1) -> Table:
     return table
 
 
-#: The games played whole: every edition, each variant that seats people at boards (point play
-#: is refused in a remote game; Patience Sorry is one person's game); partnership play below.
+#: The games played whole: every edition, each variant that seats people at boards (Patience
+#: Sorry is one person's game); partnership play below, point play in test_point_play.py.
 GAMES = {
     "hasbro-2002": (
         {"edition": "hasbro-2002", "players": ["red", "blue"]},

@@ -6,7 +6,7 @@ import pytest
 
 from pawnlight.rules import EDITIONS, Deck, Game, GameConfig, GameError, Match, final_scores
 from pawnlight.rules.board import parse_colour
-from pawnlight.rules.game import Phase
+from pawnlight.rules.game import Doubling, Phase
 
 from .helpers import HASBRO, PARKER, PARKER_1939, pos
 
@@ -143,6 +143,28 @@ def test_everyone_dropping_ends_the_game_with_the_drop_out_win():
         assert game.phase == Phase.OVER
         assert game.result.winners == (YELLOW,)
         assert game.result.scores == {RED: 0, BLUE: 0, YELLOW: points}
+
+
+def test_the_doublings_of_a_game_are_listed_by_round_and_turn_and_undone_with_it():
+    """What boards of a remote game compare (docs/remote.md): each double and answer."""
+    game = points_game()
+    game.draw("5")
+    game.play("T4-T9")
+    game.double("blue")
+    game.accept("red")
+    game.accept("yellow")
+    game.double("yellow")
+    game.drop("blue")
+    assert game.doublings() == [
+        Doubling(0, 1, BLUE, "double"),
+        Doubling(0, 1, RED, "accept"),
+        Doubling(0, 1, YELLOW, "accept"),
+        Doubling(1, 1, YELLOW, "double"),
+        Doubling(1, 1, BLUE, "drop"),
+    ]
+    game.undo()
+    assert game.doublings()[-1] == Doubling(1, 1, YELLOW, "double")
+    assert Game(GameConfig(edition="parker-1950")).doublings() == []
 
 
 def test_hasbro_has_no_doubling_and_standard_games_neither():

@@ -49,12 +49,7 @@ from .signals import (
     LinkChanged,
     Pressed,
     Reading,
-    RemoteBoard,
     RemoteInput,
-    RemoteResync,
-    RemoteSeating,
-    RemoteTakeback,
-    RemoteTurn,
     ShowLeds,
     StatusLight,
     Tick,
@@ -120,9 +115,7 @@ class Companion(Table):
         elif isinstance(item, LinkChanged):
             self.link_up, self.link_detail, self.firmware = item.up, item.detail, item.firmware
             effects.append(StatusLight("ok" if item.up else "link-down"))
-        elif isinstance(
-            item, RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback | RemoteSeating
-        ):
+        elif isinstance(item, RemoteInput):
             effects += remote.take(self, item)
         # A remote game: the turns played here published, the next one from another board lit.
         effects += remote.follow(self)

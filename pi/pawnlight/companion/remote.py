@@ -19,6 +19,7 @@ from collections.abc import Mapping
 
 from ..remote.protocol import (
     NO_MOVE,
+    DoublingEvent,
     Handed,
     ProtocolError,
     Seating,
@@ -34,12 +35,12 @@ from ..remote.protocol import (
     position_hash,
 )
 from ..rules.board import COLOURS
-from ..rules.editions import Variant
-from ..rules.game import GameError, Phase
+from ..rules.game import Doubling, Game, GameError, Phase
 from ..rules.notation import move_text
 from ..rules.words import a_card, move_words
 from .config import ConfigError, new_game
 from .phases import CompanionPhase
+from .points import after_doubling
 from .recognition import enter
 from .sentences import phase_message
 from .service import CommandRefused
@@ -47,11 +48,13 @@ from .signals import (
     Buzz,
     ClearTurns,
     Effect,
+    PublishDoubling,
     PublishSeating,
     PublishTakeback,
     PublishTurn,
     Remember,
     RemoteBoard,
+    RemoteDoubling,
     RemoteInput,
     RemoteResync,
     RemoteSeating,
@@ -79,8 +82,6 @@ def start(table: Table, args: Mapping[str, object]) -> tuple[RemoteGame, list[Ef
         seats = check_seats(setup.seats, request.config.players)
     except (ProtocolError, ConfigError) as error:
         raise CommandRefused(str(error), 400) from None
-    if request.config.variant == Variant.POINTS:
-        raise CommandRefused("point play is not played on several boards yet (docs/remote.md)", 400)
     if request.computer or request.draw_leader:
         raise CommandRefused(
             "a remote game seats people at boards: no computer seats and no leader draw", 400
@@ -161,8 +162,10 @@ def take(table: Table, item: RemoteInput) -> list[Effect]:
     if remote is None:
         return []  # a message for a remote game this board has left
     if isinstance(item, RemoteResync):
-        remote.offered = 0
+        remote.offered = remote.doublings_offered = 0
         return []
+    if isinstance(item, RemoteDoubling):
+        return _doubling_heard(table, remote, item.doubling)
     if isinstance(item, RemoteSeating):
         return _seating_heard(table, remote, item.seating)
     if isinstance(item, RemoteTakeback):
@@ -226,7 +229,9 @@ def follow(table: Table) -> list[Effect]:
             )
             effects.append(PublishTurn(event))
     remote.offered = len(history)
+    effects += _publish_doublings(game, remote)
     _seat_now(table, remote)
+    effects += _take_doublings(table, remote)
     effects += _copy(table, remote)
     effects += _takeback_agreed(table, remote)
     _say_offline(table, remote)
@@ -372,6 +377,117 @@ def _say(table: Table, words: str) -> None:
         table.remote.said = None
 
 
+# -- point play's doubling across boards -------------------------------------------------------
+
+#: How a doubling reads in the board's news, by its action.
+_DOUBLING_WORDS = {"double": "doubles", "accept": "accepts the double", "drop": "drops out"}
+
+
+def _publish_doublings(game: Game, remote: RemoteGame) -> list[Effect]:
+    """The doubles called and answered here (recorded first, as turns are), for the others."""
+    doublings = game.doublings()
+    remote.doublings_offered = min(remote.doublings_offered, len(doublings))
+    effects: list[Effect] = []
+    for each in doublings[remote.doublings_offered :]:
+        if remote.seated_at(each.turns).get(each.colour) == remote.me:
+            event = DoublingEvent(
+                remote.setup.game, each.round, each.turns, remote.me, each.colour, each.action
+            )
+            effects.append(PublishDoubling(event))
+    remote.doublings_offered = len(doublings)
+    return effects
+
+
+def _doubling_heard(table: Table, remote: RemoteGame, heard: DoublingEvent) -> list[Effect]:
+    """Another board's double or answer: kept until the game reaches the point it was said at."""
+    if heard.game != remote.setup.game or heard.board == remote.me or table.game is None:
+        return []
+    name = COLOURS[heard.colour]
+    seated = remote.seated_at(heard.seq).get(heard.colour)
+    if heard.board not in (seated, remote.setup.host):
+        _say(
+            table,
+            f"a {heard.action} from board {heard.board} for {name} was refused: "
+            f"{name} is seated at {seated}",
+        )
+        return [Buzz("illegal")]
+    key = (heard.round, heard.colour)
+    held = remote.doubling_inbox.get(key)
+    if held is not None and held != heard:
+        _say(table, f"board {heard.board} sent two different answers for {name}: out of step")
+        return [Buzz("illegal")]
+    remote.doubling_inbox[key] = heard
+    return []
+
+
+def _take_doublings(table: Table, remote: RemoteGame) -> list[Effect]:
+    """Play the other boards' doublings the game has reached, in order: a double when the game
+    waits for its caller's card at the turn it was called, an answer while its double waits."""
+    game = table.game
+    assert game is not None
+    effects: list[Effect] = []
+    while remote.doubling_inbox and not game.over:
+        done = game.doublings()
+        effects += _drop_seen(table, remote, {(d.round, d.colour): d for d in done})
+        called = sum(1 for d in done if d.action == "double")
+        ready = next(
+            (e for e in remote.doubling_inbox.values() if _doubling_ready(table, game, e, called)),
+            None,
+        )
+        if ready is None:
+            break
+        del remote.doubling_inbox[(ready.round, ready.colour)]
+        name = COLOURS[ready.colour]
+        try:
+            getattr(game, ready.action)(ready.colour)
+        except GameError as error:
+            _say(table, f"{name.capitalize()}'s {ready.action} from board {ready.board}: {error}")
+            effects.append(Buzz("illegal"))
+            continue
+        table.news = f"{name.capitalize()} (at {ready.board}) {_DOUBLING_WORDS[ready.action]}"
+        effects += [*after_doubling(table), Buzz("turn")]
+    return effects
+
+
+def _doubling_ready(table: Table, game: Game, event: DoublingEvent, called: int) -> bool:
+    if event.action == "double":
+        return (
+            event.round == called
+            and event.seq == len(game.history)
+            and game.phase == Phase.DRAW
+            and game.turn == event.colour
+            and table.phase in (CompanionPhase.DRAW, CompanionPhase.SETUP)
+        )
+    return (
+        event.round == called - 1
+        and game.phase == Phase.DOUBLE
+        and event.colour in game.waiting_for
+    )
+
+
+def _drop_seen(
+    table: Table, remote: RemoteGame, seen: Mapping[tuple[int, int], Doubling]
+) -> list[Effect]:
+    """Doublings this game has already (a copy again, or its own after a restart): dropped,
+    and one that differs from the game's said to be out of step."""
+    effects: list[Effect] = []
+    for key, event in list(remote.doubling_inbox.items()):
+        mine = seen.get(key)
+        if mine is None:
+            continue
+        del remote.doubling_inbox[key]
+        if (mine.action, mine.turns) != (event.action, event.seq):
+            name = COLOURS[event.colour]
+            _say(
+                table,
+                f"board {event.board} says {name} chose {event.action} on double "
+                f"{event.round + 1}, but here {name} chose {mine.action}: the boards are out "
+                "of step",
+            )
+            effects.append(Buzz("illegal"))
+    return effects
+
+
 # -- takebacks: every board agrees -------------------------------------------------------------
 
 
@@ -395,6 +511,8 @@ def ask_takeback(table: Table) -> tuple[dict[str, object], list[Effect]]:
         raise CommandRefused("a takeback is already waiting for the boards to agree")
     if copying(table) or remote.inbox.next(len(table.game.history)) is not None:
         raise CommandRefused("another board's move is still to be made here: make it first")
+    if _doubled_since(table.game):
+        raise CommandRefused("a double was called since that turn: the turn stays played")
     seq, words = last
     remote.takeback, remote.agreed = (seq, remote.me), {remote.me}
     _say(table, f"Asked the other boards to take back {words}: waiting for them to agree")
@@ -423,13 +541,20 @@ def answer_takeback(
     return {"ok": True}, [PublishTakeback(answer)]
 
 
+def _doubled_since(game: Game) -> bool:
+    """A double was called or answered after the last turn (a takeback would undo it too, and
+    the other boards' answers to it: point play's doubles are not taken back)."""
+    doublings = game.doublings()
+    return bool(doublings) and doublings[-1].turns >= len(game.history)
+
+
 def _takeback_heard(table: Table, remote: RemoteGame, heard: Takeback) -> list[Effect]:
     game = table.game
     if heard.board == remote.me or heard.game != remote.setup.game or game is None:
         return []  # our own message coming back, or another game's
     if heard.answer == "ask":
         last = len(game.history) - 1
-        if remote.takeback is not None or heard.seq not in (last, last + 1):
+        if remote.takeback is not None or heard.seq not in (last, last + 1) or _doubled_since(game):
             # Not the turn this board would undo (or one asked already): out of step.
             refusal = Takeback(remote.setup.game, heard.seq, remote.me, "refuse")
             return [PublishTakeback(refusal)]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..board.leds import RGB, Scene
-from ..remote.protocol import Seating, Takeback, TurnEvent
+from ..remote.protocol import DoublingEvent, Seating, Takeback, TurnEvent
 from ..rules.game import Event, GameConfig, Result
 
 # -- inputs ---------------------------------------------------------------------------------------
@@ -122,8 +122,18 @@ class RemoteSeating:
     at: float
 
 
+@dataclass(frozen=True)
+class RemoteDoubling:
+    """Point play: a double called, accepted or dropped at another board."""
+
+    doubling: DoublingEvent
+    at: float
+
+
 #: What the remote link hands the companion (runtime.remote_link).
-RemoteInput = RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback | RemoteSeating
+RemoteInput = (
+    RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback | RemoteSeating | RemoteDoubling
+)
 
 # -- effects --------------------------------------------------------------------------------------
 
@@ -221,6 +231,13 @@ class PublishSeating:
 
 
 @dataclass(frozen=True)
+class PublishDoubling:
+    """Point play: a double called or answered here, recorded: retained for the other boards."""
+
+    doubling: DoublingEvent
+
+
+@dataclass(frozen=True)
 class ClearTurns:
     """Turns from ``seq`` on were taken back: the ones this board published are withdrawn from
     the broker (so a board catching up does not play them again)."""
@@ -242,5 +259,6 @@ Effect = (
     | PublishTurn
     | PublishTakeback
     | PublishSeating
+    | PublishDoubling
     | ClearTurns
 )

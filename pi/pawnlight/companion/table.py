@@ -14,7 +14,7 @@ from ..board.layout import COLOUR, Layout
 from ..board.leds import Frame, Scene
 from ..board.recognise import Decision, Recogniser, Waiting
 from ..board.tracking import PawnTracker
-from ..remote.protocol import Handed, Inbox, Setup
+from ..remote.protocol import DoublingEvent, Handed, Inbox, Setup
 from ..rules.board import COLOURS
 from ..rules.game import Game, GameConfig
 from ..rules.match import Match
@@ -53,6 +53,10 @@ class RemoteGame:
     inbox: Inbox = field(default_factory=Inbox)
     #: Turns of the game offered for publishing so far (this board's own are published).
     offered: int = 0
+    #: Point play: the doublings (``Game.doublings``) offered for publishing so far, and the
+    #: other boards' not yet taken here, by their round and colour.
+    doublings_offered: int = 0
+    doubling_inbox: dict[tuple[int, int], DoublingEvent] = field(default_factory=dict)
     #: The warning the remote game shows now (replaced, not stacked), and a card refused while
     #: paused (its warning goes when the game goes on).
     said: str | None = None

@@ -12,7 +12,10 @@ ACL enforces it, so a board cannot forge another's move):
 * ``pawnlight/boards/<board>/games/<game>/takeback/<seq>`` a :class:`Takeback`: that board asks
   to take back the game's turns from ``seq`` on, or agrees, or refuses;
 * ``pawnlight/boards/<host>/games/<game>/seating``     retained; the host's :class:`Seating`: the
-  seats handed to its computer while their board was away (and back), and an adjournment.
+  seats handed to its computer while their board was away (and back), and an adjournment;
+* ``pawnlight/boards/<board>/games/<game>/doubling/<round>/<colour>`` retained; point play's
+  :class:`DoublingEvent`: the colour's double (round ``round``, 0 for the first called) or its
+  answer to that double, said at the board where the colour is seated.
 
 Retained events are the catch-up: a board that was away subscribes again and the broker hands
 it every turn of the game, which it replays from where its own journal stands.
@@ -91,6 +94,10 @@ def takeback_topic(board: str, game: str, seq: int) -> str:
     return f"{PREFIX}/{board}/games/{game}/takeback/{seq}"
 
 
+def doubling_topic(board: str, game: str, round_: int, colour: int) -> str:
+    return f"{PREFIX}/{board}/games/{game}/doubling/{round_}/{COLOURS[colour]}"
+
+
 def seating_topic(host: str, game: str) -> str:
     return f"{PREFIX}/{host}/games/{game}/seating"
 
@@ -118,6 +125,7 @@ class Topic:
     game: str | None = None
     seq: int | None = None
     code: str | None = None
+    colour: int | None = None  # a doubling's colour (its round is ``seq``)
 
 
 def parse_topic(topic: str) -> Topic:
@@ -138,6 +146,17 @@ def parse_topic(topic: str) -> Topic:
     ):
         kind = "event" if rest[2] == "events" else "takeback"
         return Topic(kind, board, game=rest[1], seq=int(rest[3]))
+    if (
+        len(rest) == 5
+        and rest[0] == "games"
+        and GAME_ID.match(rest[1])
+        and rest[2] == "doubling"
+        and rest[3].isdigit()
+        and rest[4] in COLOURS
+    ):
+        return Topic(
+            "doubling", board, game=rest[1], seq=int(rest[3]), colour=COLOURS.index(rest[4])
+        )
     if len(rest) == 3 and rest[0] == "games" and GAME_ID.match(rest[1]) and rest[2] == "seating":
         return Topic("seating", board, game=rest[1])
     raise ProtocolError(f"not a pawnlight topic: {topic!r}")
@@ -230,6 +249,73 @@ def decode_event(payload: bytes, topic: Topic) -> TurnEvent:
     )
     if (event.board, event.game, event.seq) != (topic.board, topic.game, topic.seq):
         raise ProtocolError(f"{what} names another board, game or turn than its topic")
+    return event
+
+
+#: What a doubling message says: the colour doubles, or answers the double of its round.
+DOUBLING_ACTIONS = ("double", "accept", "drop")
+
+
+@dataclass(frozen=True)
+class DoublingEvent:
+    """Point play: a colour calls a double (``round``: how many were called before it in the
+    game), or accepts or drops out of the double of that round; ``seq``: the turns played
+    before it.  Published by the board where the colour is seated."""
+
+    game: str
+    round: int
+    seq: int
+    board: str
+    colour: int
+    action: str  # one of DOUBLING_ACTIONS
+
+    def encode(self) -> bytes:
+        data = {
+            "v": VERSION,
+            "game": self.game,
+            "round": self.round,
+            "seq": self.seq,
+            "board": self.board,
+            "colour": COLOURS[self.colour],
+            "action": self.action,
+        }
+        return json.dumps(data, separators=(",", ":")).encode()
+
+    def topic(self) -> str:
+        return doubling_topic(self.board, self.game, self.round, self.colour)
+
+
+def _count(data: dict[str, Any], key: str, what: str) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ProtocolError(f"{what}: {key} must be a whole number")
+    return value
+
+
+def decode_doubling(payload: bytes, topic: Topic) -> DoublingEvent:
+    what = f"the doubling on {topic.board}'s topic"
+    data = _object(payload, what)
+    action = _text(data, "action", what)
+    if action not in DOUBLING_ACTIONS:
+        raise ProtocolError(f"{what}: action must be one of {', '.join(DOUBLING_ACTIONS)}")
+    colour = _text(data, "colour", what)
+    if colour not in COLOURS:
+        raise ProtocolError(f"{what}: no colour {colour!r}")
+    event = DoublingEvent(
+        game=_text(data, "game", what),
+        round=_count(data, "round", what),
+        seq=_count(data, "seq", what),
+        board=_text(data, "board", what),
+        colour=COLOURS.index(colour),
+        action=action,
+    )
+    if (event.board, event.game, event.round, event.colour) != (
+        topic.board,
+        topic.game,
+        topic.seq,
+        topic.colour,
+    ):
+        raise ProtocolError(f"{what} names another board, game, double or colour than its topic")
     return event
 
 

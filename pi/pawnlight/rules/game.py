@@ -134,6 +134,15 @@ class Turn(NamedTuple):
     after: Position
 
 
+class Doubling(NamedTuple):
+    """A double called (``action`` "double") or answered ("accept", "drop") in point play."""
+
+    round: int  # which double of the game it belongs to (0: the first called)
+    turns: int  # turns played before it
+    colour: int
+    action: str
+
+
 class Result(NamedTuple):
     #: The winning colour, or both colours of the winning pair; empty when no one won.
     winners: tuple[int, ...]
@@ -253,6 +262,20 @@ class Game:
 
     def can_undo(self) -> bool:
         return bool(self._undo)
+
+    def doublings(self) -> list[Doubling]:
+        """Point play: every double called and every answer to one, in the game as it stands
+        (undone ones left out), each numbered by its double (0 for the first called) and the
+        turns played before it: what boards of a remote game compare."""
+        found: list[Doubling] = []
+        called = -1
+        for state, event in self._undo:
+            if event.kind == EventKind.DOUBLE:
+                called += 1
+            elif event.kind not in (EventKind.ACCEPT, EventKind.DROP):
+                continue
+            found.append(Doubling(called, state.turns, event.colour, str(event.kind)))
+        return found
 
     # -- events -------------------------------------------------------------------------------
 

@@ -45,18 +45,15 @@ from pawnlight.companion.signals import (
     Input,
     LinkChanged,
     Pressed,
+    PublishDoubling,
     PublishSeating,
     PublishTakeback,
     PublishTurn,
     Reading,
     RecordEvent,
     Remember,
-    RemoteBoard,
     RemoteInput,
     RemoteResync,
-    RemoteSeating,
-    RemoteTakeback,
-    RemoteTurn,
     SaveDeck,
     ShowLeds,
     StartRecord,
@@ -74,7 +71,7 @@ from pawnlight.devices.events import (
     SensorChanged,
     SensorSnapshot,
 )
-from pawnlight.remote.protocol import Seating, Takeback, TurnEvent
+from pawnlight.remote.protocol import DoublingEvent, Seating, Takeback, TurnEvent
 from pawnlight.rules.editions import Variant
 from pawnlight.rules.game import Game, GameError, Result
 from pawnlight.runtime.board_clock import BoardClock
@@ -113,6 +110,8 @@ class RemotePort(Protocol):
     def publish_takeback(self, takeback: Takeback) -> None: ...
 
     def publish_seating(self, seating: Seating) -> None: ...
+
+    def publish_doubling(self, doubling: DoublingEvent) -> None: ...
 
     def clear(self, game: str, seq: int, upto: int) -> None: ...
 
@@ -497,9 +496,7 @@ class Owner:
             self._publish()
             item.reply.set_result(reply)
             return
-        if isinstance(
-            item, RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback | RemoteSeating
-        ):
+        if isinstance(item, RemoteInput):
             if self.storage_fault is None:
                 self._execute(companion.handle(item))
             else:  # a copy would be recorded: it waits, as a card does
@@ -594,6 +591,10 @@ class Owner:
                 # Recorded just before (the effects' order): a turn is durable, then published.
                 if self.remote is not None and self.storage_fault is None:
                     self.remote.publish(effect.event)
+            elif isinstance(effect, PublishDoubling):
+                # Recorded just before, as a turn: said to the other boards once durable.
+                if self.remote is not None and self.storage_fault is None:
+                    self.remote.publish_doubling(effect.doubling)
             elif isinstance(effect, PublishTakeback):
                 if self.remote is not None:
                     self.remote.publish_takeback(effect.takeback)

@@ -26,6 +26,7 @@ from pawnlight.companion.config import ConfigError, new_game
 from pawnlight.companion.service import CommandRefused
 from pawnlight.companion.signals import (
     RemoteBoard,
+    RemoteDoubling,
     RemoteResync,
     RemoteSeating,
     RemoteTakeback,
@@ -35,6 +36,7 @@ from pawnlight.errors import PawnlightError
 from pawnlight.remote.protocol import (
     CODE,
     PRESENCE_ALL,
+    DoublingEvent,
     ProtocolError,
     Seating,
     Setup,
@@ -44,6 +46,7 @@ from pawnlight.remote.protocol import (
     check_seats,
     code_any,
     code_topic,
+    decode_doubling,
     decode_event,
     decode_presence,
     decode_seating,
@@ -239,6 +242,8 @@ class RemoteLink:
                 return  # a retained turn withdrawn (taken back)
             elif topic.kind == "event":
                 self._post(RemoteTurn(decode_event(payload, topic), self._clock()))
+            elif topic.kind == "doubling":
+                self._post(RemoteDoubling(decode_doubling(payload, topic), self._clock()))
             elif topic.kind == "seating":
                 self._post(RemoteSeating(decode_seating(payload, topic), self._clock()))
             elif topic.kind == "takeback":
@@ -277,6 +282,10 @@ class RemoteLink:
         """The host's seating (seats handed, adjourned): retained, for the boards away too."""
         topic = seating_topic(self.board, seating.game)
         self.client.publish(topic, seating.encode(), qos=1, retain=True)
+
+    def publish_doubling(self, doubling: DoublingEvent) -> None:
+        """Point play: a double called or answered here, recorded: retained, as a turn."""
+        self.client.publish(doubling.topic(), doubling.encode(), qos=1, retain=True)
 
     def clear(self, game: str, seq: int, upto: int) -> None:
         """Turns taken back: withdraw those published here (an empty retained message)."""
