@@ -411,7 +411,8 @@ def owner_actions(state: Mapping[str, Any]) -> list[Action]:
         and state.get("turn") not in computer
     ):
         actions.append(Action("hint", "Show a hint on the board"))
-    if phase in SEATS_CHANGE:
+    if phase in SEATS_CHANGE and state.get("remote") is None:
+        # A remote game's seats are its boards' (the host hands an away board's: remote.md).
         actions += seat_actions(state)
     if phase == CompanionPhase.OVER:
         actions.append(Action("next-game", "Next game", primary=True))

@@ -27,8 +27,10 @@ def phase_message(table: Table) -> str:
     if phase == CompanionPhase.DRAW:
         return f"{colour}: draw a card and scan it"
     if phase == CompanionPhase.DOUBLE:
-        waiting = ", ".join(COLOURS[c] for c in sorted(game.waiting_for))
-        return f"a double was called: {waiting} accept or drop"
+        called = [d.colour for d in game.doublings() if d.action == "double"]
+        who = f"{COLOURS[called[-1]].capitalize()} doubled" if called else "A double was called"
+        waiting = " and ".join(COLOURS[c] for c in sorted(game.waiting_for))
+        return f"{who}: {waiting}, accept or drop out"
     return result_text(game.result) if game.result else ""
 
 
