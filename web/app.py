@@ -62,6 +62,7 @@ def create_app(
     heartbeat: float = 15.0,
     allowed_hosts: Iterable[str] = (),
     sessions_path: Path | None = None,
+    remote_board: str | None = None,
 ) -> Flask:
     """The web app for one running companion.
 
@@ -75,6 +76,8 @@ def create_app(
     ``allowed_hosts``: names the page answers to besides localhost and the machine's own names
     and addresses (hosts.py: every other ``Host`` is refused, which closes DNS rebinding).
     ``sessions_path``: where the owner's logins are kept across restarts (sessions.py).
+    ``remote_board``: this board's id on a remote-play broker (``--board-id``), so the owner's
+    panel offers hosting and joining games with other homes; None: a board that plays alone.
     """
     pin = pin or None
     if pin is not None and len(pin) < MIN_PIN:
@@ -106,6 +109,7 @@ def create_app(
         unlock=BoardUnlock(service, limiter),
         sim=sim,
         public_url=public_url,
+        remote_board=remote_board,
         streams=StreamSlots(max_streams, streams_per_address),
         hosts=HostPolicy(allowed_hosts, public_url),
         sessions=Sessions(

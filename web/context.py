@@ -60,6 +60,8 @@ class Context:
     limiter: PinLimiter
     sim: bool
     public_url: str | None = None
+    #: This board's id on the remote-play broker (docs/remote.md); None: it plays alone.
+    remote_board: str | None = None
     #: Set when the server stops: event streams end at their next wake-up.
     stopping: threading.Event = field(default_factory=threading.Event)
     streams: StreamSlots = field(default_factory=lambda: StreamSlots(32))

@@ -301,9 +301,12 @@ def test_a_remote_game_that_cannot_be_played_is_refused_in_words():
     with pytest.raises(CommandRefused, match="no seat in that game"):
         bench.command("remote_start", setup=SETUP.to_json(), me="board-c")
     computer = {**SETUP.to_json(), "config": {"players": ["red", "blue"], "computer": {}}}
-    computer["config"]["computer"] = {"red": "heuristic"}
-    with pytest.raises(CommandRefused, match="no computer seats"):
+    computer["config"]["computer"] = {"blue": "heuristic"}  # blue sits at board-b
+    with pytest.raises(CommandRefused, match="the computer plays blue at the host's board"):
         bench.command("remote_start", setup=computer, me="board-a")
+    leader = {**SETUP.to_json(), "config": {"players": ["red", "blue"], "draw_leader": True}}
+    with pytest.raises(CommandRefused, match="no leader draw"):
+        bench.command("remote_start", setup=leader, me="board-a")
     assert Position.from_json(state(bench)["pawns"] or {"red": ["start"] * 4}) is not None
 
 
@@ -442,8 +445,9 @@ def test_a_forged_or_conflicting_doubling_is_refused_in_words():
     hear_doubling(b, doublings_sent(a))
     hear_doubling(a, [DoublingEvent(POINTS.game, 0, 0, "board-b", 1, "accept")])
     hear_doubling(a, [DoublingEvent(POINTS.game, 0, 0, "board-b", 1, "drop")])
-    assert "board-b says blue chose drop on double 1, but here blue chose accept" in (
-        state(a)["warning"]
+    assert (
+        "board-b says blue chose drop on double 1, but here blue chose accept"
+        in (state(a)["warning"])
     )
 
 
@@ -457,3 +461,31 @@ def test_a_takeback_does_not_undo_a_double():
     hear_doubling(a, doublings_sent(b))
     with pytest.raises(CommandRefused, match="a double was called since"):
         a.command("undo")
+
+
+# -- computer seats chosen when the game starts ------------------------------------------------
+
+WITH_COMPUTER = Setup(
+    "g0003",
+    "board-a",
+    "K7PQ3Z",
+    {"players": ["red", "blue", "yellow"], "computer": {"yellow": "strong"}},
+    {"red": "board-a", "blue": "board-b", "yellow": "board-a"},
+)
+
+
+def test_the_hosts_computer_plays_a_colour_chosen_at_the_start():
+    a, b = Bench(), Bench()
+    a.command("remote_start", setup=WITH_COMPUTER.to_json(), me="board-a")
+    b.command("remote_start", setup=WITH_COMPUTER.to_json(), me="board-b")
+    for bench in (a, b):
+        for name in ("board-a", "board-b"):
+            bench.effects += bench.companion.handle(RemoteBoard(name, True, bench.now))
+        bench.show(bench.game.position)
+    # Only the host plays it, with the player chosen; every board counts it as the computer's.
+    assert {c: spec for c, (spec, _) in a.companion.computer.items()} == {2: "strong"}
+    assert b.companion.computer == {}
+    assert state(a)["remote"]["computer"] == state(b)["remote"]["computer"] == ["yellow"]
+    bad = {**WITH_COMPUTER.to_json(), "seats": {**WITH_COMPUTER.seats, "yellow": "board-b"}}
+    with pytest.raises(CommandRefused, match="the computer plays yellow at the host's board"):
+        Bench().command("remote_start", setup=bad, me="board-a")

@@ -109,6 +109,4 @@ def test_a_board_killed_while_a_double_waits_for_it_answers_once_back(boards):
         daemon.wait(lambda s: s["phase"] == "draw" and s["doubled"] == 1 and s["turn"] == "red")
     for _ in range(3):
         table.play_turn()
-    assert a.state()["history"] == b.wait(lambda s: len(s["history"]) == len(played) + 3)[
-        "history"
-    ]
+    assert a.state()["history"] == b.wait(lambda s: len(s["history"]) == len(played) + 3)["history"]

@@ -3,6 +3,8 @@ whole remote game played through their simulators (issue #36, docs/remote.md).""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pawnlight.rules.board import COLOURS
@@ -28,13 +30,17 @@ def start_game(boards, config, seats, seed=1) -> Table:
 
 #: The games played whole: every edition, each variant that seats people at boards (Patience
 #: Sorry is one person's game); partnership play below, point play in test_point_play.py.
-GAMES = {
+GAMES: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
     "hasbro-2002": (
         {"edition": "hasbro-2002", "players": ["red", "blue"]},
         {"red": "board-a", "blue": "board-b"},
     ),
-    "parker-1950-three": (
-        {"edition": "parker-1950", "players": ["red", "blue", "yellow"]},
+    "parker-1950-three": (  # yellow played by the host's computer, chosen at the start
+        {
+            "edition": "parker-1950",
+            "players": ["red", "blue", "yellow"],
+            "computer": {"yellow": "normal"},
+        },
         {"red": "board-a", "blue": "board-b", "yellow": "board-a"},
     ),
     "parker-1939-quick": (
@@ -53,6 +59,8 @@ def test_a_whole_remote_game_on_two_boards(boards, name):
     table = start_game(boards, config, seats)
     remote = a.state()["remote"]
     assert remote["host"] == "board-a" and remote["copy"] is None
+    assert remote["computer"] == sorted(config.get("computer", {}))
+    assert sorted(a.state()["computer"]) == sorted(config.get("computer", {}))
     assert remote["boards"] == {
         board: {
             "online": True,

@@ -52,3 +52,23 @@ def test_at_one_table_every_colour_doubles_and_answers_as_before():
     state = {**remote_state("move", "blue", []), "remote": None}
     assert {"Red doubles", "Blue doubles", "Green doubles"} <= set(labels(state))
     assert "Computer plays Red" in labels(state)
+
+
+def test_the_owner_panel_offers_hosting_and_joining_only_on_a_remote_board(service, clock):
+    from pawnlight.web.app import create_app
+
+    from .helpers import PIN, SECRET, login
+    from .test_pages import page
+
+    alone = create_app(service, pin=PIN, secret_key=SECRET, clock=clock).test_client()
+    login(alone)
+    html = page(alone, "/")
+    assert 'id="remote-seats"' not in html and 'id="remote-join"' not in html
+    remote = create_app(
+        service, pin=PIN, secret_key=SECRET, clock=clock, remote_board="kitchen"
+    ).test_client()
+    login(remote)
+    html = page(remote, "/")
+    assert 'id="remote-seats"' in html and 'id="remote-join-form"' in html
+    assert 'data-board="kitchen"' in html
+    assert html.count('name="seat"') == 4 and 'value="kitchen"' in html

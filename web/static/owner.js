@@ -175,11 +175,53 @@
         }
       });
       if (Object.keys(computer).length) body.computer = computer;
+      // A colour seated at another home's board: the game is hosted here for both boards.
+      var here = gameForm.dataset.board, seats = {}, away = false;
+      gameForm.querySelectorAll('input[name="seat"]').forEach(function (input) {
+        if (colours.indexOf(input.dataset.colour) < 0) return;
+        var board = input.value.trim() || here;
+        seats[input.dataset.colour] = board;
+        if (board !== here) away = true;
+      });
       var start = function () { act("/api/game", body, "New game started: set up the board as lit."); };
+      if (away) {
+        delete body.draw_leader;
+        body.seats = seats;
+        start = function () {
+          say("Hosting…");
+          P.post("/api/remote/host", body).then(function (result) {
+            if (!result.ok) { say(result.data.error, true); return; }
+            say("Hosted. The other homes join with the code " + result.data.code +
+              " (Owner, Join a game from another home).");
+            refresh();
+          });
+        };
+      }
       if (!gameUnfinished()) { start(); return; }
       var submit = gameForm.querySelector('button[type="submit"]') || gameForm;
       ask(submit, "End the game being played? It stays in the records, and the new one starts.",
         "End it and start the new game").then(function (yes) { if (yes) start(); });
+    });
+  }
+
+  var joinForm = document.getElementById("remote-join-form");
+  if (joinForm) {
+    joinForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var code = document.getElementById("join-code").value.trim().toUpperCase();
+      var join = function () {
+        say("Joining…");
+        P.post("/api/remote/join", { code: code }).then(function (result) {
+          if (!result.ok) { say(result.data.error, true); return; }
+          say("Joined the game hosted by " + result.data.host + ": this board plays " +
+            result.data.seats.join(" and ") + ". Set up the board as lit.");
+          refresh();
+        });
+      };
+      if (!gameUnfinished()) { join(); return; }
+      ask(joinForm.querySelector('button[type="submit"]'),
+        "End the game being played? It stays in the records, and the remote game starts.",
+        "End it and join").then(function (yes) { if (yes) join(); });
     });
   }
 

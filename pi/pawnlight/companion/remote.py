@@ -82,13 +82,24 @@ def start(table: Table, args: Mapping[str, object]) -> tuple[RemoteGame, list[Ef
         seats = check_seats(setup.seats, request.config.players)
     except (ProtocolError, ConfigError) as error:
         raise CommandRefused(str(error), 400) from None
-    if request.computer or request.draw_leader:
+    if request.draw_leader:
         raise CommandRefused(
-            "a remote game seats people at boards: no computer seats and no leader draw", 400
+            "a remote game has no leader draw: the host's order of colours is the order of play",
+            400,
+        )
+    elsewhere = [c for c, _ in request.computer if seats.get(c) != setup.host]
+    if elsewhere:
+        raise CommandRefused(
+            f"the computer plays {elsewhere[0]} at the host's board: seat {elsewhere[0]} at "
+            f"{setup.host}",
+            400,
         )
     if me not in seats.values():
         raise CommandRefused(f"this board ({me}) has no seat in that game", 400)
     remote = _remote_game(table, setup, me, seats)
+    # The host's computer plays them from the first turn, as a seat it took over (every board
+    # reads the same setup, so every board knows it without a seating message).
+    remote.handed = [Handed(0, COLOURS.index(c), setup.host, True) for c, _ in request.computer]
     return remote, [Remember(REMEMBERED, _saved(remote))]
 
 
@@ -252,8 +263,10 @@ def _seat_now(table: Table, remote: RemoteGame) -> None:
         del table.computer[colour]
         if game.turn == colour and table.guided is not None and not copying(table):
             table.guided = None
+    chosen = dict(new_game(remote.setup.config).computer)  # the host's own choice at the start
     for colour in wanted - set(table.computer):
-        table.computer.update(seat_players(((COLOURS[colour], COMPUTER),)))
+        spec = chosen.get(COLOURS[colour], COMPUTER)
+        table.computer.update(seat_players(((COLOURS[colour], spec),)))
 
 
 def _copy(table: Table, remote: RemoteGame) -> list[Effect]:

@@ -265,6 +265,7 @@ class Daemon:
             public_url=self.config.public_url,
             allowed_hosts=self.config.http_allowed_hosts,
             sessions_path=self.config.data / "sessions.json",
+            remote_board=self.config.board_id if self.remote_link is not None else None,
         )
         self.server = WebServer(app, self.config.http_host, self.config.http_port)
         self.server.start()
