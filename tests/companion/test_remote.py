@@ -489,3 +489,38 @@ def test_the_hosts_computer_plays_a_colour_chosen_at_the_start():
     bad = {**WITH_COMPUTER.to_json(), "seats": {**WITH_COMPUTER.seats, "yellow": "board-b"}}
     with pytest.raises(CommandRefused, match="the computer plays yellow at the host's board"):
         Bench().command("remote_start", setup=bad, me="board-a")
+
+
+def test_a_turn_begun_at_a_board_whose_colour_the_host_took_meanwhile_is_put_back():
+    """The "fork" of a hung board (docs/remote.md): blue's card was drawn at board B, B hung,
+    and the host's computer took blue and played that turn. B, back, hears the seating: its
+    half-played turn is put back, and the host's turn is copied instead."""
+    a, b = board("board-a"), board("board-b")
+    a.scan("1")
+    a.play(a.game.legal[0])
+    deliver(b, sent(a))
+    b.play(b.game.legal[0])  # red's turn copied at B; blue's turn now
+    b.scan("2")
+    assert state(b)["phase"] == "move" and state(b)["card"] == "2"
+    # Meanwhile at the host: B away past the grace, blue handed to the host's computer, played.
+    a.companion.offline_grace = 0.0
+    a.effects += a.companion.handle(RemoteBoard("board-b", False, a.now))
+    a.advance(1.0)
+    a.command("remote_seat", colour="blue", computer=True)
+    seating = [e.seating for e in a.effects if isinstance(e, PublishSeating)][-1]
+    a.scan("1")
+    a.play(a.game.legal[0])
+    hosts_turn = sent(a)
+    assert [(e.seq, e.board, e.card) for e in hosts_turn] == [(1, "board-a", "1")]
+    b.effects += b.companion.handle(RemoteSeating(seating, b.now))
+    said = state(b)
+    assert said["card"] is None and len(said["history"]) == 1
+    assert (
+        "Blue is played at board board-a now (this board was away): a 2 drawn here goes back"
+        in (said["warning"])
+    )
+    b.show(b.game.position)
+    deliver(b, hosts_turn)
+    assert state(b)["remote"]["copy"]["text"] == hosts_turn[0].move
+    b.play(b.game.legal[0])
+    assert state(b)["history"] == state(a)["history"]

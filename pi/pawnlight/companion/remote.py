@@ -631,7 +631,36 @@ def _seating_heard(table: Table, remote: RemoteGame, seating: Seating) -> list[E
     if (list(seating.handed), seating.adjourned) == (remote.handed, remote.adjourned):
         return []
     remote.handed, remote.adjourned = list(seating.handed), seating.adjourned
-    return [Remember(REMEMBERED, _saved(remote))]
+    return [Remember(REMEMBERED, _saved(remote)), *_drop_half_played(table, remote)]
+
+
+def _drop_half_played(table: Table, remote: RemoteGame) -> list[Effect]:
+    """A turn begun here (its card drawn) for a colour the host has since handed to its computer
+    (this board was hung or cut off past the grace): the host plays that turn, so the card is
+    put back here and the host's turn copied when it comes; played here too, the two boards
+    would hold different turns under one number."""
+    game = table.game
+    assert game is not None
+    seq = len(game.history)
+    if game.phase != Phase.MOVE or remote.seated_at(seq).get(game.turn) == remote.me:
+        return []
+    if copying(table):
+        return []  # the turn lit is the other board's already
+    colour, card, board = COLOURS[game.turn], game.card or "", remote.seated_at(seq)[game.turn]
+    effects: list[Effect] = []
+    while game.can_undo() and game.phase == Phase.MOVE and len(game.history) == seq:
+        game.undo()
+        effects.append(recorded(game))
+    table.guided = None
+    enter(table, CompanionPhase.SETUP)
+    table.news = ""
+    _say(
+        table,
+        f"{colour.capitalize()} is played at board {board} now (this board was away): "
+        f"{a_card(card)} drawn here goes back to the pile; put the board back as lit",
+    )
+    table.message = phase_message(table)
+    return [*effects, Buzz("illegal")]
 
 
 def _host_in_play(table: Table) -> tuple[RemoteGame, int]:
