@@ -9,6 +9,7 @@ import pytest
 from pawnlight.companion.service import CommandRefused
 from pawnlight.companion.signals import (
     ClearTurns,
+    Pressed,
     PublishDoubling,
     PublishSeating,
     PublishTakeback,
@@ -524,3 +525,27 @@ def test_a_turn_begun_at_a_board_whose_colour_the_host_took_meanwhile_is_put_bac
     assert state(b)["remote"]["copy"]["text"] == hosts_turn[0].move
     b.play(b.game.legal[0])
     assert state(b)["history"] == state(a)["history"]
+
+
+def test_a_takeback_is_answered_with_the_boards_own_buttons():
+    """No phone at hand: Confirm agrees, Undo refuses (the question says so)."""
+    a, b = two_turns_played()
+    a.command("undo")
+    hear(b, asked(a))
+    assert "Confirm on the board (or Agree on the page) agrees" in state(b)["warning"]
+    b.effects += b.companion.handle(Pressed("confirm", b.now))
+    hear(a, asked(b))
+    a.advance(0.01)
+    assert [t.text for t in a.game.history] == [t.text for t in b.game.history] == ["R:start-T4"]
+    b.show(b.game.position)
+    a.show(a.game.position)
+    b.scan("1")
+    b.play(b.game.legal[0])
+    deliver(a, sent(b))
+    a.play(a.game.legal[0])
+    b.command("undo")
+    hear(a, asked(b))
+    a.effects += a.companion.handle(Pressed("undo", a.now))
+    hear(b, asked(a))
+    assert "Board board-a refused" in state(b)["warning"]
+    assert len(a.game.history) == len(b.game.history) == 2  # nothing taken back, no undo at A

@@ -19,7 +19,7 @@ from .phases import CompanionPhase
 from .points import DOUBLING, Handler, Reply, doubling
 from .recognition import WATCHING_THE_BOARD, enter
 from .remote import adjourn as adjourn_remote
-from .remote import answer_takeback, ask_takeback, hand_seat
+from .remote import answer_takeback, ask_takeback, hand_seat, takeback_asked
 from .remote import forget as forget_remote
 from .remote import resume as resume_remote
 from .remote import start as start_remote
@@ -313,6 +313,9 @@ def button(table: Table, name: str, held: frozenset[str] = frozenset()) -> list[
         return []  # it completes a chord (held()): nothing else
     before = table.warning
     try:
+        if name in ("confirm", "undo") and takeback_asked(table):
+            # Another board asks to take back a turn: Confirm agrees, Undo refuses.
+            return answer_takeback(table, {"agree": name == "confirm"})[1]
         if name == "undo":
             return _undo(table, {})[1]
         if name == "new_game":

@@ -533,6 +533,17 @@ def ask_takeback(table: Table) -> tuple[dict[str, object], list[Effect]]:
     return {"ok": True, "asked": words}, [PublishTakeback(ask)]
 
 
+def takeback_asked(table: Table) -> bool:
+    """Another board asks to take back a turn and this board has not answered yet."""
+    remote = table.remote
+    return (
+        remote is not None
+        and remote.takeback is not None
+        and remote.takeback[1] != remote.me
+        and remote.me not in remote.agreed
+    )
+
+
 def answer_takeback(
     table: Table, args: Mapping[str, object]
 ) -> tuple[dict[str, object], list[Effect]]:
@@ -576,8 +587,8 @@ def _takeback_heard(table: Table, remote: RemoteGame, heard: Takeback) -> list[E
         words = f"{COLOURS[turn.colour]}'s {turn.text}" if turn else f"turn {heard.seq + 1}"
         _say(
             table,
-            f"Board {heard.board} asks to take back {words}: the owner agrees or refuses on "
-            "the page",
+            f"Board {heard.board} asks to take back {words}: Confirm on the board (or Agree on "
+            "the page) agrees, Undo (or Refuse) refuses",
         )
         return [Buzz("turn")]
     if remote.takeback is None or remote.takeback[0] != heard.seq:
