@@ -549,3 +549,25 @@ def test_a_takeback_is_answered_with_the_boards_own_buttons():
     hear(b, asked(a))
     assert "Board board-a refused" in state(b)["warning"]
     assert len(a.game.history) == len(b.game.history) == 2  # nothing taken back, no undo at A
+
+
+def test_a_board_that_lost_its_journal_joins_again_and_copies_its_own_turns_back():
+    """Every turn is retained on the broker, this board's own too: a board whose journal is gone
+    joins again and is given back the whole game, its own colours' turns lit as copies."""
+    a, b = two_turns_played()  # red at A, blue at B
+    for bench in (a, b):  # what the broker retains: each board's own turns
+        bench.effects += bench.companion.handle(RemoteResync(bench.now))
+    everything = sorted([*sent(a), *sent(b)], key=lambda e: e.seq)
+    assert [e.board for e in everything] == ["board-a", "board-b"]
+    fresh = board("board-b")  # the same board, its journal lost, the game joined again
+    deliver(fresh, everything)
+    assert state(fresh)["remote"]["copy"]["text"] == "R:start-T4"
+    fresh.play(fresh.game.legal[0])
+    copy = state(fresh)["remote"]["copy"]
+    assert copy is not None and copy["text"] == "B:start-T19"  # its own blue, given back
+    assert "board-b" in state(fresh)["message"]
+    fresh.play(fresh.game.legal[0])
+    assert state(fresh)["history"] == state(b)["history"] and state(fresh)["remote"]["copy"] is None
+    # Blue's turn is this board's own: published again, the very message the broker holds
+    # (the other boards drop it as a duplicate).
+    assert sent(fresh) == [everything[1]]

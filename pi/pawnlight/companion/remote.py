@@ -273,11 +273,13 @@ def _copy(table: Table, remote: RemoteGame) -> list[Effect]:
     """The next turn from another board: checked, then lit for the people here to make."""
     game = table.game
     assert game is not None
-    if game.over or remote.adjourned or not remote.remote_colour(game.turn):
+    if game.over or remote.adjourned:
         return []
     played = len(game.history)
     event = remote.inbox.next(played)
-    if event is None:
+    # A turn of this board's own colours comes back from the broker only when this board lost
+    # it (a journal lost, the game joined again): it is copied like any other board's.
+    if event is None or not (remote.remote_colour(game.turn) or event.board == remote.me):
         return []
     resumed = (
         table.phase == CompanionPhase.MOVE
@@ -313,6 +315,7 @@ def _copy(table: Table, remote: RemoteGame) -> list[Effect]:
         return [*effects, recorded(game), *after_turn(table)]
     chosen = next(m for m in game.legal if move_text(m) == move_text(move))
     table.guided, table.guided_by = chosen, said
+    remote.own_copy = played if event.board == remote.me else None
     enter(table, CompanionPhase.MOVE)
     table.message = (
         f"{said} played {a_card(event.card)}: {move_words(chosen)}. "
@@ -327,8 +330,8 @@ def copying(table: Table) -> bool:
     game = table.game
     if remote is None or game is None or table.guided is None:
         return False
-    return table.phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE) and remote.remote_colour(
-        game.turn
+    return table.phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE) and (
+        remote.remote_colour(game.turn) or remote.own_copy == len(game.history)
     )
 
 
@@ -616,7 +619,7 @@ def _takeback_agreed(table: Table, remote: RemoteGame) -> list[Effect]:
         game.undo()
         effects.append(recorded(game))
     remote.inbox.forget_from(seq)
-    table.guided = None
+    table.guided, remote.own_copy = None, None
     enter(table, CompanionPhase.SETUP)
     table.news = ""
     _say(table, f"Turn {seq + 1} taken back, as every board agreed")

@@ -57,6 +57,9 @@ class RemoteGame:
     #: other boards' not yet taken here, by their round and colour.
     doublings_offered: int = 0
     doubling_inbox: dict[tuple[int, int], DoublingEvent] = field(default_factory=dict)
+    #: The turn (its number) of this board's own colour lit as a copy: one this board lost (its
+    #: journal gone, the game joined again) and the broker gave back.
+    own_copy: int | None = None
     #: The warning the remote game shows now (replaced, not stacked), and a card refused while
     #: paused (its warning goes when the game goes on).
     said: str | None = None
