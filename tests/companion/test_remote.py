@@ -45,10 +45,11 @@ SETUP = Setup(
 )
 
 
-def board(me: str) -> Bench:
+def board(me: str, setup: Setup = SETUP) -> Bench:
+    """A board of ``setup``'s remote game, every board of it online, the board set up."""
     bench = Bench()
-    bench.command("remote_start", setup=SETUP.to_json(), me=me)
-    for name in ("board-a", "board-b"):
+    bench.command("remote_start", setup=setup.to_json(), me=me)
+    for name in setup.boards():
         bench.effects += bench.companion.handle(RemoteBoard(name, True, bench.now))
     bench.show(bench.game.position)
     assert bench.companion.phase == "draw"
@@ -62,10 +63,14 @@ def sent(bench: Bench) -> list[TurnEvent]:
     return events
 
 
-def deliver(bench: Bench, events: list[TurnEvent]) -> None:
+def deliver(bench: Bench, events: list[TurnEvent] | list[DoublingEvent]) -> None:
+    """Turns from the broker, as the link hands them over (a doubling is one too)."""
     for event in events:
         bench.now += 0.01
-        bench.effects += bench.companion.handle(RemoteTurn(event, bench.now))
+        if isinstance(event, DoublingEvent):
+            bench.effects += bench.companion.handle(RemoteDoubling(event, bench.now))
+        else:
+            bench.effects += bench.companion.handle(RemoteTurn(event, bench.now))
 
 
 def state(bench: Bench) -> dict:
@@ -377,13 +382,7 @@ POINTS = Setup(
 
 
 def points_board(me: str) -> Bench:
-    bench = Bench()
-    bench.command("remote_start", setup=POINTS.to_json(), me=me)
-    for name in ("board-a", "board-b", "board-c"):
-        bench.effects += bench.companion.handle(RemoteBoard(name, True, bench.now))
-    bench.show(bench.game.position)
-    assert bench.companion.phase == "draw"
-    return bench
+    return board(me, POINTS)
 
 
 def doublings_sent(bench: Bench) -> list[DoublingEvent]:
@@ -392,31 +391,25 @@ def doublings_sent(bench: Bench) -> list[DoublingEvent]:
     return events
 
 
-def hear_doubling(bench: Bench, events: list[DoublingEvent]) -> None:
-    for event in events:
-        bench.now += 0.01
-        bench.effects += bench.companion.handle(RemoteDoubling(event, bench.now))
-
-
 def test_a_double_and_its_answers_reach_every_board_in_any_order():
     a, b, c = points_board("board-a"), points_board("board-b"), points_board("board-c")
     a.command("double", colour="red")  # red's turn, red seated at board-a
     called = doublings_sent(a)
     assert [(e.round, e.seq, e.colour, e.action) for e in called] == [(0, 0, 0, "double")]
-    hear_doubling(b, called)
+    deliver(b, called)
     assert state(b)["phase"] == "double" and state(b)["waiting_for"] == ["blue", "green"]
     b.command("drop", colour="blue")
     dropped = doublings_sent(b)
     assert [(e.colour, e.action) for e in dropped] == [(1, "drop")]
     # Board C hears blue's answer before the double it answers: held until the double comes.
-    hear_doubling(c, dropped)
+    deliver(c, dropped)
     assert state(c)["phase"] == "draw" and c.game.doubled == 0
-    hear_doubling(c, called)
+    deliver(c, called)
     assert state(c)["phase"] == "double" and state(c)["waiting_for"] == ["green"]
     c.command("accept", colour="green")
     accepted = doublings_sent(c)
     for bench in (a, b):
-        hear_doubling(bench, [*dropped, *accepted])
+        deliver(bench, [*dropped, *accepted])
     for bench in (a, b, c):
         assert bench.game.doubled == 1 and bench.game.active_players == (0, 3)
         assert state(bench)["phase"] == "draw" and state(bench)["turn"] == "red"
@@ -439,13 +432,13 @@ def test_doubling_at_several_boards_is_said_at_the_colours_own_board_and_turn():
 def test_a_forged_or_conflicting_doubling_is_refused_in_words():
     a, b = points_board("board-a"), points_board("board-b")
     forged = DoublingEvent(POINTS.game, 0, 0, "board-b", 0, "double")  # red sits at board-a
-    hear_doubling(a, [forged])
+    deliver(a, [forged])
     assert "is seated at board-a" in state(a)["warning"] and a.game.doubled == 0
     assert state(a)["phase"] == "draw"
     a.command("double", colour="red")
-    hear_doubling(b, doublings_sent(a))
-    hear_doubling(a, [DoublingEvent(POINTS.game, 0, 0, "board-b", 1, "accept")])
-    hear_doubling(a, [DoublingEvent(POINTS.game, 0, 0, "board-b", 1, "drop")])
+    deliver(b, doublings_sent(a))
+    deliver(a, [DoublingEvent(POINTS.game, 0, 0, "board-b", 1, "accept")])
+    deliver(a, [DoublingEvent(POINTS.game, 0, 0, "board-b", 1, "drop")])
     assert (
         "board-b says blue chose drop on double 1, but here blue chose accept"
         in (state(a)["warning"])
@@ -459,7 +452,7 @@ def test_a_takeback_does_not_undo_a_double():
     deliver(b, sent(a))
     b.play(b.game.legal[0])
     b.command("double", colour="blue")
-    hear_doubling(a, doublings_sent(b))
+    deliver(a, doublings_sent(b))
     with pytest.raises(CommandRefused, match="a double was called since"):
         a.command("undo")
 

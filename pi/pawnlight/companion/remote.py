@@ -185,16 +185,9 @@ def take(table: Table, item: RemoteInput) -> list[Effect]:
     game = table.game
     if game is None or event.game != remote.setup.game:
         return []
-    seated = remote.seated_at(event.seq).get(event.colour)
-    # The host may play any colour: its seating message (which hands it a seat while the
-    # seat's board is away) can reach a board after the turns played under it.
-    if event.board not in (seated, remote.setup.host):
-        _say(
-            table,
-            f"a turn from board {event.board} for {COLOURS[event.colour]} was refused: "
-            f"{COLOURS[event.colour]} is seated at {seated}",
-        )
-        return [Buzz("illegal")]
+    refused = _not_seated(table, remote, "turn", event.board, event.colour, event.seq)
+    if refused:
+        return refused
     history = game.history
     verdict = remote.inbox.offer(event, len(history))
     if verdict == "duplicate" and event.seq < len(history):
@@ -214,6 +207,21 @@ def take(table: Table, item: RemoteInput) -> list[Effect]:
         )
         return [Buzz("illegal")]
     return []
+
+
+def _not_seated(
+    table: Table, remote: RemoteGame, what: str, board: str, colour: int, seq: int
+) -> list[Effect]:
+    """A message from ``board`` for ``colour`` at turn ``seq``, refused in words (the effects)
+    unless the colour is seated there.  The host may play any colour: its seating message
+    (which hands it a seat while the seat's board is away) can arrive after the turns played
+    under it."""
+    seated = remote.seated_at(seq).get(colour)
+    if board in (seated, remote.setup.host):
+        return []
+    name = COLOURS[colour]
+    _say(table, f"a {what} from board {board} for {name} was refused: {name} is seated at {seated}")
+    return [Buzz("illegal")]
 
 
 def follow(table: Table) -> list[Effect]:
@@ -418,15 +426,10 @@ def _doubling_heard(table: Table, remote: RemoteGame, heard: DoublingEvent) -> l
     """Another board's double or answer: kept until the game reaches the point it was said at."""
     if heard.game != remote.setup.game or heard.board == remote.me or table.game is None:
         return []
+    refused = _not_seated(table, remote, heard.action, heard.board, heard.colour, heard.seq)
+    if refused:
+        return refused
     name = COLOURS[heard.colour]
-    seated = remote.seated_at(heard.seq).get(heard.colour)
-    if heard.board not in (seated, remote.setup.host):
-        _say(
-            table,
-            f"a {heard.action} from board {heard.board} for {name} was refused: "
-            f"{name} is seated at {seated}",
-        )
-        return [Buzz("illegal")]
     key = (heard.round, heard.colour)
     held = remote.doubling_inbox.get(key)
     if held is not None and held != heard:

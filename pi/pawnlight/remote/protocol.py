@@ -208,6 +208,11 @@ class TurnEvent:
         )
 
 
+def _encode(**fields: object) -> bytes:
+    """A message: its fields after the protocol's version, as compact JSON."""
+    return json.dumps({"v": VERSION, **fields}, separators=(",", ":")).encode()
+
+
 def _object(payload: bytes, what: str) -> dict[str, Any]:
     try:
         data = json.loads(payload)
@@ -227,14 +232,19 @@ def _text(data: dict[str, Any], key: str, what: str) -> str:
     return value
 
 
+def _count(data: dict[str, Any], key: str, what: str) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ProtocolError(f"{what}: {key} must be a whole number")
+    return value
+
+
 def decode_event(payload: bytes, topic: Topic) -> TurnEvent:
     """An event read from the broker, checked against the topic it came on: a board writes only
     its own topics (the broker's ACL), so the topic says who sent it."""
     what = f"the event on {topic.board}'s topic"
     data = _object(payload, what)
-    seq = data.get("seq")
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-        raise ProtocolError(f"{what}: seq must be a whole number")
+    seq = _count(data, "seq", what)
     colour = _text(data, "colour", what)
     if colour not in COLOURS:
         raise ProtocolError(f"{what}: no colour {colour!r}")
@@ -270,26 +280,17 @@ class DoublingEvent:
     action: str  # one of DOUBLING_ACTIONS
 
     def encode(self) -> bytes:
-        data = {
-            "v": VERSION,
-            "game": self.game,
-            "round": self.round,
-            "seq": self.seq,
-            "board": self.board,
-            "colour": COLOURS[self.colour],
-            "action": self.action,
-        }
-        return json.dumps(data, separators=(",", ":")).encode()
+        return _encode(
+            game=self.game,
+            round=self.round,
+            seq=self.seq,
+            board=self.board,
+            colour=COLOURS[self.colour],
+            action=self.action,
+        )
 
     def topic(self) -> str:
         return doubling_topic(self.board, self.game, self.round, self.colour)
-
-
-def _count(data: dict[str, Any], key: str, what: str) -> int:
-    value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ProtocolError(f"{what}: {key} must be a whole number")
-    return value
 
 
 def decode_doubling(payload: bytes, topic: Topic) -> DoublingEvent:
@@ -334,14 +335,7 @@ class Takeback:
     answer: str  # one of TAKEBACK_ANSWERS
 
     def encode(self) -> bytes:
-        data = {
-            "v": VERSION,
-            "game": self.game,
-            "seq": self.seq,
-            "board": self.board,
-            "answer": self.answer,
-        }
-        return json.dumps(data, separators=(",", ":")).encode()
+        return _encode(game=self.game, seq=self.seq, board=self.board, answer=self.answer)
 
 
 def decode_takeback(payload: bytes, topic: Topic) -> Takeback:
@@ -350,9 +344,7 @@ def decode_takeback(payload: bytes, topic: Topic) -> Takeback:
     answer = _text(data, "answer", what)
     if answer not in TAKEBACK_ANSWERS:
         raise ProtocolError(f"{what}: answer must be one of {', '.join(TAKEBACK_ANSWERS)}")
-    seq = data.get("seq")
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-        raise ProtocolError(f"{what}: seq must be a whole number")
+    seq = _count(data, "seq", what)
     takeback = Takeback(_text(data, "game", what), seq, _text(data, "board", what), answer)
     if (takeback.board, takeback.game, takeback.seq) != (topic.board, topic.game, topic.seq):
         raise ProtocolError(f"{what} names another board, game or turn than its topic")
@@ -496,7 +488,7 @@ def check_seats(seats: object, players: tuple[str, ...] | None = None) -> dict[s
 
 
 def presence_payload(online: bool) -> bytes:
-    return json.dumps({"v": VERSION, "online": online}, separators=(",", ":")).encode()
+    return _encode(online=online)
 
 
 def decode_presence(payload: bytes) -> bool:
