@@ -46,6 +46,12 @@ def test_the_command_writes_every_board_and_prints_its_counts(tmp_path, capsys):
         with (run / f"order-{sensing}.csv").open() as handle:
             rows = list(csv.DictReader(handle))
         assert sum(int(row["qty"]) for row in rows) == 1 + len(INSTANCES)
+        # What to order: the hub on four layers, the strips on two, all 1.6 mm.
+        layers = {row["board file"]: row["layers"] for row in rows}
+        assert layers.pop(f"boards/hub-{sensing}.kicad_pcb") == "4"
+        assert set(layers.values()) == {"2"}
+        assert {row["thickness mm"] for row in rows} == {"1.6"}
+        assert {row["min track/space mm"] for row in rows} == {"0.25/0.2"}
         for design in DESIGNS:
             assert f"ERC strip-{design}-{sensing}: 0 errors" in printed
     for design in DESIGNS:
@@ -61,6 +67,11 @@ def test_the_command_writes_every_board_and_prints_its_counts(tmp_path, capsys):
     with (run / "strips.csv").open() as handle:
         assert len(list(csv.DictReader(handle))) == len(INSTANCES)
     if _has_pcbnew():
+        # Every hub routed whole: nothing left for the builder to wire.
+        for sensing in ("presence", "colour"):
+            assert f"DRC hub-{sensing}: 0 errors, 0 unrouted connections" in printed
+            assert f"unfinished hub-{sensing}" not in printed
+            assert (run / "fab" / f"hub-{sensing}" / f"hub-{sensing}-In1_Cu.gbr").is_file()
         for design in DESIGNS:
             assert f"DRC strip-{design}: 0 errors, 0 unrouted connections" in printed
             fab = run / "fab" / f"strip-{design}"

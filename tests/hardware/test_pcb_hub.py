@@ -1,6 +1,8 @@
 """The hub's board: every part of its netlist placed once, inside the board, no two courtyards
 overlapping, the strip connectors round the edge in the strips' order, every pad on its
-netlist's net; and (slow) its copper within the design rules and KiCad's DRC of it."""
+netlist's net, four copper layers with the GND and +5V planes inside; and (slow, routing takes
+minutes) its copper within the design rules, every net joined and KiCad's DRC of it: zero
+errors, zero unrouted connections."""
 
 from __future__ import annotations
 
@@ -13,11 +15,6 @@ from .conftest import needs_hub_routing
 from .test_pcb_route import clearance_faults, unjoined
 
 KINDS = ("presence", "colour")
-#: What the router reaches on each hub now (November 2026): KiCad's count of unrouted
-#: connections may only go down.  docs/pcb.md gives the figures.
-UNROUTED_AT_MOST = {"presence": 153, "colour": 113}
-#: And the nets it leaves unfinished (of 185 and 184).
-UNFINISHED_AT_MOST = {"presence": 15, "colour": 19}
 
 
 @pytest.fixture(scope="module")
@@ -102,6 +99,51 @@ def test_every_pad_carries_its_netlist_net(placed, pcb_written, kind):
     assert sum(1 for ref, _ in found if ref == "A1") == 40
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_hub_has_four_copper_layers_with_the_planes_inside(placed, kind):
+    """F.Cu and B.Cu for the signals, In1.Cu a GND plane and In2.Cu a +5V plane over the whole
+    board, and a layer stack of 1.6 mm."""
+    from pawnlight.hardware.pcb.hub import ORIGIN, SIDE_MM
+
+    board = placed[kind]
+    copper = [layer.name for layer in board.layers if layer.name.endswith(".Cu")]
+    assert copper == ["F.Cu", "In1.Cu", "In2.Cu", "B.Cu"]
+    planes = {}
+    for zone in board.zones:
+        if zone.layers in (["In1.Cu"], ["In2.Cu"]):
+            (outline,) = zone.polygons
+            xs = [p.X for p in outline.coordinates]
+            ys = [p.Y for p in outline.coordinates]
+            assert (min(xs), min(ys)) == ORIGIN
+            assert (max(xs), max(ys)) == (ORIGIN[0] + SIDE_MM, ORIGIN[1] + SIDE_MM)
+            planes[zone.layers[0]] = zone.netName
+    assert planes == {"In1.Cu": "GND", "In2.Cu": "+5V"}
+    numbers = {net.name: net.number for net in board.nets}
+    assert all(z.net == numbers[z.netName] for z in board.zones if z.netName)
+    thickness = sum(layer.thickness or 0.0 for layer in board.setup.stackup.layers)
+    assert thickness == pytest.approx(1.6, abs=0.03)
+
+
+def test_the_order_gives_each_board_its_fab_parameters(placed, pcb_written, tmp_path):
+    """What the board house is asked for, read from the board files: the hub on four layers
+    with thinner inner copper, a strip on two."""
+    from pawnlight.hardware.pcb.build import FAB_COLUMNS, fab_parameters
+
+    hub = tmp_path / "hub-presence.kicad_pcb"
+    placed["presence"].to_file(str(hub))
+    assert dict(zip(FAB_COLUMNS, fab_parameters(hub), strict=True)) == {
+        "size mm": "220.0 x 220.0",
+        "layers": "4",
+        "thickness mm": "1.6",
+        "copper": "1 oz outer, 0.5 oz inner",
+        "min track/space mm": "0.25/0.2",
+        "min drill mm": "0.3",
+    }
+    strip = fab_parameters(pcb_written.boards["lane"])
+    assert strip[1:4] == ["2", "1.6", "1 oz outer"]
+    assert strip[0] == "28.6 x 153.9"
+
+
 @pytest.fixture(scope="module")
 def routed_hubs(pcb_written, tmp_path_factory):
     """Each hub placed and routed, and its board file (the router's part of the command)."""
@@ -124,17 +166,28 @@ def routed_hubs(pcb_written, tmp_path_factory):
 @pytest.mark.slow
 @needs_hub_routing
 @pytest.mark.parametrize("kind", KINDS)
-def test_the_hubs_copper_keeps_the_rules_and_every_finished_net_is_joined(routed_hubs, kind):
+def test_the_hub_is_routed_whole_within_the_rules(routed_hubs, kind):
+    from pawnlight.hardware.pcb.hub import PLANES
     from pawnlight.hardware.pcb.route import Rules
 
     pads, routed, outline, _ = routed_hubs[kind]
-    assert len(routed.tracks) > 1000 and routed.vias
+    assert routed.unrouted == []
     faults = clearance_faults(pads, routed, outline, Rules())
     assert not faults, "\n".join(faults[:10])
-    # The nets the router did not name as unfinished are whole copper.
-    assert set(unjoined(pads, routed)) <= set(routed.unrouted)
-    # Most nets are finished, no fewer than now.
-    assert len(routed.unrouted) <= UNFINISHED_AT_MOST[kind], routed.unrouted
+    # Every net joined by its copper, GND and +5V through their planes (each surface-mount
+    # pad of theirs by a track to a via, which reaches the plane).
+    assert unjoined(pads, routed, planes=PLANES.values()) == {}
+    # The planes carry the current: no GND or +5V track but the stubs to their vias, and the
+    # supply's feed to the fuse 2 mm wide.
+    plane_tracks = [t for t in routed.tracks if t.net in PLANES.values()]
+    assert plane_tracks and all(math.dist(t.start, t.end) < 5.0 for t in plane_tracks)
+    assert {t.width for t in routed.tracks if t.net == "5V_IN"} == {Rules().feed_width}
+    fuse_vias = [
+        v
+        for v in routed.vias
+        if v.net == "+5V" and any(p.ref == "F1" and math.dist(v.at, (p.x, p.y)) < 6.0 for p in pads)
+    ]
+    assert len(fuse_vias) >= 6
 
 
 def _has_pcbnew() -> bool:
@@ -149,9 +202,9 @@ def _has_pcbnew() -> bool:
 @needs_hub_routing
 @pytest.mark.skipif(not _has_pcbnew(), reason="KiCad's pcbnew missing (apt-get install kicad)")
 @pytest.mark.parametrize("kind", KINDS)
-def test_kicad_finds_no_error_on_the_hub_and_counts_its_unrouted_connections(
-    routed_hubs, tmp_path, kind
-):
+def test_kicad_finds_the_hub_routed_without_a_violation(routed_hubs, tmp_path, kind):
+    from kiutils.board import Board
+
     from pawnlight.hardware.pcb.build import Report, kicad_python, run_kicad
 
     *_, path = routed_hubs[kind]
@@ -160,8 +213,12 @@ def test_kicad_finds_no_error_on_the_hub_and_counts_its_unrouted_connections(
     assert python is not None
     run_kicad(python, path, tmp_path, report)
     assert not report.notes, report.notes
-    errors, unrouted = report.drc[path.stem]
     text = (tmp_path / "drc" / f"{path.stem}.txt").read_text()
-    assert errors == 0, text
-    # Not finished: KiCad counts the connections left, no more than the router left before.
-    assert 0 < unrouted <= UNROUTED_AT_MOST[kind], text
+    assert report.drc[path.stem] == (0, 0), text
+    # KiCad filled the planes (the board is saved filled), and plotted them.
+    filled = Board.from_file(str(path))
+    for layer, net in (("In1.Cu", "GND"), ("In2.Cu", "+5V")):
+        (zone,) = [z for z in filled.zones if z.layers == [layer]]
+        assert zone.netName == net and zone.filledPolygons, layer
+        gerber = tmp_path / "fab" / path.stem / f"{path.stem}-{layer.replace('.', '_')}.gbr"
+        assert gerber.is_file(), gerber

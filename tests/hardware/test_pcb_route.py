@@ -9,8 +9,10 @@ footprint libraries, not KiCad itself)."""
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import pytest
@@ -178,10 +180,12 @@ def clearance_faults(pads: Sequence[Pad], routed: Routed, outline, rules: Rules)
     return faults
 
 
-def unjoined(pads: Sequence[Pad], routed: Routed) -> dict[str, int]:
+def unjoined(pads: Sequence[Pad], routed: Routed, planes: Collection[str] = ()) -> dict[str, int]:
     """Per net whose pads lie in more than one piece of copper: how many pieces.  Two items
     on a common layer are joined when an anchor of one (a track's ends, a via's or a pad's
-    centre) lies in the other's copper, as KiCad's connectivity has it."""
+    centre) lies in the other's copper, as KiCad's connectivity has it.  A net in ``planes``
+    has a plane on an inner layer, which every through-hole pad and via of its own reaches:
+    those are joined too."""
     items: list[Shape] = [pad_shape(p) for p in pads] + copper(routed)
     parent = list(range(len(items)))
 
@@ -203,6 +207,12 @@ def unjoined(pads: Sequence[Pad], routed: Routed) -> dict[str, int]:
                 continue
             if any(holds(shape, anchor) for anchor in anchors):
                 parent[find(k)] = find(other)
+    for net in planes:
+        through = [
+            k for k, item in enumerate(items) if item.net == net and set(item.layers) == set(LAYERS)
+        ]
+        for k in through[1:]:
+            parent[find(k)] = find(through[0])
     pieces: dict[str, set[int]] = {}
     for k, pad in enumerate(pads):
         if pad.net:
@@ -317,6 +327,80 @@ def test_vias_stay_out_of_surface_mount_pads():
     for via in routed.vias:
         shape = Shape(via.net, LAYERS, "via", via.at, via.at, via.size / 2)
         assert all(gap(shape, pad) > 0 for pad in smd), via
+
+
+def test_a_plane_net_gets_a_via_beside_each_surface_mount_pad_and_no_tree():
+    """GND on a plane (the hub's inner layer): its through-hole pads get no copper, each of
+    its surface-mount pads a short track to a via of its own (three on a pad given three),
+    within the rules; the other nets are routed as before."""
+    pads, outline = little_strip()
+    routed = route(pads, outline, planes={"GND"}, plane_vias={"C4": 3})
+    assert not clearance_faults(pads, routed, outline, Rules())
+    assert unjoined(pads, routed) == {"GND": 9}  # 8 surface-mount pads and the header's
+    assert unjoined(pads, routed, planes={"GND"}) == {}
+    smd = [p for p in pads if p.net == "GND" and len(p.layers) == 1]
+    ground_vias = [v for v in routed.vias if v.net == "GND"]
+    assert len(ground_vias) == len(smd) + 2
+    for pad in smd:
+        near = [v for v in ground_vias if math.dist(v.at, (pad.x, pad.y)) < 3.0]
+        assert near, pad
+    c4 = next(p for p in smd if p.ref == "C4")
+    three = sorted(ground_vias, key=lambda v: math.dist(v.at, (c4.x, c4.y)))[:3]
+    assert all(math.dist(a.at, b.at) >= 1.0 for a, b in itertools.combinations(three, 2))
+    # Stubs only: no GND track longer than the way to its via.
+    assert all(math.dist(t.start, t.end) < 3.0 for t in routed.tracks if t.net == "GND")
+    others = Routed([t for t in routed.tracks if t.net != "GND"], routed.vias)
+    assert set(unjoined(pads, others)) == {"GND"}
+
+
+def test_no_via_hole_comes_near_another_hole_of_any_net():
+    """Holes keep 0.25 mm between their edges (the drill's rule, which KiCad's DRC checks as
+    hole_near_hole), even a via's beside a through-hole pad of its own net, or two vias of
+    one net."""
+    rules = Rules()
+    strip, strip_outline = little_strip()
+    strip = [dataclasses.replace(p, drill=1.0) if len(p.layers) == 2 else p for p in strip]
+    # A GND surface-mount pad hemmed in by another net's copper but for the side of a GND
+    # through-hole pad: the nearest place for its via would be in that pad's hole.
+    hemmed = [
+        Pad("J", "1", "GND", 5.0, 5.0, 1.7, 1.7, LAYERS, True, drill=1.0),
+        Pad("C", "1", "GND", 6.5, 5.0, 0.8, 0.8, (FRONT,)),
+        Pad("W", "1", "X", 6.9, 3.6, 3.0, 1.0, LAYERS),
+        Pad("W", "2", "X", 6.9, 6.4, 3.0, 1.0, LAYERS),
+        Pad("W", "3", "X", 8.8, 5.0, 1.0, 3.8, LAYERS),
+    ]
+    for pads, outline, planes in (
+        (strip, strip_outline, ()),
+        (strip, strip_outline, ("GND",)),
+        (hemmed, (0.0, 0.0, 12.0, 10.0), ("GND",)),
+    ):
+        routed = route(pads, outline, planes=planes)
+        assert not clearance_faults(pads, routed, outline, rules)
+        holes = [((p.x, p.y), p.drill) for p in pads if p.drill]
+        holes += [(v.at, v.drill) for v in routed.vias]
+        for k, (at, drill) in enumerate(holes):
+            for other, other_drill in holes[k + 1 :]:
+                apart = math.dist(at, other) - drill / 2 - other_drill / 2
+                assert apart >= rules.hole_clearance - EPSILON, (at, other)
+    assert unjoined(hemmed, routed, planes={"GND"}) == {}
+
+
+def test_the_rip_up_finds_the_nets_a_trial_path_crosses():
+    """What the rip-up tears out: the nets whose copper a trial path comes too near (on the
+    same layer, or a via on any), not those it passes at a distance."""
+    from pawnlight.hardware.pcb.route import _blockers
+
+    trial = Routed([Track("A", FRONT, (0.0, 5.0), (10.0, 5.0), 0.25)], [])
+    laid = Routed(
+        [
+            Track("X", FRONT, (5.0, 0.0), (5.0, 10.0), 0.25),  # crosses
+            Track("Y", LAYERS[1], (6.0, 0.0), (6.0, 10.0), 0.25),  # other layer
+            Track("Z", FRONT, (0.0, 5.4), (10.0, 5.4), 0.25),  # 0.15 mm apart: too near
+            Track("F", FRONT, (0.0, 6.0), (10.0, 6.0), 0.25),  # 0.75 mm apart: clear
+        ],
+        [Via("V", (8.0, 5.5), 0.6, 0.3), Via("W", (8.0, 7.0), 0.6, 0.3)],
+    )
+    assert _blockers(trial, laid, Rules(), exclude={"A"}) == {"X", "Z", "V"}
 
 
 # --- the strip designs, read back from their board files ------------------------------------------

@@ -48,7 +48,7 @@ class Report:
     erc: dict[str, tuple[int, int]] = field(default_factory=dict)
     drc: dict[str, tuple[int, int]] = field(default_factory=dict)
     copper: dict[str, tuple[int, int]] = field(default_factory=dict)
-    #: Per board, the nets its router could not finish (the hubs, for now).
+    #: Per board, the nets its router could not finish (a hub's router may leave some).
     unfinished: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
@@ -71,12 +71,12 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        """No ERC or DRC violation, and no connection left unrouted on any board but the
-        hubs, whose routing is not finished yet (their unrouted connections are printed, and
-        counted apart: docs/pcb.md)."""
-        return all(e == 0 for e, _ in self.erc.values()) and all(
-            e == 0 and (unrouted == 0 or bool(self.unfinished.get(name)))
-            for name, (e, unrouted) in self.drc.items()
+        """No ERC or DRC violation, no connection left unrouted on any board (a board with
+        one cannot be ordered) and no net its router could not finish."""
+        return (
+            all(e == 0 for e, _ in self.erc.values())
+            and all(e == 0 and unrouted == 0 for e, unrouted in self.drc.values())
+            and not any(self.unfinished.values())
         )
 
 
@@ -187,8 +187,7 @@ def run_kicad(python: str, board: Path, out: Path, report: Report) -> None:
 
 
 def write_boms(netlists: dict[str, Netlist], out: Path, report: Report) -> None:
-    """fab/bom-<board>.csv per board (parts grouped by value and footprint) and
-    order-<kind>.csv: how many of each board one game board needs."""
+    """fab/bom-<board>.csv per board: its parts grouped by value and footprint."""
     for name, netlist in sorted(netlists.items()):
         groups: dict[tuple[str, str], list[str]] = {}
         for component in netlist.components.values():
@@ -201,17 +200,51 @@ def write_boms(netlists: dict[str, Netlist], out: Path, report: Report) -> None:
             for (value, footprint), refs in sorted(groups.items()):
                 writer.writerow([len(refs), value, footprint, " ".join(sorted(refs, key=_natural))])
         report.written.append(path)
+
+
+#: What a board house is asked for (docs/pcb.md): FR4, 1.6 mm, and the design rules the
+#: router keeps (0.25 mm tracks, 0.2 mm spaces, 0.3 mm drills in 0.6 mm vias).
+FAB_COLUMNS = ["size mm", "layers", "thickness mm", "copper", "min track/space mm", "min drill mm"]
+
+
+def fab_parameters(board: Path) -> list[str]:
+    """A written board's entries under :data:`FAB_COLUMNS`: its outline and copper layers read
+    from the file, the rest as the router's rules and the layer stack give them."""
+    from kiutils.board import Board
+
+    from .route import Rules
+
+    read = Board.from_file(str(board))
+    (edge,) = [g for g in read.graphicItems if getattr(g, "layer", "") == "Edge.Cuts"]
+    copper = [layer.name for layer in read.layers if layer.name.endswith(".Cu")]
+    rules = Rules()
+    weights = "1 oz outer" + (", 0.5 oz inner" if len(copper) > 2 else "")
+    return [
+        f"{edge.end.X - edge.start.X:.1f} x {edge.end.Y - edge.start.Y:.1f}",
+        str(len(copper)),
+        "1.6",
+        weights,
+        f"{rules.track_width}/{rules.clearance}",
+        f"{rules.via_drill}",
+    ]
+
+
+def write_orders(out: Path, report: Report) -> None:
+    """order-<kind>.csv: how many of each board one game board needs, its BOM and what the
+    board house is asked to make (:data:`FAB_COLUMNS`)."""
     for sensing in SENSOR_PART:
         path = out / f"order-{sensing}.csv"
+        rows = [(f"hub-{sensing}", "hub-" + sensing, 1)]
+        for design in DESIGNS:
+            count = sum(1 for strip in INSTANCES if strip.design.name == design)
+            rows.append((f"strip-{design}-{sensing}", f"strip-{design}", count))
         with path.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
-            writer.writerow(["board file", "bom", "qty"])
-            writer.writerow([f"boards/hub-{sensing}.kicad_pcb", f"bom-hub-{sensing}.csv", 1])
-            for design in DESIGNS:
-                count = sum(1 for strip in INSTANCES if strip.design.name == design)
-                writer.writerow(
-                    [f"boards/strip-{design}.kicad_pcb", f"bom-strip-{design}-{sensing}.csv", count]
-                )
+            writer.writerow(["board file", "bom", "qty", *FAB_COLUMNS])
+            for bom, board, count in rows:
+                file = out / "boards" / f"{board}.kicad_pcb"
+                fab = fab_parameters(file) if file.is_file() else [""] * len(FAB_COLUMNS)
+                writer.writerow([f"boards/{board}.kicad_pcb", f"bom-{bom}.csv", count, *fab])
         report.written.append(path)
 
 
@@ -234,6 +267,7 @@ def build(out: Path, wiring: Wiring | None = None) -> Report:
     boards = write_strip_boards(netlists, out, report.copper)
     boards += write_hub_boards(netlists, out, report.copper, report.unfinished)
     report.written += boards
+    write_orders(out, report)
     python = kicad_python()
     if python is None:
         report.notes.append(
@@ -242,9 +276,10 @@ def build(out: Path, wiring: Wiring | None = None) -> Report:
     else:
         for board in boards:
             run_kicad(python, board, out, report)
-    if any(report.unfinished.values()):
-        report.notes.append(
-            "hub: placed, routing not finished: its unrouted connections are listed in "
-            "drc/hub-<kind>.txt (docs/pcb.md)"
-        )
+    for name, nets in report.unfinished.items():
+        if nets:
+            report.notes.append(
+                f"{name}: the router could not finish {len(nets)} nets: the board cannot be "
+                "ordered (docs/pcb.md)"
+            )
     return report

@@ -17,6 +17,7 @@ power entry (terminal block, fuse, 1000 uF) in the top-left corner.
 from __future__ import annotations
 
 import math
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,10 @@ CONNECTOR_INSET_MM = 8.5
 #: chips left 30 and 26 nets unfinished, 44 mm 11 and 13).
 NETWORK_INSET_MM = 33.0
 CHIP_INSET_MM = 44.0
+#: A multiplexer (SOIC-24W) stands across its side, 16 mm long: its centre further in, clear
+#: of its networks by a channel.
+MUX_INSET_MM = 50.0
+MUX_END_MM = MUX_INSET_MM + 16.0
 #: Room a chip with its network takes along its side, and how near a side's ends it may go
 #: (clear of the chips on the next side).
 CHIP_SPACING_MM = 26.0
@@ -45,6 +50,25 @@ CHIP_END_MM = CHIP_INSET_MM + 12.0
 #: a long way round (4 times the strips' limit finishes a third more of the nets that are
 #: left unfinished otherwise, for about twice the time).
 HUB_RULES = Rules(search_limit=800_000)
+
+
+#: The hub is a four-layer board: signals on the outer layers, a plane on each inner one.
+PLANES = {"In1.Cu": "GND", "In2.Cu": "+5V"}
+#: Vias per surface-mount pad of a plane's net, where one is not enough: the fuse's +5V side
+#: carries the whole board's current (4 A; about 1 A per 0.3 mm via).
+PLANE_VIAS = {"F1": 6}
+#: A plane keeps this far from other nets' copper; thermal reliefs join pads to it.
+PLANE_CLEARANCE_MM = 0.25
+#: The layer stack the fab files are for (docs/pcb.md): mm of copper and of dielectric.
+STACKUP: tuple[tuple[str, str, float], ...] = (
+    ("F.Cu", "copper", 0.035),
+    ("dielectric 1", "prepreg", 0.2104),
+    ("In1.Cu", "copper", 0.0175),
+    ("dielectric 2", "core", 1.065),
+    ("In2.Cu", "copper", 0.0175),
+    ("dielectric 3", "prepreg", 0.2104),
+    ("B.Cu", "copper", 0.035),
+)
 
 
 @dataclass(frozen=True)
@@ -89,9 +113,9 @@ def _spread(wanted: list[float], gap: float, low: float, high: float) -> list[fl
     for value in wanted:
         value = max(value, low, placed[-1] + gap if placed else low)
         placed.append(value)
-    overflow = placed[-1] - high if placed else 0.0
-    if overflow > 0:
-        placed = [p - overflow for p in placed]
+    if placed and placed[-1] > high:
+        # Pushed back from the far end: only as far as each needs to keep its gap.
+        placed[-1] = high
         for k in range(len(placed) - 2, -1, -1):
             placed[k] = min(placed[k], placed[k + 1] - gap)
     return placed
@@ -148,15 +172,25 @@ def hub_parts(netlist: Netlist) -> list[HubPart]:
         by_side[side].append((along, chip))
     for side, chips in by_side.items():
         chips.sort()
-        spread = _spread([a for a, _ in chips], CHIP_SPACING_MM, CHIP_END_MM, SIDE_MM - CHIP_END_MM)
+        # Clear of the chips on the next side, which reach this far in.
+        muxes = any(comps[chip].value == "CD74HC4067M" for _, chip in chips)
+        end = MUX_END_MM if muxes else CHIP_END_MM
+        spread = _spread([a for a, _ in chips], CHIP_SPACING_MM, end, SIDE_MM - end)
         for along, (_, chip) in zip(spread, chips, strict=True):
             k = chip_refs.index(chip)
+            # A multiplexer stands across the side, its pin-1 end to the edge: its inputs on
+            # both rows face sideways, reached from the networks down either side, and its
+            # select and enable pins (10-15) at the inner end face the Pico.  Along the side,
+            # its inner row took half the sensor lines round the chip into the lines from the
+            # Pico.
+            across = comps[chip].value == "CD74HC4067M"
+            inset = MUX_INSET_MM if across else CHIP_INSET_MM
             parts.append(
                 HubPart(
                     chip,
                     comps[chip].footprint,
-                    _side_point(side, along, CHIP_INSET_MM),
-                    _CHIP_ANGLE[side],
+                    _side_point(side, along, inset),
+                    _NETWORK_ANGLE[side] if across else _CHIP_ANGLE[side],
                 )
             )
             own = networks[k * per_chip : (k + 1) * per_chip]
@@ -176,7 +210,7 @@ def hub_parts(netlist: Netlist) -> list[HubPart]:
                     HubPart(
                         cap,
                         comps[cap].footprint,
-                        _side_point(side, along + 13.0, CHIP_INSET_MM),
+                        _side_point(side, along + 13.0, inset),
                         _CHIP_ANGLE[side],
                     )
                 )
@@ -274,12 +308,86 @@ def hub_board(
     )
     board.setup.auxAxisOrigin = Position(X=ox, Y=oy)
     board.setup.gridOrigin = Position(X=ox, Y=oy)
+    add_planes(board, outline, numbers)
     if not copper:
         return board, Routed()
-    routed = route(board_pads(board), outline, rules or HUB_RULES, tries=1, partial=True)
+    routed = route(
+        board_pads(board),
+        outline,
+        rules or HUB_RULES,
+        tries=1,
+        partial=True,
+        planes=set(PLANES.values()),
+        plane_vias=PLANE_VIAS,
+        power_first=True,
+    )
     add_copper(board, routed, numbers)
     add_ground_pour(board, outline, [], numbers["GND"])
     return board, routed
+
+
+def add_planes(board: Any, outline: Box, numbers: dict[str, int]) -> None:
+    """The inner layers In1.Cu and In2.Cu, each filled by one net's plane (:data:`PLANES`),
+    and the board's layer stack.  KiCad fills the planes round the other nets' pads and vias
+    and joins their own nets' pads by thermal reliefs (the power entry's ground solidly)."""
+    from kiutils.items.brditems import LayerToken, Stackup, StackupLayer
+    from kiutils.items.common import Position
+    from kiutils.items.zones import FillSettings, Hatch, Zone, ZonePolygon
+
+    copper = [layer for layer in board.layers if layer.name in ("F.Cu", "B.Cu")]
+    others = [layer for layer in board.layers if layer.name not in ("F.Cu", "B.Cu")]
+    inner = [LayerToken(ordinal=k, name=name, type="power") for k, name in enumerate(PLANES, 1)]
+    board.layers = copper[:1] + inner + copper[1:] + others
+    board.setup.stackup = Stackup(
+        layers=[
+            StackupLayer(name="F.SilkS", type="Top Silk Screen"),
+            StackupLayer(name="F.Paste", type="Top Solder Paste"),
+            StackupLayer(name="F.Mask", type="Top Solder Mask", thickness=0.01),
+        ]
+        + [
+            StackupLayer(
+                name=name,
+                type=kind,
+                thickness=thickness,
+                material=None if kind == "copper" else "FR4",
+                epsilonR=None if kind == "copper" else 4.5,
+                lossTangent=None if kind == "copper" else 0.02,
+            )
+            for name, kind, thickness in STACKUP
+        ]
+        + [
+            StackupLayer(name="B.Mask", type="Bottom Solder Mask", thickness=0.01),
+            StackupLayer(name="B.Paste", type="Bottom Solder Paste"),
+            StackupLayer(name="B.SilkS", type="Bottom Silk Screen"),
+        ],
+        copperFinish="HAL lead-free",
+    )
+    left, top, right, bottom = outline
+    corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+    for layer, net in PLANES.items():
+        board.zones.append(
+            Zone(
+                net=numbers[net],
+                netName=net,
+                layers=[layer],
+                tstamp=str(uuid.uuid5(uuid.NAMESPACE_OID, f"{net} plane {outline}")),
+                hatch=Hatch("edge", 0.508),
+                clearance=PLANE_CLEARANCE_MM,
+                minThickness=0.25,
+                fillSettings=FillSettings(
+                    yes=True, thermalGap=0.4, thermalBridgeWidth=0.5, islandRemovalMode=0
+                ),
+                polygons=[ZonePolygon([Position(X=x, Y=y) for x, y in corners])],
+                filledPolygons=[],
+            )
+        )
+    # The supply's return (up to 4 A) enters the ground plane without a thermal relief's
+    # narrow spokes.
+    for footprint in board.footprints:
+        if footprint.properties.get("Reference") == "J30":
+            for pad in footprint.pads:
+                if pad.net and pad.net.name == "GND":
+                    pad.zoneConnect = 2
 
 
 def write_hub_boards(

@@ -61,6 +61,9 @@ def _gerbers(pcbnew: Any, board: Any, fab_dir: str) -> list[str]:
         ("B_Mask", pcbnew.B_Mask),
         ("Edge_Cuts", pcbnew.Edge_Cuts),
     ]
+    # A four-layer board (the hub) has its planes on the inner layers.
+    if board.GetCopperLayerCount() >= 4:
+        layers[1:1] = [("In1_Cu", pcbnew.In1_Cu), ("In2_Cu", pcbnew.In2_Cu)]
     written = []
     for name, layer in layers:
         controller.SetLayer(layer)

@@ -342,9 +342,18 @@ def board_pads(board: Any) -> list[Pad]:
                     h=h,
                     layers=layers,
                     round=pad.shape in ("circle", "oval") and abs(w - h) < 1e-6,
+                    drill=_drill(pad),
                 )
             )
     return found
+
+
+def _drill(pad: Any) -> float:
+    """A through-hole pad's hole diameter (the longer side of a slot), 0 for none."""
+    drill = getattr(pad, "drill", None)
+    if drill is None:
+        return 0.0
+    return float(max(drill.diameter or 0.0, getattr(drill, "width", None) or 0.0))
 
 
 def add_copper(board: Any, routed: Routed, numbers: dict[str, int]) -> None:

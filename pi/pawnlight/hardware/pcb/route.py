@@ -14,7 +14,11 @@ with their capacitors, a row of LEDs with theirs, and a 16-way header.  This is 
   track (or a via) there.  The distances are measured to the real shapes (pads as rectangles
   or circles, tracks as segments of their width), with a small margin for the diagonal steps
   between grid points;
-* the power nets (+5V, GND, +3V3) get wider tracks;
+* the power nets (+5V, GND, +3V3) get wider tracks, a supply feed (5V_IN) wider still;
+* nets carried by a plane on an inner layer (the hub's GND and +5V) are not routed as trees:
+  their through-hole pads reach the plane anyway, and each of their surface-mount pads gets a
+  short track to a via of its own (the via goes through every layer, the plane included),
+  laid before any other net so that it lands next to its pad;
 * when a net cannot be routed, the nets are routed again with that one first, a few times.
 
 Only numpy and the standard library: the router knows pads and an outline, not KiCad, so it
@@ -24,10 +28,12 @@ tracks and vias into the board file.
 
 from __future__ import annotations
 
+import copy
+import functools
 import heapq
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -38,7 +44,10 @@ from pawnlight.errors import PawnlightError
 FRONT, BACK = "F.Cu", "B.Cu"
 LAYERS = (FRONT, BACK)
 #: Nets that carry the supply current: routed with :attr:`Rules.power_width`.
-POWER_NETS = frozenset({"+5V", "GND", "+3V3"})
+POWER_NETS = frozenset({"+5V", "GND", "+3V3", "+3V3_SENS"})
+#: The supply's feed before the fuse (the hub's power entry): the whole board's current, up to
+#: 4 A, routed with :attr:`Rules.feed_width`.
+FEED_NETS = frozenset({"5V_IN"})
 
 
 class RoutingError(PawnlightError, RuntimeError):
@@ -50,8 +59,13 @@ class Rules:
     """Design rules, in mm: those of common low-cost board houses, inside KiCad 6's defaults."""
 
     clearance: float = 0.2
+    #: Between the edges of two drilled holes (a via's and a pad's, or two vias'), whatever
+    #: their nets: the drill's rule, not the copper's.
+    hole_clearance: float = 0.25
     track_width: float = 0.25
     power_width: float = 0.5
+    #: 4 A on 1 oz outer copper warms a 2 mm track by about 10 degrees (IPC-2221).
+    feed_width: float = 2.0
     via_size: float = 0.6
     via_drill: float = 0.3
     edge_clearance: float = 0.5
@@ -64,7 +78,16 @@ class Rules:
     search_limit: int = 200_000
 
     def width(self, net: str) -> float:
-        return self.power_width if net in POWER_NETS else self.track_width
+        return {"signal": self.track_width, "power": self.power_width, "feed": self.feed_width}[
+            self.kind(net)
+        ]
+
+    @staticmethod
+    def kind(net: str) -> str:
+        """Which of the grid's track kinds a net's tracks are."""
+        if net in FEED_NETS:
+            return "feed"
+        return "power" if net in POWER_NETS else "signal"
 
 
 @dataclass(frozen=True)
@@ -80,6 +103,8 @@ class Pad:
     h: float
     layers: tuple[str, ...]
     round: bool = False
+    #: The hole's diameter of a through-hole pad (0 if none or not known).
+    drill: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -125,8 +150,18 @@ _TURN = (0.0, 0.6, 2.0, 6.0, 50.0)
 _VIA_COST = 12.0
 #: The A* estimate's weight: above 1 it finds a path sooner, a little longer at worst.
 _GREED = 1.2
-#: The kinds of copper a grid point is checked for: a signal track, a power track, a via.
-_KINDS = ("signal", "power", "via")
+#: The kinds of copper a grid point is checked for: a signal track, a power track, a feed
+#: track, a via.
+_KINDS = ("signal", "power", "feed", "via")
+#: How far (grid steps) the search for a plane net's via may go from its pad, and how far apart
+#: two vias of one pad are kept.
+_VIA_SEARCH_LIMIT = 40_000
+#: Rip-up and reroute: the cost of a step across another net's copper while looking for the
+#: nets in a failed net's way, how many rounds, and how often one net may be retried.
+_CROSSING = 4.0
+_RIP_UP_ROUNDS = 150
+_RIP_UP_TRIES = 8
+_VIA_SPACING = 1.0
 
 
 class _Grid:
@@ -146,6 +181,7 @@ class _Grid:
         self.half = {
             "signal": rules.track_width / 2,
             "power": rules.power_width / 2,
+            "feed": rules.feed_width / 2,
             "via": rules.via_size / 2,
         }
         self.owner: dict[tuple[str, str], npt.NDArray[np.int32]] = {}
@@ -243,19 +279,63 @@ def _mst_order(pads: Sequence[Pad]) -> list[Pad]:
 
 
 class _Router:
-    def __init__(self, pads: Sequence[Pad], outline: Box, rules: Rules) -> None:
+    def __init__(
+        self,
+        pads: Sequence[Pad],
+        outline: Box,
+        rules: Rules,
+        planes: Collection[str] = (),
+        plane_vias: Mapping[str, int] | None = None,
+    ) -> None:
         self.pads = list(pads)
         self.outline = outline
         self.rules = rules
         names = sorted({p.net for p in pads if p.net})
         self.ids = {name: number for number, name in enumerate(names, start=1)}
+        #: The owner of copper no net may touch (and of the places no via may go).
+        self.no_net = len(self.ids) + 1
+        self.planes = sorted(set(planes) & set(self.ids))
+        #: Per net number (index 0 for copper two nets share), how often it was ripped up.
+        self.history = np.zeros(len(self.ids) + 2)
+        self.plane_vias = dict(plane_vias or {})
 
     def route(self, order: Sequence[str], partial: bool = False) -> tuple[Routed, str | None]:
         """Every net in ``order``; the result and the first net that failed (or None).  With
         ``partial`` a net that fails is left as far as it got and the others are routed on
-        (``Routed.unrouted`` names the failed ones)."""
+        (``Routed.unrouted`` names the failed ones).  Nets that fail are then ripped up and
+        rerouted (:meth:`_rip_up`)."""
+        grid = self._pad_grid()
+        routed = Routed()
+        # The planes' vias first: each lands next to its pad before other nets fill the room.
+        for name in self.planes:
+            for pad in self.pads:
+                if pad.net != name or len(pad.layers) != 1:
+                    continue
+                count = self.plane_vias.get(pad.ref, 1)
+                if not self._drop_vias(grid, name, pad, count, routed):
+                    if not partial:
+                        return routed, name
+                    if name not in routed.unrouted:
+                        routed.unrouted.append(name)
+        # What no other net may take: the pads and the planes' vias.
+        self.fixed = copy.deepcopy(grid)
+        self.order = [n for n in order if n not in self.planes]
+        for name in self.order:
+            if not self._route_net(grid, name, self._net_pads(name), routed):
+                if not partial:
+                    return routed, name
+                routed.unrouted.append(name)
+        if routed.unrouted:
+            routed = self._rip_up(routed)
+        return routed, (routed.unrouted[0] if routed.unrouted else None)
+
+    def _net_pads(self, name: str) -> list[Pad]:
+        return [p for p in self.pads if p.net == name]
+
+    def _pad_grid(self) -> _Grid:
+        """A grid holding only the pads."""
         grid = _Grid(self.outline, self.rules)
-        no_net = len(self.ids) + 1
+        no_net = self.no_net
         for pad in self.pads:
             net = self.ids.get(pad.net, no_net)
             if pad.round:
@@ -268,16 +348,84 @@ class _Router:
                 grid.claim_rect(
                     no_net, pad.layers, pad.x, pad.y, pad.w / 2, pad.h / 2, kinds=("via",)
                 )
-        routed = Routed()
-        for name in order:
-            pads = [p for p in self.pads if p.net == name]
-            if len(pads) < 2:
+            elif pad.drill:
+                # Nor a via's hole too near a pad's hole, of its own net either.
+                reach = self._hole_reach(pad.drill)
+                grid.claim_rect(no_net, LAYERS, pad.x, pad.y, 0.0, 0.0, reach, kinds=("via",))
+        return grid
+
+    def _grid_with(self, routed: Routed) -> _Grid:
+        """The pads, the planes' vias and every net's copper in ``routed`` (claims do not
+        depend on their order, so this is the grid the copper was laid on)."""
+        grid = copy.deepcopy(self.fixed)
+        for track in routed.tracks:
+            if track.net not in self.planes:
+                grid.claim_segment(
+                    self.ids[track.net], track.layer, track.start, track.end, track.width
+                )
+        for via in routed.vias:
+            if via.net not in self.planes:
+                self._claim_via(grid, self.ids[via.net], via.at[0], via.at[1])
+        return grid
+
+    def _claim_via(self, grid: _Grid, net: int, x: float, y: float) -> None:
+        """A via's copper, and its hole: no other via's hole (of any net, its own too) within
+        the hole clearance of it."""
+        rules = self.rules
+        grid.claim_rect(net, LAYERS, x, y, 0.0, 0.0, rounded=rules.via_size / 2)
+        hole = self._hole_reach(rules.via_drill)
+        grid.claim_rect(self.no_net, LAYERS, x, y, 0.0, 0.0, hole, kinds=("via",))
+
+    def _hole_reach(self, drill: float) -> float:
+        """How far beyond a via's reach (clearance plus half a via) a hole of ``drill`` keeps
+        other vias: hole clearance between the two holes' edges."""
+        rules = self.rules
+        wanted = drill / 2 + rules.hole_clearance + rules.via_drill / 2
+        return max(0.0, wanted - rules.clearance - rules.via_size / 2)
+
+    def _rip_up(self, routed: Routed) -> Routed:
+        """Rip-up and reroute: for a net that failed, the path it would take if it could
+        cross other nets' tracks (at a cost per grid point crossed, so it crosses few); those
+        nets are ripped up, the failed net is routed, then they are rerouted round it.  A net
+        that fails then is taken next.  The result with the fewest unfinished nets is kept."""
+        best = Routed(list(routed.tracks), list(routed.vias), list(routed.unrouted))
+        tried: dict[str, int] = {}
+        for _ in range(_RIP_UP_ROUNDS):
+            waiting = [n for n in routed.unrouted if n not in self.planes]
+            waiting = [n for n in waiting if tried.get(n, 0) < _RIP_UP_TRIES]
+            if not waiting:
+                break
+            name = waiting[0]
+            tried[name] = tried.get(name, 0) + 1
+            routed = _without(routed, {name})
+            routed.unrouted.remove(name)
+            full = self._grid_with(routed)
+            # The trial may cross signal nets, not the power nets (long trees, slow to
+            # reroute): their copper stays as fixed as the pads.
+            kept = Routed(
+                [t for t in routed.tracks if t.net in POWER_NETS],
+                [v for v in routed.vias if v.net in POWER_NETS],
+            )
+            trial = Routed()
+            if not self._route_net(
+                self._grid_with(kept), name, self._net_pads(name), trial, soft=full
+            ):
+                routed.unrouted.append(name)  # not even across other nets: give up on it
+                tried[name] = _RIP_UP_TRIES
                 continue
-            if not self._route_net(grid, name, pads, routed):
-                if not partial:
-                    return routed, name
-                routed.unrouted.append(name)
-        return routed, (routed.unrouted[0] if routed.unrouted else None)
+            blockers = _blockers(trial, routed, self.rules, exclude={name, *POWER_NETS})
+            for blocker in blockers:
+                self.history[self.ids[blocker]] += 1.0
+            routed = _without(routed, blockers)
+            grid = self._grid_with(routed)
+            again = [name] + [n for n in self.order if n in blockers]
+            for net in again:
+                routed.unrouted = [n for n in routed.unrouted if n != net]
+                if not self._route_net(grid, net, self._net_pads(net), routed):
+                    routed.unrouted.append(net)
+            if len(routed.unrouted) < len(best.unrouted):
+                best = Routed(list(routed.tracks), list(routed.vias), list(routed.unrouted))
+        return best
 
     def _access(self, grid: _Grid, pad: Pad, net: int, kind: str) -> list[tuple[int, int, int]]:
         """Grid points inside the pad where a track of the net may start or end: (layer, i, j)."""
@@ -296,9 +444,87 @@ class _Router:
                         found.append((layer_index, i, j))
         return found
 
-    def _route_net(self, grid: _Grid, name: str, pads: list[Pad], routed: Routed) -> bool:
+    def _drop_vias(self, grid: _Grid, name: str, pad: Pad, count: int, routed: Routed) -> bool:
+        """A surface-mount pad of a plane's net joined to the plane: ``count`` vias near it,
+        each with a track from the pad (more than one where the pad carries the supply)."""
         net = self.ids[name]
-        kind = "power" if name in POWER_NETS else "signal"
+        kind = self.rules.kind(name)
+        width = self.rules.width(name)
+        starts = self._access(grid, pad, net, kind)
+        if not starts:
+            return False
+        placed: list[tuple[int, int]] = []
+        apart = (_VIA_SPACING + self.rules.via_size) / self.rules.grid
+        for _ in range(count):
+            path = self._nearest_via(grid, net, kind, starts, placed, apart)
+            if path is None:
+                return False
+            self._lay(grid, name, net, width, path, routed)
+            _, i, j = path[-1]
+            x, y = grid.point(i, j)
+            routed.vias.append(
+                Via(name, (round(x, 4), round(y, 4)), self.rules.via_size, self.rules.via_drill)
+            )
+            self._claim_via(grid, net, x, y)
+            placed.append((i, j))
+        return True
+
+    def _nearest_via(
+        self,
+        grid: _Grid,
+        net: int,
+        kind: str,
+        starts: list[tuple[int, int, int]],
+        placed: list[tuple[int, int]],
+        apart: float,
+    ) -> list[tuple[int, int, int]] | None:
+        """The shortest track on the pad's layer from ``starts`` to a grid point where a via
+        of the net may go (at least ``apart`` grid steps from the vias in ``placed``)."""
+        layer = starts[0][0]
+        ny = grid.ny
+        allowed = grid.open_to(net, LAYERS[layer], kind)
+        via_ok = grid.open_to(net, FRONT, "via") & grid.open_to(net, BACK, "via")
+        best: dict[tuple[int, int], float] = {}
+        came: dict[tuple[int, int], tuple[int, int] | None] = {}
+        heap: list[tuple[float, tuple[int, int]]] = []
+        for _, i, j in starts:
+            best[(i, j)] = 0.0
+            came[(i, j)] = None
+            heap.append((0.0, (i, j)))
+        heapq.heapify(heap)
+        limit = _VIA_SEARCH_LIMIT
+        while heap and limit:
+            limit -= 1
+            cost, (i, j) = heapq.heappop(heap)
+            if cost > best[(i, j)]:
+                continue
+            if via_ok[i, j] and all(math.hypot(i - a, j - b) >= apart for a, b in placed):
+                path: list[tuple[int, int, int]] = []
+                cell: tuple[int, int] | None = (i, j)
+                while cell is not None:
+                    path.append((layer, *cell))
+                    cell = came[cell]
+                return path[::-1]
+            for di, dj, length, _ in _MOVES:
+                step = (i + di, j + dj)
+                if not (0 <= step[0] < grid.nx and 0 <= step[1] < ny) or not allowed[step]:
+                    continue
+                new = cost + length
+                if new < best.get(step, math.inf):
+                    best[step] = new
+                    came[step] = (i, j)
+                    heapq.heappush(heap, (new, step))
+        return None
+
+    def _route_net(
+        self, grid: _Grid, name: str, pads: list[Pad], routed: Routed, soft: _Grid | None = None
+    ) -> bool:
+        """The net's pads joined as a tree.  With ``soft`` (a grid holding other nets'
+        copper) a path may cross that copper at a cost: to find which nets are in the way."""
+        if len(pads) < 2:
+            return True
+        net = self.ids[name]
+        kind = self.rules.kind(name)
         width = self.rules.width(name)
         order = _mst_order(pads)
         tree: set[tuple[int, int, int]] = set(self._access(grid, order[0], net, kind))
@@ -313,7 +539,7 @@ class _Router:
                 self._stub(grid, name, net, width, pad, met, routed)
                 tree |= targets
                 continue
-            path = self._search(grid, net, kind, tree, targets, (pad.x, pad.y))
+            path = self._search(grid, net, kind, tree, targets, (pad.x, pad.y), soft)
             if path is None:
                 return False
             self._lay(grid, name, net, width, path, routed)
@@ -358,14 +584,30 @@ class _Router:
         sources: set[tuple[int, int, int]],
         targets: set[tuple[int, int, int]],
         goal: tuple[float, float],
+        soft: _Grid | None = None,
     ) -> list[tuple[int, int, int]] | None:
-        """A* from any source point to any target point; the path as (layer, i, j) points."""
+        """A* from any source point to any target point; the path as (layer, i, j) points.
+        Where ``soft`` is closed (another net's copper) a step costs :data:`_CROSSING` more."""
         nx, ny = grid.nx, grid.ny
         plane = nx * ny
         open_track = [grid.open_to(net, layer, kind).ravel().tobytes() for layer in LAYERS]
         open_via = (
             (grid.open_to(net, FRONT, "via") & grid.open_to(net, BACK, "via")).ravel().tobytes()
         )
+        if soft is None:
+            extra = [_zeros(plane)] * 2
+            via_extra = extra[0]
+        else:
+            # Crossing a net costs more the more often it was ripped up already (the
+            # "history" of negotiated routing): the trials go round the nets that keep moving.
+            costs = _CROSSING * (1.0 + self.history)
+            crossed = []
+            for side in LAYERS:
+                owner = soft.owner[(side, kind)].ravel()
+                closed = ~soft.open_to(net, side, kind).ravel()
+                crossed.append(np.where(closed, costs[np.maximum(owner, 0)], 0.0))
+            extra = [c.tolist() for c in crossed]
+            via_extra = np.maximum(crossed[0], crossed[1]).tolist()
         gi, gj = (goal[0] - grid.x0) / grid.rules.grid, (goal[1] - grid.y0) / grid.rules.grid
         goal_states = {layer * plane + i * ny + j for layer, i, j in targets}
         diagonal = math.sqrt(2) - 1
@@ -381,17 +623,20 @@ class _Router:
             [_TURN[min((d - h) % 8, (h - d) % 8)] for d in range(8)] for h in range(8)
         ]
         inf = math.inf
-        best = [inf] * (2 * plane)
-        came = [-1] * (2 * plane)
-        heading = [-1] * (2 * plane)
+        # Dictionaries, not lists over the whole grid: most searches visit a small part of
+        # it, and a hub's grid has 1.5 million states to allocate per search.
+        best: dict[int, float] = {}
+        came: dict[int, int] = {}
+        heading: dict[int, int] = {}
         heap: list[tuple[float, float, int]] = []
         for layer, i, j in sources:
             state = layer * plane + i * ny + j
             best[state] = 0.0
+            came[state] = -1
             heap.append((estimate(i, j), 0.0, state))
         heapq.heapify(heap)
         push, pop = heapq.heappush, heapq.heappop
-        limit = grid.rules.search_limit
+        limit = grid.rules.search_limit * (1 if soft is None else 4)
         while heap and limit:
             limit -= 1
             _, cost, state = pop(heap)
@@ -406,22 +651,23 @@ class _Router:
                 return path[::-1]
             layer, rest = divmod(state, plane)
             i, j = divmod(rest, ny)
-            turn = turns[heading[state] + 1]
+            turn = turns[heading.get(state, -1) + 1]
             allowed = open_track[layer]
+            crossing = extra[layer]
             for delta, di, dj, length, direction in moves:
                 if not allowed[rest + delta]:
                     continue
                 step = state + delta
-                new = cost + length + turn[direction]
-                if new < best[step]:
+                new = cost + length + turn[direction] + crossing[rest + delta]
+                if new < best.get(step, inf):
                     best[step] = new
                     came[step] = state
                     heading[step] = direction
                     push(heap, (new + estimate(i + di, j + dj), new, step))
             if open_via[rest]:
                 step = (1 - layer) * plane + rest
-                new = cost + _VIA_COST
-                if new < best[step]:
+                new = cost + _VIA_COST + via_extra[rest]
+                if new < best.get(step, inf):
                     best[step] = new
                     came[step] = state
                     heading[step] = -1
@@ -451,7 +697,7 @@ class _Router:
                     name, (round(x, 4), round(y, 4)), self.rules.via_size, self.rules.via_drill
                 )
                 routed.vias.append(via)
-                grid.claim_rect(net, LAYERS, x, y, 0.0, 0.0, rounded=self.rules.via_size / 2)
+                self._claim_via(grid, net, x, y)
                 run_start, previous, direction = point, point, None
                 continue
             step = (point[1] - previous[1], point[2] - previous[2])
@@ -470,20 +716,86 @@ class _Router:
             grid.claim_segment(net, track.layer, track.start, track.end, width)
 
 
+@functools.cache
+def _zeros(size: int) -> list[float]:
+    """No extra cost anywhere (a search without ``soft``), made once per grid size."""
+    return [0.0] * size
+
+
+def _without(routed: Routed, nets: Collection[str]) -> Routed:
+    """``routed`` with the copper of ``nets`` taken away (ripped up)."""
+    return Routed(
+        [t for t in routed.tracks if t.net not in nets],
+        [v for v in routed.vias if v.net not in nets],
+        list(routed.unrouted),
+    )
+
+
+def _blockers(trial: Routed, routed: Routed, rules: Rules, exclude: set[str]) -> set[str]:
+    """The nets of ``routed`` whose copper lies closer than the clearance to ``trial``'s (the
+    nets a trial path crossed).  Measured at points along the trial's tracks, one grid step
+    apart, against every track and via on the same layer."""
+    found: set[str] = set()
+    for layer in LAYERS:
+        points: list[tuple[float, float, float]] = []
+        for track in trial.tracks:
+            if track.layer != layer:
+                continue
+            length = math.dist(track.start, track.end)
+            steps = max(1, math.ceil(length / rules.grid))
+            for k in range(steps + 1):
+                t = k / steps
+                points.append(
+                    (
+                        track.start[0] + t * (track.end[0] - track.start[0]),
+                        track.start[1] + t * (track.end[1] - track.start[1]),
+                        track.width / 2,
+                    )
+                )
+        points += [(v.at[0], v.at[1], v.size / 2) for v in trial.vias]
+        others = [
+            (t.net, *t.start, *t.end, t.width / 2)
+            for t in routed.tracks
+            if t.layer == layer and t.net not in exclude
+        ]
+        others += [(v.net, *v.at, *v.at, v.size / 2) for v in routed.vias if v.net not in exclude]
+        if not points or not others:
+            continue
+        p = np.array(points)
+        seg = np.array([o[1:] for o in others])
+        px, py, pr = p[:, 0:1], p[:, 1:2], p[:, 2:3]
+        ax, ay, bx, by, sr = (seg[:, k][None, :] for k in range(5))
+        vx, vy = bx - ax, by - ay
+        length2 = np.maximum(vx * vx + vy * vy, 1e-12)
+        t = np.clip(((px - ax) * vx + (py - ay) * vy) / length2, 0.0, 1.0)
+        gap = np.hypot(px - (ax + t * vx), py - (ay + t * vy)) - pr - sr
+        hit = (gap < rules.clearance).any(axis=0)
+        found |= {others[k][0] for k in np.flatnonzero(hit)}
+    return found
+
+
 def route(
     pads: Sequence[Pad],
     outline: Box,
     rules: Rules | None = None,
     tries: int = 6,
     partial: bool = False,
+    planes: Collection[str] = (),
+    plane_vias: Mapping[str, int] | None = None,
+    power_first: bool = False,
 ) -> Routed:
     """Tracks and vias that join every net's pads, keeping ``rules``; RoutingError if a net
     cannot be routed.  Nets are routed shortest first (their spanning trees' lengths), the power
     nets last; a net that fails is moved to the front and all are routed again.  With
     ``partial`` no error: after ``tries`` the result with the fewest unfinished nets is
-    returned, naming them in ``Routed.unrouted``."""
+    returned, naming them in ``Routed.unrouted``.
+
+    The nets in ``planes`` are joined by planes on inner layers (which the board adds): only
+    their surface-mount pads get copper, a track to a via each (``plane_vias`` gives a part's
+    pads more than one).  With ``power_first`` the power nets left to route (the hub's +3V3,
+    its planes carrying GND and +5V) go first, while the board is empty."""
     rules = rules or Rules()
-    router = _Router(pads, outline, rules)
+    router = _Router(pads, outline, rules, planes, plane_vias)
     spans: dict[str, float] = {}
     for name in router.ids:
         members = _mst_order([p for p in pads if p.net == name])
@@ -492,7 +804,7 @@ def route(
             for k, p in enumerate(members)
             if k
         )
-    order = sorted(router.ids, key=lambda n: (n in POWER_NETS, spans[n], n))
+    order = sorted(router.ids, key=lambda n: ((n in POWER_NETS) != power_first, spans[n], n))
     failed: str | None = None
     best: Routed | None = None
     for _ in range(tries):
