@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import subprocess
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
@@ -152,8 +153,10 @@ def routed_hubs(pcb_written, tmp_path_factory):
 
     out = tmp_path_factory.mktemp("hub")
     found = {}
-    for kind in KINDS:
-        board, routed = hub_board(pcb_written.netlists[f"hub-{kind}"])
+    # Side by side, as the command routes them.
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        boards = pool.map(hub_board, [pcb_written.netlists[f"hub-{kind}"] for kind in KINDS])
+    for kind, (board, routed) in zip(KINDS, boards, strict=True):
         path = out / f"hub-{kind}.kicad_pcb"
         board.to_file(str(path))
         write_rules(path.with_suffix(".kicad_pro"))

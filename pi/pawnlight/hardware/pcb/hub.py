@@ -17,7 +17,9 @@ power entry (terminal block, fuse, 1000 uF) in the top-left corner.
 from __future__ import annotations
 
 import math
+import os
 import uuid
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -398,10 +400,13 @@ def write_hub_boards(
 ) -> list[Path]:
     """boards/hub-<kind>.kicad_pcb (and its project file with the design rules) for each board
     kind.  ``copper`` gets each board's numbers of tracks and vias, ``unfinished`` the nets the
-    router could not finish."""
+    router could not finish.  The hubs are routed side by side, one process each (minutes
+    each, and independent)."""
+    names = sorted(n for n in netlists if n.startswith("hub-"))
+    with ProcessPoolExecutor(max_workers=max(1, min(len(names), os.cpu_count() or 1))) as pool:
+        boards = list(pool.map(hub_board, [netlists[name] for name in names]))
     written = []
-    for name in sorted(n for n in netlists if n.startswith("hub-")):
-        board, routed = hub_board(netlists[name])
+    for name, (board, routed) in zip(names, boards, strict=True):
         path = out / "boards" / f"{name}.kicad_pcb"
         path.parent.mkdir(parents=True, exist_ok=True)
         board.to_file(str(path))

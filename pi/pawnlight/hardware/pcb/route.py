@@ -400,20 +400,23 @@ class _Router:
             routed = _without(routed, {name})
             routed.unrouted.remove(name)
             full = self._grid_with(routed)
-            # The trial may cross signal nets, not the power nets (long trees, slow to
-            # reroute): their copper stays as fixed as the pads.
+            # The trial may cross signal nets; the power nets (long trees, slow to reroute)
+            # only if it finds no way round them.
             kept = Routed(
                 [t for t in routed.tracks if t.net in POWER_NETS],
                 [v for v in routed.vias if v.net in POWER_NETS],
             )
+            pads = self._net_pads(name)
             trial = Routed()
-            if not self._route_net(
-                self._grid_with(kept), name, self._net_pads(name), trial, soft=full
-            ):
-                routed.unrouted.append(name)  # not even across other nets: give up on it
-                tried[name] = _RIP_UP_TRIES
-                continue
-            blockers = _blockers(trial, routed, self.rules, exclude={name, *POWER_NETS})
+            fixed = POWER_NETS
+            if not self._route_net(self._grid_with(kept), name, pads, trial, soft=full):
+                trial = Routed()
+                fixed = frozenset()
+                if not self._route_net(copy.deepcopy(self.fixed), name, pads, trial, soft=full):
+                    routed.unrouted.append(name)  # not even across other nets: give up on it
+                    tried[name] = _RIP_UP_TRIES
+                    continue
+            blockers = _blockers(trial, routed, self.rules, exclude={name, *fixed, *self.planes})
             for blocker in blockers:
                 self.history[self.ids[blocker]] += 1.0
             routed = _without(routed, blockers)
