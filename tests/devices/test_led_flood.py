@@ -133,10 +133,13 @@ def test_scan_period_holds_and_reports_are_not_resent_under_an_led_flood(
     # loaded machine (the board resends after 100 ms of its clock), not the board's: counting
     # from our ACK keeps the figure independent of how fast this test runs. The old firmware,
     # reading a frame at a time behind the flood, sent the same report 4-5 times after it.
-    # On a machine loaded past its cores (CI beside other jobs) the board's own process may read
-    # our ACK a resend late too: two copies after it still tell the fixed firmware from the old.
+    # On a machine loaded past its cores (CI's four workers on two) the board's own process may
+    # now and then be held off the CPU for a few resends (CI once saw one report of fourteen sent
+    # three times after its ACK, the rest none): what tells the firmware that reads behind the
+    # flood is that it does so for every report, so the copies after the ACK are counted over
+    # all of them, at most one a report on average.
     late = client.copies_after_ack(P.SENSOR_CHANGES, since=idle_reports)
-    assert late and max(late.values()) <= 2, late
+    assert late and statistics.mean(late.values()) <= 1, late
 
 
 def test_slow_led_writes_take_at_most_a_quarter_of_the_time_under_a_fast_flood(
