@@ -42,10 +42,17 @@ def play_turns(daemon, turns: int, seed: int) -> dict:
 def follow_guidance(daemon) -> dict:
     """Lift and place pawns as the guidance asks, in its order, until the board is right."""
     owner, board = daemon.owner, daemon.sim_board
+    done = None
     for _ in range(8):
-        state = wait_for(owner, lambda s: s["guidance"] or s["phase"] != "setup")
+        # Guidance the steps just made have changed: on a loaded machine the state read at once
+        # may still give the steps already made (CI once put a fifth pawn into a START).
+        state = wait_for(
+            owner,
+            lambda s, d=done: s["phase"] != "setup" or not s["guidance"] or s["guidance"] != d,
+        )
         if not state["guidance"]:
             return state
+        done = state["guidance"]
         for step in state["guidance"]:
             if step["action"] in ("lift", "move"):
                 board.lift(step["from"])
