@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,15 @@ needs_hub_routing = pytest.mark.skipif(
     os.environ.get("PAWNLIGHT_PCB_HUBS") != "1",
     reason="routing the hubs takes minutes: PAWNLIGHT_PCB_HUBS=1 runs it (docs/testing.md)",
 )
+
+
+def has_pcbnew() -> bool:
+    """Whether Debian's Python has KiCad's pcbnew (the DRC and the fab files need it)."""
+    try:
+        done = subprocess.run(["/usr/bin/python3", "-c", "import pcbnew"], capture_output=True)
+    except OSError:
+        return False
+    return done.returncode == 0
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import importlib.util
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from pawnlight.cli import main
 from pawnlight.hardware.pcb.circuit import KICAD_SHARE
 from pawnlight.hardware.pcb.strips import DESIGNS, INSTANCES
 
-from .conftest import needs_hub_routing
+from .conftest import has_pcbnew, needs_hub_routing
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("skidl") is None
@@ -22,14 +21,6 @@ pytestmark = pytest.mark.skipif(
     or not (KICAD_SHARE / "symbols" / "Device.kicad_sym").is_file(),
     reason="the pcb extra or KiCad 6's libraries are missing (docs/pcb.md)",
 )
-
-
-def _has_pcbnew() -> bool:
-    try:
-        done = subprocess.run(["/usr/bin/python3", "-c", "import pcbnew"], capture_output=True)
-    except OSError:
-        return False
-    return done.returncode == 0
 
 
 @pytest.mark.slow
@@ -66,7 +57,7 @@ def test_the_command_writes_every_board_and_prints_its_counts(tmp_path, capsys):
         )
     with (run / "strips.csv").open() as handle:
         assert len(list(csv.DictReader(handle))) == len(INSTANCES)
-    if _has_pcbnew():
+    if has_pcbnew():
         # Every hub routed whole: nothing left for the builder to wire.
         for sensing in ("presence", "colour"):
             assert f"DRC hub-{sensing}: 0 errors, 0 unrouted connections" in printed
@@ -92,7 +83,7 @@ def test_an_unwritable_folder_is_an_error_not_a_traceback(tmp_path, capsys):
 
 
 needs_kicad = pytest.mark.skipif(
-    not _has_pcbnew(), reason="KiCad's pcbnew missing (apt-get install kicad): no DRC here"
+    not has_pcbnew(), reason="KiCad's pcbnew missing (apt-get install kicad): no DRC here"
 )
 
 

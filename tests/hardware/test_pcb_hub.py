@@ -7,12 +7,11 @@ errors, zero unrouted connections."""
 from __future__ import annotations
 
 import math
-import subprocess
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from .conftest import needs_hub_routing
+from .conftest import has_pcbnew, needs_hub_routing
 from .test_pcb_route import clearance_faults, unjoined
 
 KINDS = ("presence", "colour")
@@ -193,17 +192,9 @@ def test_the_hub_is_routed_whole_within_the_rules(routed_hubs, kind):
     assert len(fuse_vias) >= 6
 
 
-def _has_pcbnew() -> bool:
-    try:
-        done = subprocess.run(["/usr/bin/python3", "-c", "import pcbnew"], capture_output=True)
-    except OSError:
-        return False
-    return done.returncode == 0
-
-
 @pytest.mark.slow
 @needs_hub_routing
-@pytest.mark.skipif(not _has_pcbnew(), reason="KiCad's pcbnew missing (apt-get install kicad)")
+@pytest.mark.skipif(not has_pcbnew(), reason="KiCad's pcbnew missing (apt-get install kicad)")
 @pytest.mark.parametrize("kind", KINDS)
 def test_kicad_finds_the_hub_routed_without_a_violation(routed_hubs, tmp_path, kind):
     from kiutils.board import Board

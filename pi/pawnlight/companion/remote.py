@@ -35,6 +35,7 @@ from ..remote.protocol import (
     position_hash,
 )
 from ..rules.board import COLOURS
+from ..rules.editions import Variant
 from ..rules.game import Doubling, Game, GameError, Phase
 from ..rules.notation import move_text
 from ..rules.words import a_card, move_words
@@ -409,6 +410,8 @@ _DOUBLING_WORDS = {"double": "doubles", "accept": "accepts the double", "drop": 
 
 def _publish_doublings(game: Game, remote: RemoteGame) -> list[Effect]:
     """The doubles called and answered here (recorded first, as turns are), for the others."""
+    if game.config.variant != Variant.POINTS:
+        return []  # no doubling to look for (this runs after every input)
     doublings = game.doublings()
     remote.doublings_offered = min(remote.doublings_offered, len(doublings))
     effects: list[Effect] = []

@@ -25,7 +25,16 @@ from pathlib import Path
 from typing import Any
 
 from .circuit import CircuitError
-from .layout import add_copper, add_ground_pour, board_pads, load_footprint, write_rules
+from .layout import (
+    add_copper,
+    add_ground_pour,
+    add_outline,
+    board_pads,
+    board_with_nets,
+    label_and_connect,
+    load_footprint,
+    write_rules,
+)
 from .netlist import Netlist
 from .route import Box, Routed, Rules, route
 
@@ -258,15 +267,9 @@ def hub_board(
     """The hub's board: every part placed, its pads on their nets, routed as far as the router
     gets (``Routed.unrouted`` names the nets it could not finish); without ``copper`` only
     placed."""
-    from kiutils.board import Board
-    from kiutils.items.common import Net, Position
-    from kiutils.items.gritems import GrRect
+    from kiutils.items.common import Position
 
-    board = Board.create_new()
-    names = sorted(n for n in netlist.nets if n)
-    numbers = {name: number for number, name in enumerate(names, start=1)}
-    board.nets = [Net(0, "")] + [Net(numbers[n], n) for n in names]
-    net_of_pin = {node: name for name, nodes in netlist.nets.items() for node in nodes}
+    board, numbers, net_of_pin = board_with_nets(netlist)
     ox, oy = ORIGIN
     for part in hub_parts(netlist):
         component = netlist.components[part.ref]
@@ -280,36 +283,14 @@ def hub_board(
             Y=round(oy + part.at[1] - dy, 4),
             angle=part.angle or None,
         )
-        for item in footprint.graphicItems:
-            if getattr(item, "type", None) == "reference":
-                item.text = part.ref
-                item.layer = "F.Fab"
-            elif getattr(item, "type", None) == "value":
-                item.text = component.value
-        footprint.properties = {
-            **(footprint.properties or {}),
-            "Reference": part.ref,
-            "Value": component.value,
-        }
-        for pad in footprint.pads:
+        label_and_connect(footprint, part.ref, component.value, numbers, net_of_pin)
+        if part.angle:
             # KiCad keeps a pad's angle on the board, the footprint's turn included.
-            if part.angle:
+            for pad in footprint.pads:
                 pad.position.angle = ((pad.position.angle or 0.0) + part.angle) % 360 or None
-            net = net_of_pin.get((part.ref, str(pad.number)))
-            if net:
-                pad.net = Net(numbers[net], net)
         board.footprints.append(footprint)
     outline: Box = (ox, oy, ox + SIDE_MM, oy + SIDE_MM)
-    board.graphicItems.append(
-        GrRect(
-            start=Position(X=outline[0], Y=outline[1]),
-            end=Position(X=outline[2], Y=outline[3]),
-            layer="Edge.Cuts",
-            width=0.1,
-        )
-    )
-    board.setup.auxAxisOrigin = Position(X=ox, Y=oy)
-    board.setup.gridOrigin = Position(X=ox, Y=oy)
+    add_outline(board, outline, (ox, oy))
     add_planes(board, outline, numbers)
     if not copper:
         return board, Routed()

@@ -132,20 +132,67 @@ def _courtyard(footprint: Any) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def strip_board(design: StripDesign, netlist: Netlist) -> Any:
-    """The design's board: footprints placed, every pad on its net, the outline around them."""
-    kiutils = _kiutils()
-    from kiutils.items.common import Net, Position
-    from kiutils.items.gritems import GrRect
+def board_with_nets(netlist: Netlist) -> tuple[Any, dict[str, int], dict[tuple[str, str], str]]:
+    """A new board holding the netlist's nets: the board, each net's number, each pin's net."""
+    from kiutils.board import Board
+    from kiutils.items.common import Net
 
-    board = kiutils.board.Board.create_new()
+    board = Board.create_new()
     names = sorted(n for n in netlist.nets if n)
     numbers = {name: number for number, name in enumerate(names, start=1)}
     board.nets = [Net(0, "")] + [Net(numbers[n], n) for n in names]
-    net_of_pin: dict[tuple[str, str], str] = {}
-    for name, nodes in netlist.nets.items():
-        for node in nodes:
-            net_of_pin[node] = name
+    net_of_pin = {node: name for name, nodes in netlist.nets.items() for node in nodes}
+    return board, numbers, net_of_pin
+
+
+def label_and_connect(
+    footprint: Any,
+    ref: str,
+    value: str,
+    numbers: dict[str, int],
+    net_of_pin: dict[tuple[str, str], str],
+) -> None:
+    """A placed footprint given its reference and value, and each pad its net."""
+    from kiutils.items.common import Net
+
+    for item in footprint.graphicItems:
+        if getattr(item, "type", None) == "reference":
+            item.text = ref
+            # On the assembly drawing, not the silkscreen: the board house places the parts
+            # from the placement file, and printed among the pads they were clipped.
+            item.layer = "F.Fab"
+        elif getattr(item, "type", None) == "value":
+            item.text = value
+    footprint.properties = {**(footprint.properties or {}), "Reference": ref, "Value": value}
+    for pad in footprint.pads:
+        net = net_of_pin.get((ref, str(pad.number)))
+        if net:
+            pad.net = Net(numbers[net], net)
+
+
+def add_outline(board: Any, outline: Box, origin: tuple[float, float]) -> None:
+    """The board's edge, and its origin for the drill and placement files."""
+    from kiutils.items.common import Position
+    from kiutils.items.gritems import GrRect
+
+    board.graphicItems.append(
+        GrRect(
+            start=Position(X=outline[0], Y=outline[1]),
+            end=Position(X=outline[2], Y=outline[3]),
+            layer="Edge.Cuts",
+            width=0.1,
+        )
+    )
+    board.setup.auxAxisOrigin = Position(X=origin[0], Y=origin[1])
+    board.setup.gridOrigin = Position(X=origin[0], Y=origin[1])
+
+
+def strip_board(design: StripDesign, netlist: Netlist) -> Any:
+    """The design's board: footprints placed, every pad on its net, the outline around them."""
+    _kiutils()  # the pcb extra, or an error that names it
+    from kiutils.items.common import Position
+
+    board, numbers, net_of_pin = board_with_nets(netlist)
     ox, oy = PAGE_ORIGIN
     box = [math.inf, math.inf, -math.inf, -math.inf]
     courtyards: list[Box] = []
@@ -156,20 +203,7 @@ def strip_board(design: StripDesign, netlist: Netlist) -> Any:
         footprint = load_footprint(placed.footprint)
         x, y = ox + placed.at[0], oy + placed.at[1]
         footprint.position = Position(X=round(x, 4), Y=round(y, 4))
-        for item in footprint.graphicItems:
-            if getattr(item, "type", None) == "reference":
-                item.text = placed.ref
-                # On the assembly drawing, not the silkscreen: the board house places the
-                # parts from the placement file, and printed among the pads they were clipped.
-                item.layer = "F.Fab"
-            elif getattr(item, "type", None) == "value":
-                item.text = component.value
-        footprint.properties = {**(footprint.properties or {}), "Reference": placed.ref}
-        footprint.properties["Value"] = component.value
-        for pad in footprint.pads:
-            net = net_of_pin.get((placed.ref, str(pad.number)))
-            if net:
-                pad.net = Net(numbers[net], net)
+        label_and_connect(footprint, placed.ref, component.value, numbers, net_of_pin)
         left, top, right, bottom = _courtyard(footprint)
         courtyards.append((x + left, y + top, x + right, y + bottom))
         box = [
@@ -188,16 +222,7 @@ def strip_board(design: StripDesign, netlist: Netlist) -> Any:
         round(box[2] + MARGIN_MM, 2),
         round(box[3] + MARGIN_MM, 2),
     )
-    board.graphicItems.append(
-        GrRect(
-            start=Position(X=outline[0], Y=outline[1]),
-            end=Position(X=outline[2], Y=outline[3]),
-            layer="Edge.Cuts",
-            width=0.1,
-        )
-    )
-    board.setup.auxAxisOrigin = Position(X=ox, Y=oy)
-    board.setup.gridOrigin = Position(X=ox, Y=oy)
+    add_outline(board, outline, (ox, oy))
     keepouts = []
     for number, (x, y) in enumerate(mounting_holes(outline, courtyards), start=1):
         hole = load_footprint(MOUNTING_HOLE)
