@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import os
-import uuid
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +32,7 @@ from .layout import (
     board_with_nets,
     label_and_connect,
     load_footprint,
+    outline_zone,
     write_rules,
 )
 from .netlist import Netlist
@@ -314,8 +314,6 @@ def add_planes(board: Any, outline: Box, numbers: dict[str, int]) -> None:
     and the board's layer stack.  KiCad fills the planes round the other nets' pads and vias
     and joins their own nets' pads by thermal reliefs (the power entry's ground solidly)."""
     from kiutils.items.brditems import LayerToken, Stackup, StackupLayer
-    from kiutils.items.common import Position
-    from kiutils.items.zones import FillSettings, Hatch, Zone, ZonePolygon
 
     copper = [layer for layer in board.layers if layer.name in ("F.Cu", "B.Cu")]
     others = [layer for layer in board.layers if layer.name not in ("F.Cu", "B.Cu")]
@@ -345,23 +343,10 @@ def add_planes(board: Any, outline: Box, numbers: dict[str, int]) -> None:
         ],
         copperFinish="HAL lead-free",
     )
-    left, top, right, bottom = outline
-    corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
     for layer, net in PLANES.items():
         board.zones.append(
-            Zone(
-                net=numbers[net],
-                netName=net,
-                layers=[layer],
-                tstamp=str(uuid.uuid5(uuid.NAMESPACE_OID, f"{net} plane {outline}")),
-                hatch=Hatch("edge", 0.508),
-                clearance=PLANE_CLEARANCE_MM,
-                minThickness=0.25,
-                fillSettings=FillSettings(
-                    yes=True, thermalGap=0.4, thermalBridgeWidth=0.5, islandRemovalMode=0
-                ),
-                polygons=[ZonePolygon([Position(X=x, Y=y) for x, y in corners])],
-                filledPolygons=[],
+            outline_zone(
+                outline, numbers[net], net, layer, PLANE_CLEARANCE_MM, 0.4, f"{net} plane {outline}"
             )
         )
     # The supply's return (up to 4 A) enters the ground plane without a thermal relief's

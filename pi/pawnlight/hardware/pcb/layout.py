@@ -246,28 +246,41 @@ def strip_board(design: StripDesign, netlist: Netlist) -> Any:
     return board
 
 
+def outline_zone(
+    outline: Box, net: int, name: str, layer: str, clearance: float, thermal_gap: float, label: str
+) -> Any:
+    """A copper zone of net ``name`` filling ``layer`` to the board's outline: the strips' GND
+    pour and the hubs' inner planes alike.  ``label`` makes its timestamp, the same each run."""
+    from kiutils.items.common import Position
+    from kiutils.items.zones import FillSettings, Hatch, Zone, ZonePolygon
+
+    left, top, right, bottom = outline
+    corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
+    return Zone(
+        net=net,
+        netName=name,
+        layers=[layer],
+        tstamp=str(uuid.uuid5(uuid.NAMESPACE_OID, label)),
+        hatch=Hatch("edge", 0.508),
+        clearance=clearance,
+        minThickness=0.25,
+        fillSettings=FillSettings(
+            yes=True, thermalGap=thermal_gap, thermalBridgeWidth=0.5, islandRemovalMode=0
+        ),
+        polygons=[ZonePolygon([Position(X=x, Y=y) for x, y in corners])],
+        filledPolygons=[],
+    )
+
+
 def add_ground_pour(board: Any, outline: Box, holes: list[tuple[float, float]], gnd: int) -> None:
     """A GND zone over the whole bottom layer (KiCad fills it round the other nets' copper,
     and drops the pieces that reach no GND pad or via), kept off the mounting holes' screw
     heads.  The routed tracks join every GND pad already: the pour only adds ground."""
     from kiutils.items.common import Position
-    from kiutils.items.zones import FillSettings, Hatch, KeepoutSettings, Zone, ZonePolygon
+    from kiutils.items.zones import Hatch, KeepoutSettings, Zone, ZonePolygon
 
-    left, top, right, bottom = outline
-    corners = [(left, top), (right, top), (right, bottom), (left, bottom)]
-    pour = Zone(
-        net=gnd,
-        netName="GND",
-        layers=["B.Cu"],
-        tstamp=str(uuid.uuid5(uuid.NAMESPACE_OID, f"GND pour {outline}")),
-        hatch=Hatch("edge", 0.508),
-        clearance=GROUND_POUR_CLEARANCE_MM,
-        minThickness=0.25,
-        fillSettings=FillSettings(
-            yes=True, thermalGap=0.5, thermalBridgeWidth=0.5, islandRemovalMode=0
-        ),
-        polygons=[ZonePolygon([Position(X=x, Y=y) for x, y in corners])],
-        filledPolygons=[],
+    pour = outline_zone(
+        outline, gnd, "GND", "B.Cu", GROUND_POUR_CLEARANCE_MM, 0.5, f"GND pour {outline}"
     )
     board.zones.append(pour)
     for x, y in holes:
