@@ -2,9 +2,9 @@
 
 import random
 
-from pawnlight.players import StrongPlayer, view_of
+from pawnlight.players import StrongPlayer, strong, view_of
 from pawnlight.players.base import card_options
-from pawnlight.players.rollout import Rollouts, card_stream
+from pawnlight.players.rollout import Future, Rollouts, card_stream
 from pawnlight.players.strong import _significant_best
 from pawnlight.rules import Deck, Game, GameConfig, move_text
 from pawnlight.rules.game import Phase
@@ -40,6 +40,49 @@ def test_card_streams_deal_the_unseen_cards_first():
     first = sorted(next(stream) for _ in range(3))
     assert first == ["1", "1", "sorry"]
     assert len([next(stream) for _ in range(44)]) == 44  # then whole packs
+
+
+def test_a_future_deals_every_candidate_the_same_cards_however_many_it_draws():
+    future = Future(card_stream({"1": 2}, random.Random(1), extra_one=False), dealt=2)
+    first = future.cards()
+    seen_first = [next(first) for _ in range(30)]  # far past the two dealt
+    first.close()  # one candidate done: the others must still have their whole future
+    second = future.cards()
+    assert [next(second) for _ in range(40)][:30] == seen_first
+
+
+def test_candidates_in_long_futures_meet_the_same_cards(monkeypatch):
+    # A future deals a few cards ahead and draws the rest when a candidate needs them (here
+    # it deals only two): every candidate must still meet the same cards, or the comparison
+    # is not a fair one.
+    monkeypatch.setattr(strong, "_cards_needed", lambda view, depth: 2)
+    drawn: list[list[str]] = []
+    original = Rollouts.play_out
+
+    def recording(self, position, colour, cards, depth, hands=None):
+        mine: list[str] = []
+        drawn.append(mine)
+
+        def noted():
+            for card in cards:
+                mine.append(card)
+                yield card
+
+        return original(self, position, colour, noted(), depth, hands)
+
+    monkeypatch.setattr(Rollouts, "play_out", recording)
+    view, card, options = moments(3)[2]
+    width = 3
+    StrongPlayer(seed=4, budget=1000, width=width, depth=9).choose(view, card, options)
+    candidates = min(width, len({m.after for m in options.moves}))
+    assert candidates >= 2 and len(drawn) % candidates == 0
+    longest = 0
+    for world in range(0, len(drawn), candidates):
+        lines = drawn[world : world + candidates]
+        shortest = min(map(len, lines))
+        longest = max(longest, max(map(len, lines)))
+        assert all(line[:shortest] == lines[0][:shortest] for line in lines)
+    assert longest > 2  # the futures did run past the cards dealt ahead
 
 
 def test_point_play_plays_the_move_it_planned_with_the_card():

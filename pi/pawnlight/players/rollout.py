@@ -8,7 +8,7 @@ works on :class:`~pawnlight.rules.Position` values and the move generator direct
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 
 from ..rules.board import PARTNER
 from ..rules.cards import pack
@@ -41,6 +41,28 @@ def card_stream(
         fresh = pack(extra_one)
         rng.shuffle(fresh)
         yield from fresh
+
+
+class Future:
+    """One sampled future's cards, dealt identically to every candidate move that meets it.
+
+    Each :meth:`cards` iterator starts at the first card; cards are drawn from the shuffled
+    stream only when some candidate first needs them and are then kept, so a candidate whose
+    play uses more cards than another's still sees the same ones (the comparison is fair), and
+    finishing with one candidate's iterator leaves the others untouched.
+    """
+
+    def __init__(self, stream: Iterator[str], dealt: int = 0) -> None:
+        self._stream = stream
+        self._cards = [next(stream) for _ in range(dealt)]
+
+    def cards(self) -> Generator[str, None, None]:
+        index = 0
+        while True:
+            if index == len(self._cards):
+                self._cards.append(next(self._stream))
+            yield self._cards[index]
+            index += 1
 
 
 class Rollouts:

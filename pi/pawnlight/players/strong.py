@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..rules.editions import Variant
@@ -23,7 +23,7 @@ from ..rules.position import Position
 from .base import Player, card_options, distinct_moves, least_useful
 from .evaluation import WIN, Weights
 from .heuristic import DOUBLE_LEAD, DROP_LAG, hand_bonus, lead, rank_moves
-from .rollout import Rollouts, card_stream
+from .rollout import Future, Rollouts, card_stream
 from .view import HAND_SIZE, GameView
 
 #: Simulated turns per decision.  About 0.1 s on the development machine; the Pi Zero 2 W is
@@ -157,10 +157,11 @@ class StrongPlayer(Player):
         ):
             worlds += 1
             # One sampled future, replayed identically for every candidate.
-            future = card_stream(view.unseen, rng, view.extra_one)
-            dealt = [next(future) for _ in range(_cards_needed(view, depth))]
+            future = Future(
+                card_stream(view.unseen, rng, view.extra_one), _cards_needed(view, depth)
+            )
             for index, candidate in enumerate(candidates):
-                cards = iter_then(dealt, future)
+                cards = future.cards()
                 plays_again = again_by_card[candidate.card] if again_by_card else again
                 colour = rollouts.next_colour(view.colour, plays_again)
                 hands = None
@@ -200,9 +201,3 @@ def _cards_needed(view: GameView, depth: int) -> int:
     """Cards a future usually uses: one a turn (2s draw again), plus the hands in point play."""
     hands = len(view.active) * HAND_SIZE if view.variant == Variant.POINTS else 0
     return depth + 4 + hands
-
-
-def iter_then(first: Sequence[str], then: Iterator[str]) -> Iterator[str]:
-    """The dealt cards, then (rarely needed) more from the same sampled future."""
-    yield from first
-    yield from then
