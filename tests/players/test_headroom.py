@@ -10,6 +10,18 @@ from pawnlight.players.headroom import Decision, GameJob, gain_curve, held_out_g
 from pawnlight.players.heuristic import HeuristicPlayer
 
 
+class SecondChoice(HeuristicPlayer):
+    """Plays the heuristic's second-best candidate (declining, when that is it)."""
+
+    name = "second"
+
+    def choose(self, view, card, options):
+        second = headroom.candidates(headroom.Rollouts(view), view, options, 2)[1][1]
+        if second == view.position:
+            return None
+        return next(m for m in options.moves if m.after == second)
+
+
 def decision(*wins: str) -> Decision:
     return Decision(game=0, card="1", scores=tuple(float(-i) for i in range(len(wins))), wins=wins)
 
@@ -63,6 +75,44 @@ def test_the_command_reports_on_written_decisions(tmp_path, capsys):
     assert "decisions from 1 games" in first and "per game" in first
     assert headroom.main(["--load", str(out)]) == 0
     assert capsys.readouterr().out.splitlines()[:-1] == first.splitlines()[:-1]  # all but the time
+
+
+def test_a_judged_player_is_credited_with_what_its_choices_win(tmp_path, capsys):
+    out = tmp_path / "decisions.jsonl"
+    settings = ["--games", "2", "--futures", "8", "--every", "4", "--width", "4", "--jobs", "1"]
+    assert headroom.main([*settings, "--out", str(out)]) == 0
+    decisions = [headroom._decision(json.loads(line)) for line in out.read_text().splitlines()]
+    moments = headroom.replayed(decisions, seed=1, every=4, width=4)
+    assert [m[0] for m in moments] == decisions  # every decision found again, in order
+    own = headroom.judge("heuristic", moments, width=4)
+    assert (own.gain.mean, own.judged, own.outside) == (0.0, len(decisions), 0)
+    # A player that always takes the heuristic's second choice is judged by exactly those
+    # futures: its gain is the mean of (second's wins - first's wins).
+    expected = sum(
+        (d.wins[1].count("1") - d.wins[0].count("1")) / d.futures for d in decisions
+    ) / len(decisions)
+    second = headroom.judge(SecondChoice(), moments, width=4)
+    assert second.judged == len(decisions) and second.gain.mean == pytest.approx(expected)
+    capsys.readouterr()
+    assert headroom.main(["--load", str(out), *settings[4:8], "--judge", "heuristic"]) == 0
+    assert "heuristic | +0.0 ± 0.0 |" in capsys.readouterr().out
+
+
+def test_decisions_measured_with_other_settings_are_not_judged(tmp_path, capsys):
+    out = tmp_path / "decisions.jsonl"
+    assert (
+        headroom.main(
+            ["--games", "1", "--futures", "4", "--every", "4", "--jobs", "1", "--out", str(out)]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:
+        headroom.main(["--load", str(out), "--every", "3", "--judge", "heuristic"])
+    assert stop.value.code == 2 and "measured with another" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        headroom.main(["--load", str(out), "--every", "4", "--judge", "strong:budget=-1"])
+    assert stop.value.code == 2 and "--judge strong:budget=-1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,9 @@ The answer, per decision, times the decisions a side makes in a game, is what su
 would win more than the heuristic (docs/players.md, "How much room there is")::
 
     python -m pawnlight.players.headroom --games 120 --futures 600 --jobs 2
+
+``--judge SPEC`` then asks a player to choose in each measured decision and judges its choice by
+all the futures: a cheap way to screen a slow player before a tournament.
 """
 
 from __future__ import annotations
@@ -37,10 +40,11 @@ from pathlib import Path
 from ..rules.game import GameConfig
 from ..rules.moves import Move, Options
 from ..rules.position import Position
-from .base import distinct_moves
+from .base import Player, distinct_moves
 from .evaluation import WIN
 from .heuristic import HeuristicPlayer, rank_moves
 from .parallel import default_jobs, run_all
+from .registry import make_player
 from .rollout import Future, Rollouts, card_stream
 from .table import play_game
 from .tournament import TABLE_COLOURS
@@ -244,6 +248,74 @@ def decisions_per_game(seed: int, games: int) -> float:
     return statistics.fmean(len(sampled_decisions(seed, game, 1)) for game in range(games))
 
 
+@dataclass(frozen=True)
+class Judgement:
+    """A player's choices on the measured decisions, judged by their futures."""
+
+    spec: str
+    gain: Estimate  # per decision, in chance to win
+    judged: int  # decisions whose choice was one of the measured candidates
+    outside: int  # decisions where it chose a move that was not measured
+    seconds: float  # the player's thinking, in all
+
+
+def replayed(
+    decisions: Sequence[Decision], seed: int, every: int, width: int
+) -> list[tuple[Decision, GameView, str, Options]]:
+    """Each measured decision with the view it was made in, found again by replaying its game.
+
+    ValueError when the decisions were measured with another seed, spacing or width.
+    """
+    by_game: dict[int, list[Decision]] = {}
+    for d in decisions:
+        by_game.setdefault(d.game, []).append(d)
+    found = []
+    for game, measured in sorted(by_game.items()):
+        moments = []
+        for view, card, options in sampled_decisions(seed, game, every):
+            scores = tuple(score for score, _ in candidates(Rollouts(view), view, options, width))
+            if scores[0] < WIN:
+                moments.append((scores, view, card, options))
+        if len(moments) < len(measured):
+            raise ValueError(f"game {game} has fewer decisions than were measured")
+        for d, (scores, view, card, options) in zip(measured, moments, strict=False):
+            if (card, scores) != (d.card, d.scores):
+                raise ValueError(
+                    f"game {game}: the decisions were measured with another --seed, "
+                    "--every or --width"
+                )
+            found.append((d, view, card, options))
+    return found
+
+
+def judge(
+    player: Player | str, moments: Sequence[tuple[Decision, GameView, str, Options]], width: int
+) -> Judgement:
+    """What ``spec``'s choices gain on the heuristic's, judged by all the measured futures.
+
+    The player never sees those futures (it samples its own, if any), so no half need be kept
+    back: a decision costs one of its choices, not a game, which makes a slow player cheap to
+    judge (a 2,000-game tournament asks it some 54,000 times).
+    """
+    spec = player if isinstance(player, str) else player.name
+    if isinstance(player, str):
+        player = make_player(player, seed=1, time_limit=None)
+    gains, outside, thinking = [], 0, 0.0
+    for d, view, card, options in moments:
+        started = time.perf_counter()
+        move = player.choose(view, card, options)
+        thinking += time.perf_counter() - started
+        chosen = view.position if move is None else move.after
+        positions = [p for _, p in candidates(Rollouts(view), view, options, width)]
+        if chosen not in positions:
+            outside += 1
+            continue
+        everything = range(d.futures)
+        picked, base = d.results(positions.index(chosen), everything), d.results(0, everything)
+        gains.append(statistics.fmean(a - b for a, b in zip(picked, base, strict=True)))
+    return Judgement(spec, estimate(gains), len(gains), outside, thinking)
+
+
 def report(decisions: Sequence[Decision], per_game: float, sizes: Sequence[int]) -> str:
     lines = [
         f"{len(decisions)} decisions from {len({d.game for d in decisions})} games; "
@@ -279,6 +351,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--out", type=Path, help="write the measured decisions here (JSON lines)")
     parser.add_argument("--load", type=Path, help="report on decisions written before, not measure")
+    parser.add_argument(
+        "--judge",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="judge this player's choices by the measured futures (repeatable)",
+    )
     args = parser.parse_args(argv)
     for name in ("games", "futures", "every", "width", "jobs"):
         if getattr(args, name) < 1:
@@ -318,7 +397,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("no decisions to report on")
     futures = min(d.futures for d in decisions)
     sizes = sorted({s for s in (25, 50, 100, 200, futures // 2) if s <= futures // 2})
-    print(report(decisions, decisions_per_game(args.seed, 100), sizes))
+    per_game = decisions_per_game(args.seed, 100)
+    print(report(decisions, per_game, sizes))
+    if args.judge:
+        try:
+            moments = replayed(decisions, args.seed, args.every, args.width)
+        except ValueError as error:
+            parser.error(str(error))
+        print("player | per game (head-to-head points) | decisions judged, not measured | thinking")
+        for spec in args.judge:
+            try:
+                verdict = judge(spec, moments, args.width)
+            except ValueError as error:
+                parser.error(f"--judge {spec}: {error}")
+            game = verdict.gain.times(per_game * 100)
+            print(
+                f"{spec} | {game.mean:+.1f} ± {game.error:.1f} | {verdict.judged}, "
+                f"{verdict.outside} | {verdict.seconds:.1f} s"
+            )
     print(f"{time.monotonic() - started:.0f} s")
     return 0
 
