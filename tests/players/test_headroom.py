@@ -2,6 +2,7 @@
 they were not chosen on, and a command that refuses bad input in a sentence."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,14 @@ class SecondChoice(HeuristicPlayer):
         if second == view.position:
             return None
         return next(m for m in options.moves if m.after == second)
+
+
+def measured(tmp_path, every: int) -> Path:
+    """One game's decisions, four futures each, written by the command."""
+    out = tmp_path / "decisions.jsonl"
+    args = ["--games", "1", "--futures", "4", "--every", str(every), "--jobs", "1"]
+    assert headroom.main([*args, "--out", str(out)]) == 0
+    return out
 
 
 def decision(*wins: str) -> Decision:
@@ -64,13 +73,7 @@ def test_measured_decisions_rank_the_heuristics_own_move_first():
 
 
 def test_the_command_reports_on_written_decisions(tmp_path, capsys):
-    out = tmp_path / "decisions.jsonl"
-    assert (
-        headroom.main(
-            ["--games", "1", "--futures", "4", "--every", "5", "--jobs", "1", "--out", str(out)]
-        )
-        == 0
-    )
+    out = measured(tmp_path, every=5)
     first = capsys.readouterr().out
     assert "decisions from 1 games" in first and "per game" in first
     assert headroom.main(["--load", str(out)]) == 0
@@ -99,13 +102,7 @@ def test_a_judged_player_is_credited_with_what_its_choices_win(tmp_path, capsys)
 
 
 def test_decisions_measured_with_other_settings_are_not_judged(tmp_path, capsys):
-    out = tmp_path / "decisions.jsonl"
-    assert (
-        headroom.main(
-            ["--games", "1", "--futures", "4", "--every", "4", "--jobs", "1", "--out", str(out)]
-        )
-        == 0
-    )
+    out = measured(tmp_path, every=4)
     capsys.readouterr()
     with pytest.raises(SystemExit) as stop:
         headroom.main(["--load", str(out), "--every", "3", "--judge", "heuristic"])
