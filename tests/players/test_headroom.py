@@ -86,15 +86,15 @@ def test_a_judged_player_is_credited_with_what_its_choices_win(tmp_path, capsys)
     assert headroom.main([*settings, "--out", str(out)]) == 0
     decisions = [headroom._decision(json.loads(line)) for line in out.read_text().splitlines()]
     moments = headroom.replayed(decisions, seed=1, every=4, width=4)
-    assert [m[0] for m in moments] == decisions  # every decision found again, in order
-    own = headroom.judge("heuristic", moments, width=4)
+    assert [m.decision for m in moments] == decisions  # every decision found again, in order
+    own = headroom.judge("heuristic", moments)
     assert (own.gain.mean, own.judged, own.outside) == (0.0, len(decisions), 0)
     # A player that always takes the heuristic's second choice is judged by exactly those
     # futures: its gain is the mean of (second's wins - first's wins).
     expected = sum(
         (d.wins[1].count("1") - d.wins[0].count("1")) / d.futures for d in decisions
     ) / len(decisions)
-    second = headroom.judge(SecondChoice(), moments, width=4)
+    second = headroom.judge(SecondChoice(), moments)
     assert second.judged == len(decisions) and second.gain.mean == pytest.approx(expected)
     capsys.readouterr()
     assert headroom.main(["--load", str(out), *settings[4:8], "--judge", "heuristic"]) == 0

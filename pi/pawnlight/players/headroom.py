@@ -76,6 +76,11 @@ class Decision:
         line = self.wins[candidate]
         return [1 if line[i] == "1" else 0 for i in futures]
 
+    def differences(self, candidate: int, futures: range) -> list[int]:
+        """Per future: what ``candidate`` won less what the heuristic's move won (-1, 0, 1)."""
+        base = self.results(0, futures)
+        return [a - b for a, b in zip(self.results(candidate, futures), base, strict=True)]
+
 
 class _Recorder(HeuristicPlayer):
     """The heuristic, noting every decision where it had a choice."""
@@ -165,10 +170,9 @@ def measure_game(job: GameJob) -> list[Decision]:
 def choice(decision: Decision, futures: range, z: float) -> int:
     """The candidate a player judging by ``futures`` plays: the heuristic's, unless another did
     better in those futures by more than ``z`` standard errors of the paired difference."""
-    base = decision.results(0, futures)
     best, best_gain = 0, 0.0
     for candidate in range(1, len(decision.wins)):
-        diffs = [a - b for a, b in zip(decision.results(candidate, futures), base, strict=True)]
+        diffs = decision.differences(candidate, futures)
         gain = statistics.fmean(diffs)
         spread = statistics.pstdev(diffs) / math.sqrt(len(diffs))
         if gain > 0 and gain > z * spread and gain > best_gain:
@@ -183,12 +187,7 @@ def held_out_gain(decision: Decision, size: int, z: float) -> float:
     total = 0.0
     for seen, unseen in (halves, halves[::-1]):
         picked = choice(decision, range(seen.start, seen.start + min(size, half)), z)
-        total += statistics.fmean(
-            a - b
-            for a, b in zip(
-                decision.results(picked, unseen), decision.results(0, unseen), strict=True
-            )
-        )
+        total += statistics.fmean(decision.differences(picked, unseen))
     return total / 2
 
 
@@ -229,10 +228,7 @@ class Spread:
 def second_choice_spread(decisions: Sequence[Decision]) -> Spread:
     means, noise = [], []
     for d in decisions:
-        everything = range(d.futures)
-        diffs = [
-            a - b for a, b in zip(d.results(1, everything), d.results(0, everything), strict=True)
-        ]
+        diffs = d.differences(1, range(d.futures))
         means.append(statistics.fmean(diffs))
         noise.append(statistics.pvariance(diffs) / len(diffs))
     true_variance = statistics.pvariance(means) - statistics.fmean(noise)
@@ -252,16 +248,24 @@ def decisions_per_game(seed: int, games: int) -> float:
 class Judgement:
     """A player's choices on the measured decisions, judged by their futures."""
 
-    spec: str
     gain: Estimate  # per decision, in chance to win
     judged: int  # decisions whose choice was one of the measured candidates
     outside: int  # decisions where it chose a move that was not measured
     seconds: float  # the player's thinking, in all
 
 
-def replayed(
-    decisions: Sequence[Decision], seed: int, every: int, width: int
-) -> list[tuple[Decision, GameView, str, Options]]:
+@dataclass(frozen=True)
+class Moment:
+    """A measured decision with what it was made in, for a player to choose again."""
+
+    decision: Decision
+    view: GameView
+    card: str
+    options: Options
+    positions: tuple[Position, ...]  # the candidates' positions, in the decision's order
+
+
+def replayed(decisions: Sequence[Decision], seed: int, every: int, width: int) -> list[Moment]:
     """Each measured decision with the view it was made in, found again by replaying its game.
 
     ValueError when the decisions were measured with another seed, spacing or width.
@@ -273,47 +277,42 @@ def replayed(
     for game, measured in sorted(by_game.items()):
         moments = []
         for view, card, options in sampled_decisions(seed, game, every):
-            scores = tuple(score for score, _ in candidates(Rollouts(view), view, options, width))
-            if scores[0] < WIN:
-                moments.append((scores, view, card, options))
+            ranked = candidates(Rollouts(view), view, options, width)
+            if ranked[0][0] < WIN:
+                moments.append((tuple(score for score, _ in ranked), view, card, options, ranked))
         if len(moments) < len(measured):
             raise ValueError(f"game {game} has fewer decisions than were measured")
-        for d, (scores, view, card, options) in zip(measured, moments, strict=False):
+        for d, (scores, view, card, options, ranked) in zip(measured, moments, strict=False):
             if (card, scores) != (d.card, d.scores):
                 raise ValueError(
                     f"game {game}: the decisions were measured with another --seed, "
                     "--every or --width"
                 )
-            found.append((d, view, card, options))
+            found.append(Moment(d, view, card, options, tuple(p for _, p in ranked)))
     return found
 
 
-def judge(
-    player: Player | str, moments: Sequence[tuple[Decision, GameView, str, Options]], width: int
-) -> Judgement:
-    """What ``spec``'s choices gain on the heuristic's, judged by all the measured futures.
+def judge(player: Player | str, moments: Sequence[Moment]) -> Judgement:
+    """What ``player``'s choices gain on the heuristic's, judged by all the measured futures.
 
     The player never sees those futures (it samples its own, if any), so no half need be kept
     back: a decision costs one of its choices, not a game, which makes a slow player cheap to
     judge (a 2,000-game tournament asks it some 54,000 times).
     """
-    spec = player if isinstance(player, str) else player.name
     if isinstance(player, str):
         player = make_player(player, seed=1, time_limit=None)
     gains, outside, thinking = [], 0, 0.0
-    for d, view, card, options in moments:
+    for m in moments:
         started = time.perf_counter()
-        move = player.choose(view, card, options)
+        move = player.choose(m.view, m.card, m.options)
         thinking += time.perf_counter() - started
-        chosen = view.position if move is None else move.after
-        positions = [p for _, p in candidates(Rollouts(view), view, options, width)]
-        if chosen not in positions:
+        chosen = m.view.position if move is None else move.after
+        if chosen not in m.positions:
             outside += 1
             continue
-        everything = range(d.futures)
-        picked, base = d.results(positions.index(chosen), everything), d.results(0, everything)
-        gains.append(statistics.fmean(a - b for a, b in zip(picked, base, strict=True)))
-    return Judgement(spec, estimate(gains), len(gains), outside, thinking)
+        d = m.decision
+        gains.append(statistics.fmean(d.differences(m.positions.index(chosen), range(d.futures))))
+    return Judgement(estimate(gains), len(gains), outside, thinking)
 
 
 def report(decisions: Sequence[Decision], per_game: float, sizes: Sequence[int]) -> str:
@@ -407,7 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("player | per game (head-to-head points) | decisions judged, not measured | thinking")
         for spec in args.judge:
             try:
-                verdict = judge(spec, moments, args.width)
+                verdict = judge(spec, moments)
             except ValueError as error:
                 parser.error(f"--judge {spec}: {error}")
             game = verdict.gain.times(per_game * 100)

@@ -156,7 +156,8 @@ class StrongPlayer(Player):
             rollouts.evaluations < self.budget and (deadline is None or time.monotonic() < deadline)
         ):
             worlds += 1
-            # One sampled future, replayed identically for every candidate.
+            # One sampled future, replayed identically for every candidate.  Its first cards
+            # are dealt at once, as they always were, so a seed samples the same futures.
             future = Future(
                 card_stream(view.unseen, rng, view.extra_one), _cards_needed(view, depth)
             )
