@@ -10,7 +10,6 @@ from pawnlight.devices.controls import (
     ButtonsHeld,
     ControlPins,
     Controls,
-    StillClock,
 )
 
 
@@ -86,31 +85,6 @@ def test_a_bouncing_button_is_one_press_and_two_presses_are_two(factory):
         pin.drive_low()
         pin.drive_high()
         assert pressed == [ButtonPressed("undo", 100.0), ButtonPressed("undo", 100.4)]
-    finally:
-        controls.close()
-
-
-def test_a_simulated_chatter_is_one_press_even_when_its_thread_stalls(factory):
-    # CI, loaded: the simulator's thread stalled longer than BOUNCE between two chattering
-    # edges, and one bounced press of undo took back two moves.  Edges driven in one
-    # StillClock instant read one time, however long the thread between them stalls.
-    now = [100.0]
-    clock = StillClock(lambda: now[0])
-    pressed: list[ButtonPressed] = []
-    controls = Controls(pressed.append, ControlPins(), pin_factory=factory, clock=clock)
-    try:
-        pin = factory.pin(ControlPins().undo)
-        with clock.instant():
-            for _ in range(3):
-                pin.drive_low()
-                pin.drive_high()
-                now[0] += 0.3  # the thread stalled, far past BOUNCE
-        assert pressed == [ButtonPressed("undo", 100.0)]
-        for _ in range(2):  # the same stalls outside an instant: presses of their own
-            pin.drive_low()
-            pin.drive_high()
-            now[0] += 0.3
-        assert [p.at for p in pressed] == pytest.approx([100.0, 100.9, 101.2])
     finally:
         controls.close()
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpiozero import LED, Button, Buzzer
@@ -56,34 +55,6 @@ class ControlPins:
 #: guard is kept here on the press time, so every pin factory (MockFactory's pins ignore
 #: bounce_time) and every driver behave alike: one press, one event.
 BOUNCE = 0.05
-
-
-class StillClock:
-    """A monotonic clock that a simulated hand can hold still for an instant.
-
-    A real button's contacts chatter within a few milliseconds.  The simulator's chatter is
-    edges driven one after another by a thread, and on a loaded machine the operating system
-    can stall that thread between two edges for longer than :data:`BOUNCE`, which would turn
-    one bouncing press into two.  Driven inside :meth:`instant`, every edge reads the same
-    time, so the controls see the chatter as the single moment it stands for.
-    """
-
-    def __init__(self, source: Callable[[], float] = time.monotonic) -> None:
-        self._source = source
-        self._still: float | None = None
-
-    def __call__(self) -> float:
-        still = self._still
-        return self._source() if still is None else still
-
-    @contextmanager
-    def instant(self) -> Iterator[None]:
-        self._still = self._source()
-        try:
-            yield
-        finally:
-            self._still = None
-
 
 # Buzzer patterns: (on seconds, off seconds, repeats).
 PATTERNS: dict[str, tuple[float, float, int]] = {

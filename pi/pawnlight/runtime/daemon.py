@@ -21,7 +21,7 @@ from pawnlight.board.leds import Scene
 from pawnlight.board.snapshot import Occupancy, read_occupancy
 from pawnlight.companion.deck import CardDeck, simulated_uids
 from pawnlight.companion.machine import Companion, Settings
-from pawnlight.devices.controls import Controls, StillClock
+from pawnlight.devices.controls import Controls
 from pawnlight.devices.open_board import (
     BoardSpec,
     OpenBoard,
@@ -104,8 +104,6 @@ class Daemon:
         self.owner: Owner | None = None
         self.deck_path = config.data / DECK_FILE
         self._pin_factory = None
-        # The controls' clock; the simulator's chattering presses hold it still (StillClock).
-        self._controls_clock = StillClock()
         self.slowdown = 1.0  # how much slower than a real board the simulated one runs
         self.remote_link: RemoteLink | None = None  # --remote: the broker of remote games
         self.live_publisher: LivePublisher | None = None  # --remote: the game for a club's page
@@ -139,11 +137,7 @@ class Daemon:
         )
         self.owner = owner
         self.controls = Controls(
-            owner.post,
-            config.pins,
-            pin_factory=self._pin_factory,
-            clock=self._controls_clock,
-            held=owner.post,
+            owner.post, config.pins, pin_factory=self._pin_factory, held=owner.post
         )
         self._open_board(deck)
         self._start_card_reader()
@@ -375,11 +369,9 @@ class Daemon:
         if self.controls is None or button not in self.controls.buttons:
             raise ValueError(f"unknown button {button!r} (confirm, undo, new_game or hint)")
         pin = self.controls.buttons[button].pin
-        # A worn button's contacts chatter, all within one instant of the controls' time.
-        with self._controls_clock.instant():
-            for _ in range(3 if bounce else 1):
-                pin.drive_low()
-                pin.drive_high()
+        for _ in range(3 if bounce else 1):  # a worn button's contacts chatter
+            pin.drive_low()
+            pin.drive_high()
 
     def _hold(self, buttons: Sequence[str], seconds: float) -> None:
         """The simulator's hand holding buttons together: each pin driven low in turn (a hand's
