@@ -53,6 +53,33 @@ def test_a_command_answers_once_the_state_shows_it(daemon, monkeypatch):
     assert state["game_id"] is not None and state["pawns"]["red"] == ["start"] * 4
 
 
+def test_a_simulated_press_answers_once_the_state_shows_it(daemon, monkeypatch):
+    """The buttons' presses reach the owner through its inbox; the simulator answers a press
+    only once the owner has handled it, so a state read on the answer shows its effect (CI,
+    loaded: the evening test read the state before a bounced Undo was handled, and that late
+    undo then took back a second move behind the next one).  A slow publish widens the window."""
+    owner = daemon.owner
+    wait_for(owner, lambda s: s["link"]["up"])
+    owner.command("new_game", {"players": ["red", "blue"]})
+    daemon.sim_board.set_board({"red": ["start"] * 4, "blue": ["start"] * 4})
+    wait_for(owner, lambda s: s["phase"] == "draw")
+    daemon.sim_board.scan("1")
+    wait_for(owner, lambda s: s["phase"] == "move")
+    daemon.sim_board.lift("start:red")
+    daemon.sim_board.place("T4", "red")
+    wait_for(owner, lambda s: s["history"] == ["R:start-T4"])
+    publish = owner._publish
+
+    def slow_publish() -> None:
+        time.sleep(0.2)
+        publish()
+
+    monkeypatch.setattr(owner, "_publish", slow_publish)
+    daemon.sim_board.press("undo", bounce=True)
+    state = owner.state()
+    assert state["history"] == [] and state["phase"] == "setup"
+
+
 def test_a_game_starts_and_a_move_is_recorded_through_the_simulated_hardware(daemon, tmp_path):
     owner = daemon.owner
     wait_for(owner, lambda s: s["link"]["up"])

@@ -372,6 +372,7 @@ class Daemon:
         for _ in range(3 if bounce else 1):  # a worn button's contacts chatter
             pin.drive_low()
             pin.drive_high()
+        self._acted_on("press")
 
     def _hold(self, buttons: Sequence[str], seconds: float) -> None:
         """The simulator's hand holding buttons together: each pin driven low in turn (a hand's
@@ -392,6 +393,13 @@ class Daemon:
         time.sleep(seconds)
         for pin in reversed(pins):
             pin.drive_high()
+        self._acted_on("hold")
+
+    def _acted_on(self, what: str) -> None:
+        """Return once the owner has handled what the simulator's hand just did (the presses
+        are posted to its inbox), so a state read on the answer shows it."""
+        if self.owner is not None and not self.owner.caught_up(5.0 * self.slowdown):
+            log.warning("the owner did not handle the simulated %s in time", what)
 
     def _diagnostics(self) -> dict[str, Any]:
         info: dict[str, Any] = {

@@ -126,6 +126,13 @@ class _Command:
 
 
 @dataclass(frozen=True)
+class _Barrier:
+    """Set once every item posted before it has been handled and its state published."""
+
+    passed: threading.Event
+
+
+@dataclass(frozen=True)
 class Storage:
     """Whether the journal can be written (``storage`` of the published state)."""
 
@@ -308,6 +315,14 @@ class Owner:
         except TimeoutError:
             raise CommandRefused("the board did not answer in time", 503) from None
 
+    def caught_up(self, timeout: float) -> bool:
+        """Wait until everything posted so far has been handled and published.  The simulator's
+        buttons answer only then, so whoever reads the state on the answer (the simulator page,
+        a test) sees the press's effect, as a command's answer does."""
+        barrier = _Barrier(threading.Event())
+        self._inbox.put(barrier)
+        return barrier.passed.wait(timeout)
+
     def wait_for_card(self, reads_before: int, timeout: float) -> bool:
         """Wait until a card read beyond ``reads_before`` has reached the owner."""
         with self._card_read:
@@ -477,6 +492,10 @@ class Owner:
 
     def _handle(self, item: object) -> None:
         companion = self.companion
+        if isinstance(item, _Barrier):
+            # The items before it were published after each was handled (_run).
+            item.passed.set()
+            return
         if isinstance(item, _Command):
             if self.storage_fault is not None:
                 item.reply.set_exception(CommandRefused(self.storage_fault, 409))
