@@ -27,6 +27,17 @@ def wait_for(owner, predicate, timeout=15.0):
         subscription.close()
 
 
+def red_draws_a_1(daemon) -> dict[str, Any]:
+    """A new game of red and blue, its pawns set out, red's 1 scanned: the state asking for it."""
+    owner = daemon.owner
+    wait_for(owner, lambda s: s["link"]["up"])
+    owner.command("new_game", {"players": ["red", "blue"]})
+    daemon.sim_board.set_board({"red": ["start"] * 4, "blue": ["start"] * 4})
+    wait_for(owner, lambda s: s["phase"] == "draw")
+    daemon.sim_board.scan("1")
+    return wait_for(owner, lambda s: s["phase"] == "move")
+
+
 @pytest.fixture
 def daemon(tmp_path):
     daemon = Daemon(Config(data=tmp_path, sim=True, layout="colour", http_port=0))
@@ -59,12 +70,7 @@ def test_a_simulated_press_answers_once_the_state_shows_it(daemon, monkeypatch):
     loaded: the evening test read the state before a bounced Undo was handled, and that late
     undo then took back a second move behind the next one).  A slow publish widens the window."""
     owner = daemon.owner
-    wait_for(owner, lambda s: s["link"]["up"])
-    owner.command("new_game", {"players": ["red", "blue"]})
-    daemon.sim_board.set_board({"red": ["start"] * 4, "blue": ["start"] * 4})
-    wait_for(owner, lambda s: s["phase"] == "draw")
-    daemon.sim_board.scan("1")
-    wait_for(owner, lambda s: s["phase"] == "move")
+    red_draws_a_1(daemon)
     daemon.sim_board.lift("start:red")
     daemon.sim_board.place("T4", "red")
     wait_for(owner, lambda s: s["history"] == ["R:start-T4"])
@@ -82,12 +88,7 @@ def test_a_simulated_press_answers_once_the_state_shows_it(daemon, monkeypatch):
 
 def test_a_game_starts_and_a_move_is_recorded_through_the_simulated_hardware(daemon, tmp_path):
     owner = daemon.owner
-    wait_for(owner, lambda s: s["link"]["up"])
-    owner.command("new_game", {"players": ["red", "blue"]})
-    daemon.sim_board.set_board({"red": ["start"] * 4, "blue": ["start"] * 4})
-    wait_for(owner, lambda s: s["phase"] == "draw")
-    daemon.sim_board.scan("1")
-    state = wait_for(owner, lambda s: s["phase"] == "move")
+    state = red_draws_a_1(daemon)
     assert [m["text"] for m in state["legal"]] == ["R:start-T4"]
     daemon.sim_board.lift("start:red")
     daemon.sim_board.place("T4", "red")
