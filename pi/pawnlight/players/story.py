@@ -12,6 +12,7 @@ The result is plain JSON, the shape ``pawnlight games story ID --json`` prints (
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -31,6 +32,10 @@ ESTIMATOR = "win-chance model"
 #: Its error: the largest gap between the chance given and the share of games won, over the
 #: bands of chances of the calibration run (docs/players.md, "The game's story").
 ERROR = 0.03
+#: The model was fitted on tables of four, where it is too sure of a leader at smaller tables:
+#: its utilities are divided by this, per number of colours playing, fitted on self-play games
+#: apart from the calibration's (``python -m pawnlight.players.story_calibration --fit``).
+TEMPERATURE: dict[int, float] = {}
 #: How many turning points and costly moves a story tells.
 TURNING_POINTS = 3
 COSTLY_MOVES = 3
@@ -89,10 +94,29 @@ class Judge:
         won = [c for c in self.order if self._side_home(position, c)]
         if won:
             return {c: 1.0 if c in won else 0.0 for c in self.order}
-        raw = self._model(unseen).chances(position, to_move)
+        raw = self.softmax(self.utilities(position, to_move, unseen))
         if not self.teams:
             return {c: raw.get(c, 0.0) for c in self.order}
         return {c: raw.get(c, 0.0) + raw.get(PARTNER[c], 0.0) for c in self.order}
+
+    def utilities(
+        self, position: Position, to_move: int, unseen: Mapping[str, int]
+    ) -> dict[int, float]:
+        """The win-chance model's utility of each playing colour (its chance's logit)."""
+        model = self._model(unseen)
+        weights = model.model.weights
+        return {
+            colour: sum(w * x for w, x in zip(weights, figures, strict=True))
+            for colour, figures in model.features(position, to_move).items()
+        }
+
+    def softmax(self, utilities: Mapping[int, float]) -> dict[int, float]:
+        """The chances from the utilities, tempered for the table's size (:data:`TEMPERATURE`)."""
+        temperature = TEMPERATURE.get(len(utilities), 1.0)
+        top = max(utilities.values())
+        exp = {c: math.exp((u - top) / temperature) for c, u in utilities.items()}
+        total = sum(exp.values())
+        return {c: e / total for c, e in exp.items()}
 
     def _side_home(self, position: Position, colour: int) -> bool:
         if self.teams:
