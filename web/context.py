@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask, current_app
 
 from pawnlight.companion.service import Service
+from pawnlight.runtime.storyteller import StoryTeller
 
 from .hosts import HostPolicy
 from .live import LiveCache
@@ -77,6 +78,9 @@ class Context:
     #: What the event broadcaster builds from each new snapshot before waking the streams
     #: (asgi.Broadcaster); None: the status page's event and live fragments.
     prepare: Callable[[dict[str, Any]], None] | None = None
+    #: Tells finished games' stories in the background (pawnlight.runtime.storyteller); None:
+    #: no stories on this board (the page says so).
+    stories: StoryTeller | None = None
 
 
 def context() -> Context:

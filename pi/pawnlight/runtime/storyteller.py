@@ -36,7 +36,8 @@ class StoryTeller:
         self._running: int | None = None
         self._process: subprocess.Popen[str] | None = None
         self._progress: dict[int, tuple[int, int]] = {}
-        self._none: dict[int, str] = {}
+        self._none: dict[int, tuple[int, str]] = {}  # game -> (its events, why no story)
+        self._events: dict[int, int] = {}  # game -> its events when its job was asked for
         self._stopped = False
 
     def status(self, game_id: int) -> dict[str, Any]:
@@ -45,13 +46,21 @@ class StoryTeller:
         try:
             with Journal.open(self.journal_path, readonly=True) as journal:
                 story = stored_story(journal, game_id)
+                summary = next((g for g in journal.games() if g.id == game_id), None)
         except StoreError as error:
             return {"state": "none", "reason": str(error)}
         if story is not None:
             return {"state": "ready", "story": story}
+        if summary is None:
+            return {"state": "none", "reason": f"there is no game {game_id}"}
+        if not summary.finished:
+            return {"state": "none", "reason": "the game is not finished"}
         with self._lock:
-            if game_id in self._none:
-                return {"state": "none", "reason": self._none[game_id]}
+            # A job's "no story" stands for the game as it was: an undo reopens it.
+            said = self._none.get(game_id)
+            if said is not None and said[0] == summary.events:
+                return {"state": "none", "reason": said[1]}
+            self._events[game_id] = summary.events
             self._ask(game_id)
             done, of = self._progress.get(game_id, (0, 0))
         return {"state": "working", "done": done, "of": of}
@@ -114,7 +123,8 @@ class StoryTeller:
                 text=True,
             )
         except OSError as error:
-            self._none[game_id] = f"the story could not be worked out: {error}"
+            why = f"the story could not be worked out: {error}"
+            self._none[game_id] = (self._events.get(game_id, 0), why)
             self._next()
             return
         self._process = process
@@ -147,6 +157,6 @@ class StoryTeller:
                     last = trouble.splitlines()[-1] if trouble else f"the job ended with {code}"
                     reason = f"the story could not be worked out ({last})"
                     log.warning("story of game %s: %s", game_id, reason)
-                self._none[game_id] = reason
+                self._none[game_id] = (self._events.get(game_id, 0), reason)
             self._process = None
             self._next()
