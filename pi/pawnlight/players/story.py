@@ -30,12 +30,13 @@ from .win_chance import WinChance
 #: The estimator's name as the story states it.
 ESTIMATOR = "win-chance model"
 #: Its error: the largest gap between the chance given and the share of games won, over the
-#: bands of chances of the calibration run (docs/players.md, "The game's story").
-ERROR = 0.03
+#: bands of chances of the calibration run (1.2 points over 1,000 games), rounded up to allow
+#: for its sampling noise (docs/players.md, "The game's story").
+ERROR = 0.02
 #: The model was fitted on tables of four, where it is too sure of a leader at smaller tables:
 #: its utilities are divided by this, per number of colours playing, fitted on self-play games
 #: apart from the calibration's (``python -m pawnlight.players.story_calibration --fit``).
-TEMPERATURE: dict[int, float] = {}
+TEMPERATURE: dict[int, float] = {2: 1.255, 3: 1.301, 4: 1.091}
 #: How many turning points and costly moves a story tells.
 TURNING_POINTS = 3
 COSTLY_MOVES = 3
@@ -221,8 +222,8 @@ def _cost(
     who = name(turn.colour)
     instead = "not moving" if best_move is None else move_words(best_move, turn.colour)
     words = (
-        f"{turn_words(turn, game)}; {instead} would have kept {round(cost * 100)} points more "
-        f"of {who}'s chance of winning"
+        f"{turn_words(turn, game)}. {instead[:1].upper() + instead[1:]} would have kept "
+        f"{round(cost * 100)} points more of {who}'s chance of winning"
     )
     return {
         "turn": index + 1,
@@ -264,7 +265,7 @@ def turning_points(
             "turn": number,
             "colour": colour,
             "swing": swing,
-            "words": f"{turn_words(turn, game)}: {colour.capitalize()}'s chance "
+            "words": f"{turn_words(turn, game)}. {colour.capitalize()}'s chance "
             f"{'rose' if swing > 0 else 'fell'} from {round(was * 100)}% to {round(now * 100)}%",
         }
         for _, number, colour, swing, was, now, turn in chosen
@@ -295,7 +296,10 @@ def move_words(move: Move, mover: int) -> str:
         if step.kind == StepKind.START_OUT:
             parts.append(f"taking {own}a pawn out of start")
         elif step.kind == StepKind.SWITCH:
-            parts.append(f"switching places with {name(step.swapped)}")
+            parts.append(
+                f"switching places with {name(step.swapped)}, to {togo[step.target]} steps "
+                "from home"
+            )
         else:
             end = step.slide.end if step.slide is not None else step.target
             if end == HOME:
@@ -304,10 +308,10 @@ def move_words(move: Move, mover: int) -> str:
                 parts.append(f"moving {own}a pawn into the safety zone")
             else:
                 way = "back" if step.kind == StepKind.BACKWARD else "on"
-                parts.append(f"moving {own}a pawn {way} to {togo[end]} squares from home")
+                parts.append(f"moving {own}a pawn {way} to {togo[end]} steps from home")
         if step.slide is not None:
             parts[-1] += " with a slide"
         victims = sorted({name(c) for c, _ in step.bumped if c != mover})
         if victims and step.kind != StepKind.SWITCH:
-            parts[-1] += f", bumping {' and '.join(victims)}"
+            parts[-1] += f" and bumping {' and '.join(victims)}"
     return " and ".join(parts) or "moving"
