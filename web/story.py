@@ -22,8 +22,8 @@ from .errors import ApiError
 blueprint = Blueprint("story", __name__)
 
 #: The chart's drawing area in SVG units (it scales to the block's width).
-WIDTH, HEIGHT = 320, 160
-LEFT, BOTTOM, TOP, RIGHT = 30, 18, 8, 6
+WIDTH, HEIGHT = 300, 170
+LEFT, BOTTOM, TOP, RIGHT = 36, 18, 8, 14
 #: Each colour's line pattern, so the lines tell apart without their colours too.
 DASHES = {"red": "", "blue": "7 4", "yellow": "2 3", "green": "9 3 2 3"}
 PATTERN_WORDS = {"red": "solid", "blue": "dashed", "yellow": "dotted", "green": "dash-dot"}
