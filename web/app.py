@@ -19,11 +19,10 @@ from typing import Any
 from flask import Flask, Response, request, url_for
 
 from pawnlight.companion.service import Service
-from pawnlight.runtime.storyteller import StoryTeller
 
 from . import actions, api, auth, errors, pages, story, view
 from . import sim as sim_routes
-from .context import KEY, Context, StreamSlots, context
+from .context import KEY, Context, Stories, StreamSlots, context
 from .hosts import HostPolicy
 from .ratelimit import PinLimiter
 from .sessions import Sessions
@@ -64,7 +63,7 @@ def create_app(
     allowed_hosts: Iterable[str] = (),
     sessions_path: Path | None = None,
     remote_board: str | None = None,
-    stories: StoryTeller | None = None,
+    stories: Stories | None = None,
 ) -> Flask:
     """The web app for one running companion.
 

@@ -14,8 +14,8 @@ from pawnlight.cli import main
 from pawnlight.players.heuristic import HeuristicPlayer
 from pawnlight.players.table import play_game
 from pawnlight.rules.game import Event, EventKind, Game, GameConfig
+from pawnlight.runtime import story_job
 from pawnlight.runtime.storyteller import StoryTeller
-from pawnlight.store import story_job
 from pawnlight.store.journal import Journal
 from pawnlight.store.record import GameRecord
 from pawnlight.store.stories import keep_story, people_of, stored_story
@@ -135,7 +135,7 @@ def test_the_job_keeps_the_story_and_says_how_far_it_got(data, capsys):
 def test_the_teller_works_in_the_background_and_keeps_it(data):
     """The runtime's teller: a job of its own for a finished game, none for one under way."""
     teller = StoryTeller(
-        data / "journal.sqlite3", [sys.executable, "-m", "pawnlight.store.story_job"]
+        data / "journal.sqlite3", [sys.executable, "-m", "pawnlight.runtime.story_job"]
     )
     try:
         assert teller.status(2) == {"state": "none", "reason": "the game is not finished"}

@@ -1,5 +1,5 @@
 """Finished games' stories, told in the background: one job at a time, in a process of its own
-at the lowest priority (:mod:`pawnlight.store.story_job`), so the owner thread, the board and
+at the lowest priority (:mod:`pawnlight.runtime.story_job`), so the owner thread, the board and
 the page never wait for it.  The page asks :meth:`StoryTeller.status`; a game that has ended
 is told at once (:meth:`follow`), and the story is kept in the journal, told once.
 """
@@ -30,7 +30,7 @@ class StoryTeller:
 
     def __init__(self, journal_path: Path, command: list[str] | None = None) -> None:
         self.journal_path = Path(journal_path)
-        self._command = command or [sys.executable, "-m", "pawnlight.store.story_job"]
+        self._command = command or [sys.executable, "-m", "pawnlight.runtime.story_job"]
         self._lock = threading.Lock()
         self._queue: deque[int] = deque()
         self._running: int | None = None

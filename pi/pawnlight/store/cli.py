@@ -29,8 +29,11 @@ if TYPE_CHECKING:
 _DATA_HELP = "data directory (default: $PAWNLIGHT_DATA or ~/.local/share/pawnlight)"
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``games`` command to the ``pawnlight`` command's subparsers."""
+def register(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> Callable[[str, Callable[..., int], str], argparse.ArgumentParser]:
+    """Add the ``games`` command to the ``pawnlight`` command's subparsers; returns the function
+    that adds an action to it (the runtime adds ``games story``, which needs the players)."""
     games = subparsers.add_parser(
         "games",
         help="recorded games: list, show, export, import, replay, check",
@@ -69,14 +72,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--check", action="store_true", help="only check that it replays (exit 0, or 2)"
     )
     action("check", _check, "check the journal file and that every game in it replays")
-    story = action(
-        "story",
-        _story,
-        "a finished game's story: each colour's chance of winning after every turn, the turning "
-        "points and the moves that cost most",
-    )
-    story.add_argument("game", type=_game_id, help="the game id in the journal")
-    story.add_argument("--json", action="store_true", help="one JSON object (docs/records.md)")
+    return action
 
 
 def _run(handler: Callable[[argparse.Namespace, TextIO], int], args: argparse.Namespace) -> int:
@@ -301,33 +297,6 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         return _fail(f"{len(problems)} problem(s) in {path}")
     print(f"ok: {path}: {count} games, all replay", file=out)
     return 0
-
-
-def _story(args: argparse.Namespace, out: TextIO) -> int:
-    from ..players.story import StoryError
-    from .stories import tell_game
-    from .story_text import story_lines
-
-    path = _journal_file(args)
-    if not path.exists():
-        raise StoreError(f"no journal at {path}")
-    try:
-        story, _, _ = tell_game(_read_journal(args), args.game)
-    except StoryError as error:
-        return _fail(str(error))
-    if args.json:
-        out.write(dump(story) + "\n")
-    else:
-        out.write("\n".join(story_lines(story)) + "\n")
-    return 0
-
-
-def _game_id(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(
-            f"a game id is a number from 1 (as games list shows), not {text!r}"
-        )
-    return int(text)
 
 
 # -- helpers ------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ is the JSON object of ``pawnlight games story ID --json`` (docs/records.md).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import JournalError
@@ -16,6 +16,10 @@ from .record import dump, json_object
 
 if TYPE_CHECKING:
     from .journal import Journal
+
+
+#: The largest id SQLite can hold.
+LARGEST_ID = 2**63 - 1
 
 
 def keep_story(journal: Journal, game_id: int, events: int, story: Mapping[str, Any]) -> None:
@@ -31,6 +35,8 @@ def keep_story(journal: Journal, game_id: int, events: int, story: Mapping[str, 
 def stored_story(journal: Journal, game_id: int) -> dict[str, Any] | None:
     """The story kept for game ``game_id``, or None when there is none or the game has changed
     since it was told (or what is kept is damaged: it is told again)."""
+    if not 0 < game_id <= LARGEST_ID:
+        return None  # no such game (SQLite's integers stop there)
     with journal._reading() as db:
         row = db.execute(
             "SELECT story, (SELECT max(seq) FROM events WHERE game_id = ?) FROM stories "
@@ -56,20 +62,3 @@ def people_of(meta: Mapping[str, Any], players: tuple[str, ...]) -> list[int]:
     computer = meta.get("computer")
     seats = computer if isinstance(computer, dict) else {}
     return [c for c in map(parse_colour, players) if COLOURS[c] not in seats]
-
-
-def tell_game(
-    journal: Journal, game_id: int, progress: Callable[[int, int], None] | None = None
-) -> tuple[dict[str, Any], int, bool]:
-    """Game ``game_id``'s story: the one kept, or told now.  Returns it, the game's events, and
-    whether it was kept already.  StoryError (a ValueError) when the game has none."""
-    from ..players.story import tell
-    from .replay import replay_record
-
-    kept = stored_story(journal, game_id)
-    record = journal.load(game_id)
-    if kept is not None:
-        return kept, len(record.events), True
-    game = replay_record(record)
-    people = people_of(record.meta, record.config.players)
-    return tell(game, game_id, people, progress), len(record.events), False
