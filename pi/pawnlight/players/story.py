@@ -149,12 +149,8 @@ def tell(
     winners = set(game.result.winners)
     turns: list[dict[str, Any]] = []
     costly: list[dict[str, Any]] = []
-    before = (
-        judge.chances(history[0].before, game.order[0], seen_since_shuffle([], config.extra_one))
-        if history
-        else {}
-    )
-    start = before
+    fresh = seen_since_shuffle([], config.extra_one)
+    start = judge.chances(history[0].before, history[0].colour, fresh) if history else {}
     total = len(history)
     for index, turn in enumerate(history):
         unseen = seen_since_shuffle(cards[: index + 1], config.extra_one)
@@ -172,7 +168,8 @@ def tell(
                 "chances": {COLOURS[c]: round(p, 4) for c, p in chances.items()},
             }
         )
-        if turn.colour in people_set and turn.text not in ("discard",):
+        # The last turn won the game: no move did better than that.
+        if turn.colour in people_set and turn.text != "discard" and index + 1 < total:
             found = _cost(judge, game, turn, to_move, unseen, chances[turn.colour], index)
             if found is not None:
                 costly.append(found)
@@ -213,9 +210,6 @@ def _cost(
         stay = judge.chances(turn.before, to_move, unseen)[turn.colour]
         if stay > best:
             best, best_move = stay, None
-    # ``played`` is the final 1/0 on the game's last turn: judge the move itself then.
-    if index + 1 == len(game.history):
-        return None
     cost = best - played
     if cost <= ERROR:
         return None
