@@ -150,7 +150,7 @@ def journal_folder(tmp_path_factory):
 @FUZZ
 @given(
     game=st.integers(min_value=-(10**30), max_value=10**30).map(str),
-    action=st.sampled_from(["show", "replay", "export"]),
+    action=st.sampled_from(["show", "replay", "export", "story"]),
 )
 def test_any_game_id_is_answered_or_refused(journal_folder, game, action):
     code, err = run(["games", action, game, "--data", journal_folder])

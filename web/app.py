@@ -20,9 +20,9 @@ from flask import Flask, Response, request, url_for
 
 from pawnlight.companion.service import Service
 
-from . import actions, api, auth, errors, pages, view
+from . import actions, api, auth, errors, pages, story, view
 from . import sim as sim_routes
-from .context import KEY, Context, StreamSlots, context
+from .context import KEY, Context, Stories, StreamSlots, context
 from .hosts import HostPolicy
 from .ratelimit import PinLimiter
 from .sessions import Sessions
@@ -63,6 +63,7 @@ def create_app(
     allowed_hosts: Iterable[str] = (),
     sessions_path: Path | None = None,
     remote_board: str | None = None,
+    stories: Stories | None = None,
 ) -> Flask:
     """The web app for one running companion.
 
@@ -78,6 +79,7 @@ def create_app(
     ``sessions_path``: where the owner's logins are kept across restarts (sessions.py).
     ``remote_board``: this board's id on a remote-play broker (``--board-id``), so the owner's
     panel offers hosting and joining games with other homes; None: a board that plays alone.
+    ``stories``: tells finished games' stories (the end screen's and past games' chart).
     """
     pin = pin or None
     if pin is not None and len(pin) < MIN_PIN:
@@ -110,6 +112,7 @@ def create_app(
         sim=sim,
         public_url=public_url,
         remote_board=remote_board,
+        stories=stories,
         streams=StreamSlots(max_streams, streams_per_address),
         hosts=HostPolicy(allowed_hosts, public_url),
         sessions=Sessions(
@@ -140,7 +143,8 @@ def create_app(
     app.before_request(_check_host)
     app.after_request(_headers)
     errors.install(app)
-    for blueprint in (pages.blueprint, api.blueprint, actions.blueprint, auth.blueprint):
+    blueprints = (pages, api, actions, auth, story)
+    for blueprint in (module.blueprint for module in blueprints):
         app.register_blueprint(blueprint)
     if sim:
         app.register_blueprint(sim_routes.blueprint)

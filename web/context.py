@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Flask, current_app
 
@@ -53,6 +53,15 @@ class StreamSlots:
                 self._by_address.pop(address, None)
 
 
+class Stories(Protocol):
+    """Tells finished games' stories in the background (pawnlight.runtime.storyteller)."""
+
+    def status(self, game_id: int) -> dict[str, Any]:
+        """``{"state": "ready", "story": ...}``, ``"working"`` (``done``, ``of``) or ``"none"``
+        (``reason``); asking starts the work if it was not under way."""
+        ...
+
+
 @dataclass
 class Context:
     service: Service
@@ -77,6 +86,9 @@ class Context:
     #: What the event broadcaster builds from each new snapshot before waking the streams
     #: (asgi.Broadcaster); None: the status page's event and live fragments.
     prepare: Callable[[dict[str, Any]], None] | None = None
+    #: Tells finished games' stories in the background (pawnlight.runtime.storyteller); None:
+    #: no stories on this board (the page says so).
+    stories: Stories | None = None
 
 
 def context() -> Context:

@@ -16,7 +16,7 @@ from pawnlight.rules.board import COLOURS
 from pawnlight.rules.editions import EDITIONS, VARIANTS
 from pawnlight.rules.house_rules import HOUSE_RULES
 
-from . import diagnostics_view, live, qr, view
+from . import diagnostics_view, live, qr, story, view
 from .auth import csrf_token, is_owner
 from .context import context
 from .errors import ApiError
@@ -108,6 +108,7 @@ def status():
             **owner_context(),
             replay=replay,
             replay_note=note,
+            **story.end_screen(state),
             qr_svg=qr.svg(url),
             page_url=url,
             local_only=qr.local_only(url),

@@ -15,6 +15,7 @@ from .devices.open_board import SIM_PICO
 from .diagnostics.cli import register as register_diagnostics
 from .hardware.cli import register as register_hardware
 from .players.cli import register as register_players
+from .runtime.story_cli import register_story
 from .store.cli import register as register_games
 
 
@@ -223,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--seconds", type=float, help=argparse.SUPPRESS)  # tests: stop by itself
     demo.set_defaults(handler=_remote_demo)
-    register_games(commands)
+    register_story(register_games(commands))
     register_players(commands)
     register_diagnostics(commands)
     register_hardware(commands)

@@ -352,7 +352,7 @@ def test_a_version_1_journal_is_upgraded_with_its_games_kept(tmp_path):
         journal.remember("leader", {"drawing": ["red"]})
         assert journal.recall("leader") == {"drawing": ["red"]}
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
     db.close()
 
 

@@ -28,6 +28,7 @@ from pawnlight.rules.position import Position
 from ..daemon.hands import actions_for
 from ..daemon.process import PIN, DaemonProcess
 from ..helpers import PHONE, SQUARE_CODE
+from .story_checks import check_the_story
 from .test_family_walkthrough import no_codes, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -173,6 +174,7 @@ def test_a_family_plays_a_whole_game_on_a_presence_board(browser, daemon):
         desk.close()
         games = daemon.request("GET", "/api/games")["games"]
         assert games[0]["turns"] == len(state["history"]), games[0]
+        check_the_story(browser, page, daemon, players=2)
 
         # -- every page the family sees, at phone and desktop size: no square code -------------
         for size, context in (("phone", owner), ("desktop", desktop)):

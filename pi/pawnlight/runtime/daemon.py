@@ -45,6 +45,7 @@ from pawnlight.store.location import JOURNAL_FILE
 
 from .config import Config
 from .owner import Owner
+from .storyteller import StoryTeller
 
 if TYPE_CHECKING:
     from pawnlight.devices.board_link import BoardLink
@@ -106,6 +107,7 @@ class Daemon:
         self._pin_factory = None
         self.slowdown = 1.0  # how much slower than a real board the simulated one runs
         self.remote_link: RemoteLink | None = None  # --remote: the broker of remote games
+        self.stories: StoryTeller | None = None  # finished games' stories, told in the background
         self.live_publisher: LivePublisher | None = None  # --remote: the game for a club's page
 
     # -- start --------------------------------------------------------------------------------
@@ -257,6 +259,8 @@ class Daemon:
         from pawnlight.web.server import WebServer
 
         assert self.owner is not None
+        self.stories = StoryTeller(self.owner.journal_path)
+        self.stories.follow(self.owner)
         app = create_app(
             self.owner,
             pin=self.config.pin,
@@ -266,6 +270,7 @@ class Daemon:
             allowed_hosts=self.config.http_allowed_hosts,
             sessions_path=self.config.data / "sessions.json",
             remote_board=self.config.board_id if self.remote_link is not None else None,
+            stories=self.stories,
         )
         self.server = WebServer(app, self.config.http_host, self.config.http_port)
         self.server.start()
@@ -422,6 +427,7 @@ class Daemon:
             self._speech_thread.join(timeout=2)
             self._speaker.close()
         parts = (
+            self.stories,
             self.server,
             self.live_publisher,
             self.remote_link,

@@ -29,8 +29,11 @@ if TYPE_CHECKING:
 _DATA_HELP = "data directory (default: $PAWNLIGHT_DATA or ~/.local/share/pawnlight)"
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``games`` command to the ``pawnlight`` command's subparsers."""
+def register(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> Callable[[str, Callable[..., int], str], argparse.ArgumentParser]:
+    """Add the ``games`` command to the ``pawnlight`` command's subparsers; returns the function
+    that adds an action to it (the runtime adds ``games story``, which needs the players)."""
     games = subparsers.add_parser(
         "games",
         help="recorded games: list, show, export, import, replay, check",
@@ -69,6 +72,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--check", action="store_true", help="only check that it replays (exit 0, or 2)"
     )
     action("check", _check, "check the journal file and that every game in it replays")
+    return action
 
 
 def _run(handler: Callable[[argparse.Namespace, TextIO], int], args: argparse.Namespace) -> int:

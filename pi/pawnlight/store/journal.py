@@ -533,6 +533,7 @@ class Journal:
     def delete(self, game_id: int) -> None:
         """Delete a game and its events (only ever on an explicit request)."""
         with self._transaction() as db:
+            db.execute("DELETE FROM stories WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
             if db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 0:
                 raise JournalError(f"no game {game_id} in the journal", game_id)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .errors import JournalDamaged, JournalError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: "PWNL": marks the file as a pawnlight journal for SQLite tools and for :meth:`Journal.open`.
 APPLICATION_ID = 0x50574E4C
 
@@ -23,6 +23,14 @@ BOARD_STATE = """CREATE TABLE board_state (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
 ) WITHOUT ROWID"""
+
+# The story of a finished game (version 3): its chances by turn, turning points and costly moves,
+# worked out once after the game ends (pawnlight.players.story), as the JSON
+# ``pawnlight games story ID --json`` prints.
+STORIES = """CREATE TABLE stories (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id),
+    story   TEXT NOT NULL
+)"""
 
 TABLES = (
     # header: the record's header line (edition, variant, players, started, seed, names, meta).
@@ -48,11 +56,12 @@ TABLES = (
         PRIMARY KEY (game_id, seq)
     ) WITHOUT ROWID""",
     BOARD_STATE,
+    STORIES,
 )
 
 #: Schema upgrades: version -> the statements that bring a journal from it to version + 1.
 #: Each step runs in one transaction with the new user_version, so a cut leaves the old schema.
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: (BOARD_STATE,)}
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: (BOARD_STATE,), 2: (STORIES,)}
 
 
 def prepare(db: sqlite3.Connection, path: Path) -> None:
