@@ -187,7 +187,7 @@ def test_an_illegal_or_mismatched_turn_is_refused():
     # A turn for red from the board where blue is seated: refused.
     wrong_board = TurnEvent(good.game, 0, "board-b", 0, "1", good.move, good.hash)
     deliver(a, [wrong_board])
-    assert "red is seated at board-a" in state(a)["warning"]
+    assert "red is seated at board board-a" in state(a)["warning"]
     # The good one is still taken.
     deliver(b, [good])
     assert state(b)["remote"]["copy"]["text"] == "R:start-T4"

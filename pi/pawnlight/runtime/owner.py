@@ -47,6 +47,7 @@ from pawnlight.companion.signals import (
     Pressed,
     PublishDoubling,
     PublishSeating,
+    PublishSetup,
     PublishTakeback,
     PublishTurn,
     Reading,
@@ -71,7 +72,7 @@ from pawnlight.devices.events import (
     SensorChanged,
     SensorSnapshot,
 )
-from pawnlight.remote.protocol import DoublingEvent, Seating, Takeback, TurnEvent
+from pawnlight.remote.protocol import DoublingEvent, Seating, Setup, Takeback, TurnEvent
 from pawnlight.rules.editions import Variant
 from pawnlight.rules.game import Game, GameError, Result
 from pawnlight.runtime.board_clock import BoardClock
@@ -110,6 +111,8 @@ class RemotePort(Protocol):
     def publish_takeback(self, takeback: Takeback) -> None: ...
 
     def publish_seating(self, seating: Seating) -> None: ...
+
+    def publish_setup(self, setup: Setup) -> None: ...
 
     def publish_doubling(self, doubling: DoublingEvent) -> None: ...
 
@@ -620,6 +623,9 @@ class Owner:
             elif isinstance(effect, PublishSeating):
                 if self.remote is not None:
                     self.remote.publish_seating(effect.seating)
+            elif isinstance(effect, PublishSetup):
+                if self.remote is not None:
+                    self.remote.publish_setup(effect.setup)
             elif isinstance(effect, ClearTurns):
                 if self.remote is not None:
                     self.remote.clear(effect.game, effect.seq, effect.upto)
