@@ -945,6 +945,16 @@ def storage_kind(error: Exception, journal: Path) -> str:
     return "io"
 
 
+def mount_point(path: Path) -> Path:
+    """The mount point of the file system that holds ``path`` (``/`` at the most)."""
+    here = path.absolute()
+    while not here.exists() and here != here.parent:
+        here = here.parent
+    while not os.path.ismount(here) and here != here.parent:
+        here = here.parent
+    return here
+
+
 def storage_advice(error: Exception, journal: Path) -> str:
     """What went wrong with the journal, and what to do about it, in words for the page: each
     kind of fault (:func:`storage_kind`) its own."""
@@ -963,7 +973,8 @@ def storage_advice(error: Exception, journal: Path) -> str:
     elif kind == "read-only":
         what = f"the storage that holds {journal} is read-only"
         fix = (
-            "remount it read-write (sudo mount -o remount,rw /), or make the journal and its "
+            f"remount it read-write (sudo mount -o remount,rw {mount_point(journal)}), or make "
+            "the journal and its "
             "folder writable by pawnlight again; a storage that turns read-only by itself is "
             "often an SD card that is failing"
         )
