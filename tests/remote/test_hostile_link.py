@@ -66,6 +66,17 @@ def heard_online(posted: list[Any], board: str) -> bool:
 DEEP = b'{"v":1,"x":' + b"[" * 5000 + b"]" * 5000 + b"}"
 
 
+def reads_on_after(broker: Broker, as_b: Any, poisoned: int) -> None:
+    """A board's link started, ignores the poison, and still reads what comes next."""
+    with link(broker, "board-a") as (board_a, posted):
+        until(lambda: board_a.ignored >= poisoned, what="the poison ignored")
+        publish(as_b, presence_topic("board-b"), presence_payload(True))
+        until(lambda: heard_online(posted, "board-b"), what="board-b's presence")
+        thread = board_a.client._thread
+        assert board_a.connected and thread is not None and thread.is_alive()
+        publish(as_b, presence_topic("board-b"), DEEP, retain=True)
+
+
 def test_poisoned_messages_neither_stop_the_link_nor_its_next_start(broker):
     """A board's own user published a nesting 5,000 deep, a topic ending in a non-ASCII digit
     and a 5,000-digit turn number, retained: each board's MQTT thread died at every start."""
@@ -80,14 +91,8 @@ def test_poisoned_messages_neither_stop_the_link_nor_its_next_start(broker):
     try:
         for topic, payload in poison.items():
             publish(as_b, topic, payload, retain=True)
-        for _ in range(2):  # a start, and the next one: the poison is still retained
-            with link(broker, "board-a") as (board_a, posted):
-                until(lambda b=board_a: b.ignored >= len(poison), what="the poison ignored")
-                # The link still reads what comes next.
-                publish(as_b, presence_topic("board-b"), presence_payload(True))
-                until(lambda p=posted: heard_online(p, "board-b"), what="board-b's presence")
-                assert board_a.connected and board_a.client._thread.is_alive()
-                publish(as_b, presence_topic("board-b"), DEEP, retain=True)
+        reads_on_after(broker, as_b, len(poison))
+        reads_on_after(broker, as_b, len(poison))  # the next start: the poison still retained
     finally:
         as_b.loop_stop()
 
@@ -104,7 +109,9 @@ def test_a_second_board_under_the_same_id_is_refused_and_both_are_told(broker):
             )
             assert "another board connected to the remote broker as board-a" in said[0]
             assert [p.text for p in second_posted if isinstance(p, Trouble)] == [second.refused]
-            assert "another board is connected to the remote broker as board-a" in second.refused
+            assert "another board is connected to the remote broker as board-a" in str(
+                second.refused
+            )
         # The first stays connected, and the broker keeps it online under its own nonce.
         assert first.connected
         listener, got = listen(broker, presence_topic("board-a"))

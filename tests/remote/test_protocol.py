@@ -214,14 +214,14 @@ def test_a_message_past_the_strict_bounds_is_a_protocol_error_never_another():
     ):
         with pytest.raises(ProtocolError, match="not a pawnlight topic"):
             parse_topic(topic)
-    topic = parse_topic(f"{game}/events/0")
+    turn = parse_topic(f"{game}/events/0")
     deep = b'{"v":1,"x":' + b"[" * 5000 + b"]" * 5000 + b"}"
     with pytest.raises(ProtocolError, match="nested too deeply"):
-        decode_event(deep, topic)
+        decode_event(deep, turn)
     digits = b'{"v":1,"seq":' + b"9" * 5000 + b"}"
     with pytest.raises(ProtocolError):
-        decode_event(digits, topic)
+        decode_event(digits, turn)
     with pytest.raises(ProtocolError, match="too large"):
-        decode_event(b'{"v":1,"x":"' + b"a" * 70_000 + b'"}', topic)
+        decode_event(b'{"v":1,"x":"' + b"a" * 70_000 + b'"}', turn)
     with pytest.raises(ProtocolError, match="appears twice"):
         decode_presence(b'{"v":1,"online":true,"online":false}')

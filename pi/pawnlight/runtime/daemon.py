@@ -189,6 +189,7 @@ class Daemon:
             lambda topic, payload: link.client.publish(topic, payload, qos=1, retain=True),
             lambda: link.connected,
         )
+        link.on_clash = self.live_publisher.resend
         self.live_publisher.start()
 
     def _deck(self) -> CardDeck:

@@ -138,6 +138,9 @@ class RemoteLink:
         self._nonces = {self.nonce}
         #: Why this board left the broker for good (another board has its id), else None.
         self.refused: str | None = None
+        #: Called when a newcomer under this board's id was refused (it may have overwritten
+        #: this board's retained messages meanwhile: the live game is sent again).
+        self.on_clash: Callable[[], None] | None = None
         # Set once stop() says "offline": that message coming back is this board's own goodbye,
         # not a stale will to answer with "online" again (_on_message).
         self._stopping = False
@@ -334,6 +337,8 @@ class RemoteLink:
             log.error("%s", words)
             self._post(Trouble(words, self._clock()))
             self._say_online(client, clash=presence.nonce)
+            if self.on_clash is not None:
+                self.on_clash()
             return True
         return presence.nonce is not None and presence.nonce in self._nonces
 
