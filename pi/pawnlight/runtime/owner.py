@@ -572,8 +572,8 @@ class Owner:
         if isinstance(item, FirmwareError):
             self.errors.append(f"board error {item.code}: {item.message}")
             return None
-        if isinstance(item, Reading | CardScanned | Pressed | Held | LinkChanged | Tick):
-            return item
+        if isinstance(item, Reading | CardScanned | Pressed | Held | LinkChanged | Tick | Trouble):
+            return item  # Trouble: the remote link's words (another board under this id)
         raise TypeError(f"the owner does not know {type(item).__name__}")
 
     def _count_restarts(self) -> None:
