@@ -5,7 +5,8 @@ ACL enforces it, so a board cannot forge another's move):
 
 * ``pawnlight/boards/<board>/presence``                retained; ``{"online": true|false}``,
   the ``false`` also left as the connection's last will;
-* ``pawnlight/boards/<host>/codes/<join code>``        retained; the game's :class:`Setup`;
+* ``pawnlight/boards/<board>/codes/<join code>``       retained; the game's :class:`Setup`, from
+  its host and a copy from every board of it (a broker that lost its store gets it back);
 * ``pawnlight/boards/<board>/games/<game>/events/<seq>`` retained; a :class:`TurnEvent`: the
   turn ``seq`` (0 for the first) of the game, played at that board (an empty retained message
   clears it once the turn is taken back);
