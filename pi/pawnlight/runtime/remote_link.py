@@ -68,6 +68,8 @@ log = logging.getLogger("pawnlight.remote")
 
 #: Seconds a join waits for the host's announcement of its code.
 LOOKUP_TIMEOUT = 5.0
+#: Ignored messages each said in the log before only one in 1,000 is.
+LOGGED = 50
 #: How long hosting or joining waits for a connection being made before it is refused.
 CONNECT_WAIT = 3.0
 
@@ -261,12 +263,22 @@ class RemoteLink:
             self._ignore(message, f"{type(error).__name__}: {str(error)[:200]}")
 
     def _ignore(self, message: mqtt.MQTTMessage, why: str) -> None:
+        """Counted; said in one line (the first LOGGED, then one in every 1,000: a flood must
+        not fill the log)."""
         self.ignored += 1
+        if self.ignored > LOGGED and self.ignored % 1000:
+            return
         try:
             topic = str(message.topic)[:120]
         except Exception:  # a topic that is not UTF-8 text
             topic = repr(message._topic[:120])
-        log.warning("board %s ignored a message on %s: %s", self.board, topic, why)
+        log.warning(
+            "board %s ignored a message on %s: %s (%d ignored so far)",
+            self.board,
+            topic,
+            why,
+            self.ignored,
+        )
 
     def _read(self, client: mqtt.Client, message: mqtt.MQTTMessage) -> None:
         topic = parse_topic(message.topic)
