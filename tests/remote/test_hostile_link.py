@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
+
 from pawnlight.companion.signals import RemoteBoard, RemoteTurn, Trouble
 from pawnlight.remote.protocol import (
     Setup,
@@ -156,6 +158,7 @@ FLOOD = 20_000
 TURNS = 19
 
 
+@pytest.mark.slow
 def test_a_retained_flood_does_not_cost_a_board_catching_up_its_turns(broker):
     """20,000 retained messages from one board's user under the game's topics: the broker's
     queue for a board catching up dropped its outgoing messages, and the board stopped at 14 of
