@@ -330,13 +330,14 @@ class RemoteLink:
         if presence.clash is not None and presence.clash in self._nonces:
             # Another board had this id first and refused this one: leave the broker for good
             # (a clean disconnect: no last will calling the other board offline).
+            self._stopping = True
+            self.connected = False  # left for good, from now on (the disconnect follows)
             self.refused = (
                 f"another board is connected to the remote broker as {self.board}: this board "
                 "left it; give each board its own id (--board-id, docs/remote.md)"
             )
             log.error("%s", self.refused)
             self._post(Trouble(self.refused, self._clock()))
-            self._stopping = True
             client.disconnect()
             return True
         if presence.nonce is not None and presence.nonce not in self._nonces and not message.retain:
