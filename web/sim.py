@@ -2,6 +2,8 @@
 
 The API is fixed for outside tools (docs/api.md, 'The simulator') and needs no PIN: it stands
 for the players' hands on the board, and anyone at the table may move a pawn or scan a card.
+The one exception is the owner's unlock (Hint and Undo held), which lifts the PIN lockout: on a
+simulated board it needs the PIN, as anyone who can reach the page could otherwise hold it.
 The service's simulator checks every square, colour and card and raises ValueError with a
 message for the player; those become 400s.
 """
@@ -15,6 +17,7 @@ from flask import Blueprint, Response, jsonify, render_template
 
 from pawnlight.board.places import pawn_places
 from pawnlight.board.svg import render_board
+from pawnlight.companion.commands import UNLOCK_CHORD
 from pawnlight.devices.events import BUTTONS
 from pawnlight.devices.sim_board import LINE_FAULTS
 from pawnlight.rules.board import COLOURS
@@ -22,6 +25,7 @@ from pawnlight.rules.cards import CARDS
 from pawnlight.rules.editions import Variant
 
 from . import bodies
+from .auth import require_owner
 from .context import context
 from .errors import ApiError
 from .pages import live_context, owner_context
@@ -111,6 +115,10 @@ def hold():
         },
         required=("buttons", "seconds"),
     )
+    if frozenset(data["buttons"]) == UNLOCK_CHORD:
+        # The unlock stands for the owner's hands on a real board; the simulator is served to
+        # the network, so here it asks for the PIN (a wrong one counts as any wrong PIN).
+        require_owner(changing=True)
     return _act(lambda: _sim().hold(data["buttons"], data["seconds"]))
 
 

@@ -490,6 +490,28 @@ class EveningMachine(RuleBasedStateMachine):
         self.evening.wait(lambda s: s["storage"]["ok"], timeout=30, what="the storage to work")
         self.state = self.evening.settled()
 
+    @precondition(
+        lambda self: self.playing() and self.state["phase"] == "draw" and self.disasters_left > 0
+    )
+    @rule(card=st.sampled_from(["1", "2", "sorry"]))
+    def storage_read_only_at_start(self, card: str) -> None:
+        """The daemon starts again (a power cut) on a storage that is read-only, a card is drawn
+        (held), and the storage is made writable: the held draw is saved without a restart."""
+        self.disasters_left -= 1
+        self.count("read-only storage at start")
+        self.evening.read_only(True)
+        try:
+            self.evening.restart(kill=True)
+            with contextlib.suppress(Refused):
+                self.evening.call("POST", "/api/sim/scan", {"card": card})
+            self.evening.wait(
+                lambda s: s["settled"] or not s["storage"]["ok"], what="the draw saved or held"
+            )
+        finally:
+            self.evening.read_only(False)
+        self.evening.wait(lambda s: s["storage"]["ok"], timeout=30, what="the storage to work")
+        self.state = self.evening.settled()
+
     # -- after every step ---------------------------------------------------------------------
 
     @invariant()

@@ -119,3 +119,24 @@ def test_journal_files_deleted_and_a_read_only_storage_lose_no_turn_across_a_res
     state = evening.wait(lambda s: s["game_id"] == saved["game_id"] and s["phase"] != "idle")
     assert state["history"] == ["forfeit", "forfeit"]
     evening.check_records(evening.check())
+
+
+@pytest.mark.slow
+def test_a_storage_read_only_at_start_heals_once_writable(evening):
+    """Issue #44: the daemon started on a read-only storage, a card was drawn (held, rightly),
+    the storage made writable: the journal's retry opened a new connection beside the one made
+    read-only, which SQLite keeps read-only, and the held draw was never recorded."""
+    rng = random.Random(3)
+    start(evening, {"players": ["red", "blue"]}, rng)
+    evening.read_only(True)
+    try:
+        evening.restart(kill=True)
+        evening.call("POST", "/api/sim/scan", {"card": "1"})
+        held = evening.wait(lambda s: not s["storage"]["ok"], what="the storage fault")
+        assert "is read-only" in held["warning"], held["warning"]
+    finally:
+        evening.read_only(False)
+    saved = evening.wait(lambda s: s["storage"]["ok"], timeout=30, what="the held draw saved")
+    assert saved["card"] == "1"
+    state = evening.check()
+    evening.check_records(state)

@@ -8,10 +8,12 @@ import pytest
 
 from pawnlight.companion.service import CommandRefused
 from pawnlight.companion.signals import (
+    Buzz,
     ClearTurns,
     Pressed,
     PublishDoubling,
     PublishSeating,
+    PublishSetup,
     PublishTakeback,
     PublishTurn,
     Remember,
@@ -21,6 +23,7 @@ from pawnlight.companion.signals import (
     RemoteSeating,
     RemoteTakeback,
     RemoteTurn,
+    StartRecord,
 )
 from pawnlight.remote.protocol import (
     DoublingEvent,
@@ -31,6 +34,7 @@ from pawnlight.remote.protocol import (
     Takeback,
     TurnEvent,
     decode_seating,
+    position_hash,
 )
 from pawnlight.rules import Position
 
@@ -187,7 +191,7 @@ def test_an_illegal_or_mismatched_turn_is_refused():
     # A turn for red from the board where blue is seated: refused.
     wrong_board = TurnEvent(good.game, 0, "board-b", 0, "1", good.move, good.hash)
     deliver(a, [wrong_board])
-    assert "red is seated at board-a" in state(a)["warning"]
+    assert "red is seated at board board-a" in state(a)["warning"]
     # The good one is still taken.
     deliver(b, [good])
     assert state(b)["remote"]["copy"]["text"] == "R:start-T4"
@@ -564,3 +568,100 @@ def test_a_board_that_lost_its_journal_joins_again_and_copies_its_own_turns_back
     # Blue's turn is this board's own: published again, the very message the broker holds
     # (the other boards drop it as a duplicate).
     assert sent(fresh) == [everything[1]]
+
+
+# -- issue #44: hostile messages, the grace after a restart, a game joined again ---------------
+
+
+def test_a_turn_forged_with_the_hosts_credentials_for_a_guests_colour_is_refused():
+    """The host may play a colour only as its seating says: a turn for blue (seated at B) on the
+    host's own topic was lit and journalled at the host while B played its real turn."""
+    a, b = board("board-a"), board("board-b")
+    a.scan("1")
+    a.play(a.game.legal[0])
+    deliver(b, sent(a))
+    b.play(b.game.legal[0])
+    b.scan("2")
+    b.play(b.game.legal[0])  # blue's real 2 at board B
+    (real,) = sent(b)
+    forged = TurnEvent(real.game, real.seq, "board-a", real.colour, "1", real.move, real.hash)
+    words = "a turn from board board-a for blue (a 1, turn 2) was refused: blue is seated at board"
+    # At the host (its own topic) and at B (the host's topic): refused in words, once.
+    deliver(a, [forged])
+    assert words in state(a)["warning"] and state(a)["remote"]["copy"] is None
+    deliver(b, [forged])
+    assert words in state(b)["warning"]
+    b.effects.clear()
+    deliver(b, [forged])  # the retained forgery again (a reconnection): not said again
+    assert not [e for e in b.effects if isinstance(e, Buzz)]
+    deliver(a, [real])
+    assert state(a)["remote"]["copy"]["text"] == real.move
+    a.play(a.game.legal[0])
+    assert [t.card for t in a.game.history] == [t.card for t in b.game.history] == ["1", "2"]
+
+
+def test_a_turn_of_the_hosts_computer_waits_for_the_seating_that_hands_it_the_colour():
+    """The host's turn for a colour handed to its computer may arrive before the seating."""
+    a, b = board("board-a"), board("board-b")
+    a.scan("1")
+    a.play(a.game.legal[0])
+    deliver(b, sent(a))
+    b.play(b.game.legal[0])
+    handed = Seating(SETUP.game, "board-a", (Handed(1, 1, "board-a", True),))
+    after = b.game.rules.options(b.game.position, 1, "2").moves[0].after
+    blue = TurnEvent(SETUP.game, 1, "board-a", 1, "2", "B:start-T19", position_hash(after))
+    deliver(b, [blue])
+    assert state(b)["remote"]["copy"] is None and "refused" not in (state(b)["warning"] or "")
+    b.effects += b.companion.handle(RemoteSeating(handed, b.now))
+    b.advance(0.01)
+    assert state(b)["remote"]["copy"]["text"] == "B:start-T19"
+
+
+def test_after_a_restart_the_grace_counts_from_the_daemons_start_not_the_machines_boot():
+    """The companion's clock is the machine's monotonic clock (its uptime): a game restored at
+    start counted a board offline since 0, so the grace had passed at once."""
+    a = board("board-a")
+    kept = [e.value for e in a.effects if isinstance(e, Remember) and e.name == "remote"][-1]
+    again = Bench()
+    again.now = 86_400.0  # a day since boot
+    again.companion.offline_grace = 120.0
+    again.companion.resume(a.game.__class__.replay(a.game.config, a.game.events))
+    again.effects += again.companion.restore_remote(kept)
+    again.show(a.game.position)
+    again.effects += again.companion.handle(RemoteBoard("board-a", True, again.now))
+    again.advance(1.0)
+    assert state(again)["remote"]["boards"]["board-b"]["offline_for"] < 5
+    for command, args in (
+        ("remote_seat", {"colour": "blue", "computer": True}),
+        ("remote_adjourn", {}),
+    ):
+        with pytest.raises(CommandRefused, match="offline only"):
+            again.command(command, **args)
+    again.advance(121.0)
+    assert state(again)["remote"]["away_long"] == ["board-b"]
+    again.command("remote_adjourn")
+
+
+def test_joining_the_game_this_board_plays_keeps_it():
+    """``remote_start`` with the game this board is in (its own join code again) abandoned it
+    and began an empty copy: the journal held the game twice."""
+    _, b = two_turns_played()
+    b.effects.clear()
+    reply = b.command("remote_start", setup=SETUP.to_json(), me="board-b")
+    assert reply["kept"] is True and reply["game"] == SETUP.game
+    assert state(b)["history"] == ["R:start-T4", "B:start-T19"]
+    assert not [e for e in b.effects if isinstance(e, StartRecord | Remember)]  # no new game
+
+
+def test_every_board_gives_the_setup_back_to_a_broker_on_each_connection():
+    """A broker that lost its store lost the join code for good: each board publishes the setup
+    under its own name when a game starts there and on every new connection; the host its
+    seating too."""
+    a, b = board("board-a"), board("board-b")
+    for bench in (a, b):
+        assert [e.setup for e in bench.effects if isinstance(e, PublishSetup)] == [SETUP]
+        bench.effects.clear()
+        bench.effects += bench.companion.handle(RemoteResync(bench.now))
+        assert [e.setup for e in bench.effects if isinstance(e, PublishSetup)] == [SETUP]
+    assert [e.seating.host for e in a.effects if isinstance(e, PublishSeating)] == ["board-a"]
+    assert not [e for e in b.effects if isinstance(e, PublishSeating)]

@@ -27,7 +27,12 @@ class Broker(LocalBroker):
     """``Broker(folder, boards)``: the boards and the dashboard, each with its test password."""
 
     def __init__(
-        self, folder: Path, boards: Iterable[str], tls: Certificates | None = None
+        self,
+        folder: Path,
+        boards: Iterable[str],
+        tls: Certificates | None = None,
+        persistence: bool = True,
     ) -> None:
         users = [*boards, DASHBOARD]
-        super().__init__(folder, {user: password_of(user) for user in users}, tls=tls)
+        passwords = {user: password_of(user) for user in users}
+        super().__init__(folder, passwords, tls=tls, persistence=persistence)

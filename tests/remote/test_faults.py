@@ -148,7 +148,7 @@ def test_duplicates_forgeries_and_a_differing_position_are_refused(boards, broke
     forged.update(board="board-b")
     publish(as_b, event_topic("board-b", game, len(history)), json.dumps(forged).encode())
     state = a.wait(lambda s: s["warning"] is not None)
-    assert "red is seated at board-a" in state["warning"]
+    assert "red is seated at board board-a" in state["warning"]
     assert b.state()["history"] == history
     # A board whose position differs: a turn whose position hash is not what this board's
     # rules make of it (the next turn is blue's, at board-b).

@@ -50,7 +50,7 @@ def own_offline() -> Any:
 def test_a_stale_will_of_this_board_is_answered_with_online():
     link, client = link_and_client()
     link._on_message(client, None, own_offline())  # type: ignore[arg-type]
-    assert client.published == [(presence_topic("kitchen"), presence_payload(True))]
+    assert client.published == [(presence_topic("kitchen"), presence_payload(True, link.nonce))]
 
 
 def test_its_own_goodbye_coming_back_while_it_stops_is_left_alone():

@@ -201,3 +201,27 @@ def test_turns_out_of_order_and_twice():
     other = TurnEvent("g0001", 1, "board-a", 1, "5", "forfeit", second.hash)
     assert inbox.offer(other, played=1) == "conflict"
     assert inbox.next(2) is None and not inbox.waiting
+
+
+def test_a_message_past_the_strict_bounds_is_a_protocol_error_never_another():
+    """Issue #44: a nesting 5,000 deep raised RecursionError, a topic's non-ASCII digit and a
+    5,000-digit number ValueError, and each ended the board's MQTT thread."""
+    game = "pawnlight/boards/board-b/games/g0001"
+    for topic in (
+        f"{game}/events/\u00b2",
+        f"{game}/events/{'9' * 5000}",
+        f"{game}/takeback/1\u0661",
+    ):
+        with pytest.raises(ProtocolError, match="not a pawnlight topic"):
+            parse_topic(topic)
+    turn = parse_topic(f"{game}/events/0")
+    deep = b'{"v":1,"x":' + b"[" * 5000 + b"]" * 5000 + b"}"
+    with pytest.raises(ProtocolError, match="nested too deeply"):
+        decode_event(deep, turn)
+    digits = b'{"v":1,"seq":' + b"9" * 5000 + b"}"
+    with pytest.raises(ProtocolError):
+        decode_event(digits, turn)
+    with pytest.raises(ProtocolError, match="too large"):
+        decode_event(b'{"v":1,"x":"' + b"a" * 70_000 + b'"}', turn)
+    with pytest.raises(ProtocolError, match="appears twice"):
+        decode_presence(b'{"v":1,"online":true,"online":false}')

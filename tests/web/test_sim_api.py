@@ -162,3 +162,22 @@ def test_the_sim_page_says_its_cards_properly(client):
     page = client.get("/sim").get_data(as_text=True)
     assert 'aria-label="Scan an 8"' in page and 'aria-label="Scan a Sorry!"' in page
     assert "Scan a 8" not in page
+
+
+def test_the_unlock_held_on_the_simulator_needs_the_pin(client, service):
+    """Issue #44: Hint and Undo held on a simulated board lifted every PIN lockout without a
+    PIN, so anyone reaching the page could try all 10,000 PINs in hours."""
+    held: list[list[str]] = []
+    assert service.sim is not None
+    service.sim._hold = lambda buttons, seconds: held.append(list(buttons))
+    unlock = {"buttons": ["hint", "undo"], "seconds": 3.2}
+    refused = client.post("/api/sim/hold", json=unlock)
+    assert refused.status_code == 403 and "owner's PIN" in json_of(refused)["error"]
+    wrong = client.post("/api/sim/hold", json=unlock, headers={"X-Pawnlight-Pin": "0000"})
+    assert wrong.status_code in (403, 429) and held == []
+    assert client.post("/api/sim/hold", json=unlock, headers=OWNER).status_code == 200
+    assert held == [["hint", "undo"]]
+    # The seat chord is the players' own: no PIN.
+    seat = {"buttons": ["hint", "confirm"], "seconds": 3.2}
+    assert client.post("/api/sim/hold", json=seat).status_code == 200
+    assert held[-1] == ["hint", "confirm"]

@@ -67,7 +67,17 @@ def _new_game(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Eff
 
 def _remote_start(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
     """``{"setup": Setup JSON, "me": board id}``: a remote game begins here (companion.remote);
-    the runtime's remote link hosts or joins it over the broker."""
+    the runtime's remote link hosts or joins it over the broker.  The game this board plays
+    already (joined again with its own code) is kept as it stands: never begun a second time."""
+    setup = args.get("setup")
+    game = setup.get("game") if isinstance(setup, Mapping) else None
+    if (
+        table.remote is not None
+        and table.remote.setup.game == game
+        and table.game is not None
+        and not table.game.over
+    ):
+        return {"ok": True, "phase": table.phase, "game": game, "kept": True}, []
     remote, remembered = start_remote(table, args)
     table.computer = {}
     effects = begin_game(table, new_game(remote.setup.config).config)

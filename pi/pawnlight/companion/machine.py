@@ -78,6 +78,8 @@ class Companion(Table):
         # Inputs come from several threads: a reading stamped a moment before the last tick
         # may arrive after it. Time never goes backwards for the recogniser.
         self.now = max(self.now, item.at)
+        if self.started is None:
+            self.started = self.now
         effects: list[Effect] = []
         if self.asking_until is not None and self.now >= self.asking_until:
             self.asking_until = None  # one press never ends a game: the question lapses
@@ -155,6 +157,8 @@ class Companion(Table):
     ) -> tuple[dict[str, object], list[Effect]]:
         """A command from the web page (PIN checked there); CommandRefused when refused."""
         self.now = max(self.now, at)
+        if self.started is None:
+            self.started = self.now
         reply, effects = commands.command(self, name, args)
         return reply, effects + remote.follow(self) + self._lights()
 

@@ -51,6 +51,7 @@ from .signals import (
     Effect,
     PublishDoubling,
     PublishSeating,
+    PublishSetup,
     PublishTakeback,
     PublishTurn,
     Remember,
@@ -101,7 +102,7 @@ def start(table: Table, args: Mapping[str, object]) -> tuple[RemoteGame, list[Ef
     # The host's computer plays them from the first turn, as a seat it took over (every board
     # reads the same setup, so every board knows it without a seating message).
     remote.handed = [Handed(0, COLOURS.index(c), setup.host, True) for c, _ in request.computer]
-    return remote, [Remember(REMEMBERED, _saved(remote))]
+    return remote, [Remember(REMEMBERED, _saved(remote)), PublishSetup(setup)]
 
 
 def _remote_game(table: Table, setup: Setup, me: str, seats: Mapping[str, str]) -> RemoteGame:
@@ -109,9 +110,9 @@ def _remote_game(table: Table, setup: Setup, me: str, seats: Mapping[str, str]) 
     # Until their presence arrives, the other boards count as offline (and this one until its
     # link to the broker is up).
     online = {board: table.presence.get(board, False) for board in setup.boards()}
-    remote = RemoteGame(setup, me, by_colour, online)
-    remote.offline_since = {board: table.now for board, up in online.items() if not up}
-    return remote
+    # Offline time counts from when this daemon first knows the time (follow): a game restored
+    # at start must not count from the clock's zero (the machine's boot).
+    return RemoteGame(setup, me, by_colour, online)
 
 
 def _saved(remote: RemoteGame) -> dict[str, object]:
@@ -174,8 +175,13 @@ def take(table: Table, item: RemoteInput) -> list[Effect]:
     if remote is None:
         return []  # a message for a remote game this board has left
     if isinstance(item, RemoteResync):
+        # The broker may have lost its store: every turn, the setup (the join code), and on
+        # the host its seating, given back (the boards that have them drop the copies).
         remote.offered = remote.doublings_offered = 0
-        return []
+        again: list[Effect] = [PublishSetup(remote.setup)]
+        if remote.me == remote.setup.host:
+            again.append(PublishSeating(_seating(remote)))
+        return again
     if isinstance(item, RemoteDoubling):
         return _doubling_heard(table, remote, item.doubling)
     if isinstance(item, RemoteSeating):
@@ -186,9 +192,12 @@ def take(table: Table, item: RemoteInput) -> list[Effect]:
     game = table.game
     if game is None or event.game != remote.setup.game:
         return []
-    refused = _not_seated(table, remote, "turn", event.board, event.colour, event.seq)
-    if refused:
-        return refused
+    if remote.seated_at(event.seq).get(event.colour) != event.board:
+        if event.board == remote.setup.host != remote.me:
+            # The host's seating handing it the colour may come after the turn: held till then.
+            remote.unseated[event.seq] = event
+            return []
+        return _turn_refused(table, remote, event)
     history = game.history
     verdict = remote.inbox.offer(event, len(history))
     if verdict == "duplicate" and event.seq < len(history):
@@ -225,6 +234,38 @@ def _not_seated(
     return [Buzz("illegal")]
 
 
+def _turn_refused(table: Table, remote: RemoteGame, event: TurnEvent) -> list[Effect]:
+    """A turn from a board where its colour is not seated (a forgery, or a board out of step):
+    refused in words naming the board and the card, once."""
+    if (event.board, event.seq) in remote.refused:
+        return []
+    remote.refused.add((event.board, event.seq))
+    name = COLOURS[event.colour]
+    seated = remote.seated_at(event.seq).get(event.colour)
+    _say(
+        table,
+        f"a turn from board {event.board} for {name} ({a_card(event.card)}, turn "
+        f"{event.seq + 1}) was refused: {name} is seated at board {seated}",
+    )
+    return [Buzz("illegal")]
+
+
+def _settle_unseated(table: Table, remote: RemoteGame, played: int) -> list[Effect]:
+    """The host's turns held for a seating: taken once it hands the host the colour, refused
+    once the game is past them (the colour's own board played that turn)."""
+    effects: list[Effect] = []
+    for seq, event in sorted(remote.unseated.items()):
+        if remote.seated_at(seq).get(event.colour) == event.board:
+            del remote.unseated[seq]
+            if remote.inbox.offer(event, played) == "conflict":
+                _say(table, f"board {event.board} sent two different turns {seq + 1}: out of step")
+                effects.append(Buzz("illegal"))
+        elif seq < played:
+            del remote.unseated[seq]
+            effects += _turn_refused(table, remote, event)
+    return effects
+
+
 def follow(table: Table) -> list[Effect]:
     """After every input and command: publish the turns played here, copy the next turn from
     another board when the game is ready for it, and say which board is offline."""
@@ -232,6 +273,8 @@ def follow(table: Table) -> list[Effect]:
     game = table.game
     if remote is None or game is None:
         return []
+    if table.started is not None:
+        remote.count_offline_from(table.now)
     effects: list[Effect] = []
     history = game.history
     remote.offered = min(remote.offered, len(history))
@@ -251,6 +294,7 @@ def follow(table: Table) -> list[Effect]:
     remote.offered = len(history)
     effects += _publish_doublings(game, remote)
     _seat_now(table, remote)
+    effects += _settle_unseated(table, remote, len(history))
     effects += _take_doublings(table, remote)
     effects += _copy(table, remote)
     effects += _takeback_agreed(table, remote)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..board.leds import RGB, Scene
-from ..remote.protocol import DoublingEvent, Seating, Takeback, TurnEvent
+from ..remote.protocol import DoublingEvent, Seating, Setup, Takeback, TurnEvent
 from ..rules.game import Event, GameConfig, Result
 
 # -- inputs ---------------------------------------------------------------------------------------
@@ -223,6 +223,14 @@ class PublishTakeback:
 
 
 @dataclass(frozen=True)
+class PublishSetup:
+    """The remote game's setup (its join code and seats), retained under this board's own
+    name: any board of the game gives it back to a broker that lost it."""
+
+    setup: Setup
+
+
+@dataclass(frozen=True)
 class PublishSeating:
     """The host's seating changed (a seat handed, the game adjourned or resumed): retained on
     the broker for every board, those away included."""
@@ -259,6 +267,7 @@ Effect = (
     | PublishTurn
     | PublishTakeback
     | PublishSeating
+    | PublishSetup
     | PublishDoubling
     | ClearTurns
 )

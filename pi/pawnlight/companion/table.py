@@ -14,7 +14,7 @@ from ..board.layout import COLOUR, Layout
 from ..board.leds import Frame, Scene
 from ..board.recognise import Decision, Recogniser, Waiting
 from ..board.tracking import PawnTracker
-from ..remote.protocol import DoublingEvent, Handed, Inbox, Setup
+from ..remote.protocol import DoublingEvent, Handed, Inbox, Setup, TurnEvent
 from ..rules.board import COLOURS
 from ..rules.game import Game, GameConfig
 from ..rules.match import Match
@@ -71,8 +71,14 @@ class RemoteGame:
     #: The seats the host handed since the setup (to its computer while a board was away, and
     #: back), in turn order; ``seats`` is the seating in force for the turn the game is at.
     handed: list[Handed] = field(default_factory=list)
-    #: Since when (the companion's clock) each board of the game has been offline.
+    #: Since when (the companion's clock) each board of the game has been offline: from when
+    #: this board last heard it, or from this daemon's start (never the machine's boot).
     offline_since: dict[str, float] = field(default_factory=dict)
+    #: The host's turns for a colour its seating (not heard yet, perhaps) does not give it, by
+    #: number: played once the seating says so, refused once the game is past them.
+    unseated: dict[int, TurnEvent] = field(default_factory=dict)
+    #: Refused turns already said (board, number): a forged message retained is said once.
+    refused: set[tuple[str, int]] = field(default_factory=set)
     #: The host adjourned the game: it waits, saved, to be resumed with its join code.
     adjourned: bool = False
 
@@ -112,6 +118,12 @@ class RemoteGame:
         if self.online.get(board):
             return 0.0
         return max(0.0, now - self.offline_since.get(board, now))
+
+    def count_offline_from(self, now: float) -> None:
+        """Boards offline and not heard since this daemon started count from ``now``."""
+        for board, up in self.online.items():
+            if not up:
+                self.offline_since.setdefault(board, now)
 
 
 class Table:
@@ -183,6 +195,9 @@ class Table:
         self.unlocks = 0
         self.unlocked_at: float | None = None
         self.now = 0.0
+        #: The companion's clock at its first input (None before): offline time counts from
+        #: there at the most, so it restarts with the daemon.
+        self.started: float | None = None
         #: Sensors that read a pawn for a long time while the rest of the board changes: what
         #: the watch suspects (board.health.stuck, as JSON for the diagnostics page).
         self.stuck_watch = StuckSensorDetector(layout)

@@ -9,6 +9,7 @@ real board's do across a restart of the Pi.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import threading
@@ -238,6 +239,7 @@ class SimulatedBoard:
             self._uids.setdefault(card, []).append(uid)
         self._next_copy: dict[str, int] = {}
         self.path = path
+        self._unsaved = False  # the last save failed (said once)
         self._lock = threading.Lock()
         self.pawns = PhysicalBoard(self._load(path) if path is not None and path.exists() else None)
 
@@ -373,11 +375,20 @@ class SimulatedBoard:
         if self.path is None:
             return
         temporary = self.path.with_suffix(".tmp")
-        with open(temporary, "w") as out:
-            json.dump({"format": "pawnlight-sim-board", "cells": self.cells}, out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, self.path)
+        try:
+            with open(temporary, "w") as out:
+                json.dump({"format": "pawnlight-sim-board", "cells": self.cells}, out)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, self.path)
+        except OSError as error:  # a read-only or full storage: the pawns stand on in memory
+            if not self._unsaved:
+                logging.getLogger(__name__).error(
+                    "the simulated board's pawns cannot be kept in %s: %s", self.path, error
+                )
+            self._unsaved = True
+        else:
+            self._unsaved = False
 
     @staticmethod
     def _load(path: Path) -> list[int]:

@@ -5,7 +5,8 @@ ACL enforces it, so a board cannot forge another's move):
 
 * ``pawnlight/boards/<board>/presence``                retained; ``{"online": true|false}``,
   the ``false`` also left as the connection's last will;
-* ``pawnlight/boards/<host>/codes/<join code>``        retained; the game's :class:`Setup`;
+* ``pawnlight/boards/<board>/codes/<join code>``       retained; the game's :class:`Setup`, from
+  its host and a copy from every board of it (a broker that lost its store gets it back);
 * ``pawnlight/boards/<board>/games/<game>/events/<seq>`` retained; a :class:`TurnEvent`: the
   turn ``seq`` (0 for the first) of the game, played at that board (an empty retained message
   clears it once the turn is taken back);
@@ -30,6 +31,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from .. import strict_json
 from ..errors import PawnlightError
 from ..rules.board import COLOURS
 from ..rules.moves import Move, Rules
@@ -46,6 +48,14 @@ BOARD_ID = re.compile(r"^[A-Za-z0-9-]{1,64}$")
 #: A game's id and a join code.
 GAME_ID = re.compile(r"^[a-z0-9]{4,32}$")
 CODE = re.compile(r"^[A-Z0-9]{4,16}$")
+#: A turn's or a double's number in a topic: ASCII digits only (``str.isdigit`` takes "²").
+SEQ = re.compile(r"^[0-9]{1,9}$")
+#: The largest message a board reads from the broker (a setup is the largest: well under 4 KB).
+MAX_MESSAGE = 64 * 1024
+#: The deepest nesting a message may have (a setup's config: three levels).
+MAX_DEPTH = 8
+#: A topic longer than this is no pawnlight topic.
+MAX_TOPIC = 256
 #: Join codes are read aloud and typed: no 0/O, 1/I.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -129,6 +139,8 @@ class Topic:
 
 
 def parse_topic(topic: str) -> Topic:
+    if len(topic) > MAX_TOPIC:
+        raise ProtocolError(f"not a pawnlight topic: {topic[:64]!r}... (too long)")
     parts = topic.split("/")
     if len(parts) < 4 or "/".join(parts[:2]) != PREFIX or not BOARD_ID.match(parts[2]):
         raise ProtocolError(f"not a pawnlight topic: {topic!r}")
@@ -142,7 +154,7 @@ def parse_topic(topic: str) -> Topic:
         and rest[0] == "games"
         and GAME_ID.match(rest[1])
         and rest[2] in ("events", "takeback")
-        and rest[3].isdigit()
+        and SEQ.match(rest[3])
     ):
         kind = "event" if rest[2] == "events" else "takeback"
         return Topic(kind, board, game=rest[1], seq=int(rest[3]))
@@ -151,7 +163,7 @@ def parse_topic(topic: str) -> Topic:
         and rest[0] == "games"
         and GAME_ID.match(rest[1])
         and rest[2] == "doubling"
-        and rest[3].isdigit()
+        and SEQ.match(rest[3])
         and rest[4] in COLOURS
     ):
         return Topic(
@@ -215,9 +227,9 @@ def _encode(**fields: object) -> bytes:
 
 def _object(payload: bytes, what: str) -> dict[str, Any]:
     try:
-        data = json.loads(payload)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ProtocolError(f"{what} is not JSON") from None
+        data = strict_json.loads(payload, max_depth=MAX_DEPTH, max_bytes=MAX_MESSAGE, what=what)
+    except ValueError as error:  # too large, too deep, too many digits, not JSON: in words
+        raise ProtocolError(str(error)) from None
     if not isinstance(data, dict):
         raise ProtocolError(f"{what} must be a JSON object")
     if data.get("v") != VERSION:
@@ -234,7 +246,7 @@ def _text(data: dict[str, Any], key: str, what: str) -> str:
 
 def _count(data: dict[str, Any], key: str, what: str) -> int:
     value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 10**9:
         raise ProtocolError(f"{what}: {key} must be a whole number")
     return value
 
@@ -487,16 +499,33 @@ def check_seats(seats: object, players: tuple[str, ...] | None = None) -> dict[s
     return checked
 
 
-def presence_payload(online: bool) -> bytes:
-    return _encode(online=online)
+def presence_payload(online: bool, nonce: str | None = None, clash: str | None = None) -> bytes:
+    """``nonce``: the connection's own random word, so two boards given one id tell each other
+    apart; ``clash``: the nonce of a newcomer under this board's id, refused."""
+    extra = {k: v for k, v in (("nonce", nonce), ("clash", clash)) if v is not None}
+    return _encode(online=online, **extra)
 
 
-def decode_presence(payload: bytes) -> bool:
+@dataclass(frozen=True)
+class Presence:
+    online: bool
+    nonce: str | None = None
+    clash: str | None = None
+
+
+def read_presence(payload: bytes) -> Presence:
     data = _object(payload, "a presence message")
     online = data.get("online")
     if not isinstance(online, bool):
         raise ProtocolError("a presence message must say online: true or false")
-    return online
+    words = [data.get(key) for key in ("nonce", "clash")]
+    if any(w is not None and (not isinstance(w, str) or len(w) > 64) for w in words):
+        raise ProtocolError("a presence message's nonce and clash are short strings")
+    return Presence(online, words[0], words[1])
+
+
+def decode_presence(payload: bytes) -> bool:
+    return read_presence(payload).online
 
 
 # -- checking another board's turn ----------------------------------------------------------------

@@ -191,6 +191,7 @@ class Daemon:
             lambda topic, payload: link.client.publish(topic, payload, qos=1, retain=True),
             lambda: link.connected,
         )
+        link.on_clash = self.live_publisher.resend
         self.live_publisher.start()
 
     def _deck(self) -> CardDeck:
@@ -204,7 +205,10 @@ class Daemon:
         self.deck_path = path
         if self.sim and not uids:
             uids = simulated_uids(extra_one=True)  # the simulator's pack is ready-enrolled
-            save_deck(path, uids)
+            try:
+                save_deck(path, uids)
+            except OSError as error:  # a read-only storage: the pack is made again next start
+                log.error("could not save the simulator's pack to %s: %s", path, error)
         return CardDeck(uids)
 
     def _open_board(self, deck: CardDeck) -> None:

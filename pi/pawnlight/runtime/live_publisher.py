@@ -82,6 +82,10 @@ class LivePublisher:
         finally:
             subscription.close()
 
+    def resend(self) -> None:
+        """Send the latest again soon (another board under this id overwrote it)."""
+        self._was_connected = False
+
     def step(self, state: dict[str, Any] | None) -> bool:
         """Take a new state (or None: none came) in and send what is due; True if sent."""
         if state is not None:

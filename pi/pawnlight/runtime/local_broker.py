@@ -50,14 +50,32 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(sock.getsockname()[1])
 
 
+#: What the read-only dashboard may read: each board's presence, live game and games' turns,
+#: never a join code (``codes/``: whoever reads one can join the game as its board).
+DASHBOARD_READS = (
+    "pawnlight/boards/+/presence",
+    "pawnlight/boards/+/live",
+    "pawnlight/boards/+/games/#",
+)
+
+#: The broker's limits for remote play (docs/remote.md, "Setting up the broker"): a board
+#: catching up is handed every retained message of its game at once, so its queue must hold a
+#: flood's worth; a message is never larger than a board reads (protocol.MAX_MESSAGE).
+BROKER_LIMITS = (
+    "max_queued_messages 100000",
+    "max_inflight_messages 100",
+    "max_packet_size 131072",
+)
+
+
 def acl_text(boards: list[str]) -> str:
-    """Each board writes only its own topics; every user reads pawnlight's; the dashboard
-    writes nothing."""
+    """Each board writes only its own topics; every board reads pawnlight's; the dashboard
+    writes nothing and reads no join code."""
     lines: list[str] = []
     for board in boards:
         lines += [f"user {board}", f"topic write pawnlight/boards/{board}/#"]
         lines += ["topic read pawnlight/#", ""]
-    lines += [f"user {DASHBOARD}", "topic read pawnlight/#", ""]
+    lines += [f"user {DASHBOARD}", *(f"topic read {topic}" for topic in DASHBOARD_READS), ""]
     return "\n".join(lines)
 
 
@@ -121,6 +139,7 @@ class LocalBroker:
         tls: Certificates | None = None,
         host: str = "127.0.0.1",
         port: int | None = None,
+        persistence: bool = True,
     ) -> None:
         reason = missing()
         if reason is not None:
@@ -130,6 +149,7 @@ class LocalBroker:
         self.passwords = dict(passwords)
         self.boards = [user for user in self.passwords if user != DASHBOARD]
         self.tls = tls
+        self.persistence = persistence
         self.host = host
         self.port = free_port(host) if port is None else port
         self.url = f"{'mqtts' if tls else 'mqtt'}://{host}:{self.port}"
@@ -160,8 +180,9 @@ class LocalBroker:
             "allow_anonymous false",
             f"password_file {passwords}",
             f"acl_file {acl}",
-            "persistence true",
+            "persistence true" if self.persistence else "persistence false",
             f"persistence_location {store}/",
+            *BROKER_LIMITS,
             "log_type error",
             "log_type warning",
             "log_type notice",

@@ -47,6 +47,7 @@ from pawnlight.companion.signals import (
     Pressed,
     PublishDoubling,
     PublishSeating,
+    PublishSetup,
     PublishTakeback,
     PublishTurn,
     Reading,
@@ -71,7 +72,7 @@ from pawnlight.devices.events import (
     SensorChanged,
     SensorSnapshot,
 )
-from pawnlight.remote.protocol import DoublingEvent, Seating, Takeback, TurnEvent
+from pawnlight.remote.protocol import DoublingEvent, Seating, Setup, Takeback, TurnEvent
 from pawnlight.rules.editions import Variant
 from pawnlight.rules.game import Game, GameError, Result
 from pawnlight.runtime.board_clock import BoardClock
@@ -110,6 +111,8 @@ class RemotePort(Protocol):
     def publish_takeback(self, takeback: Takeback) -> None: ...
 
     def publish_seating(self, seating: Seating) -> None: ...
+
+    def publish_setup(self, setup: Setup) -> None: ...
 
     def publish_doubling(self, doubling: DoublingEvent) -> None: ...
 
@@ -569,8 +572,8 @@ class Owner:
         if isinstance(item, FirmwareError):
             self.errors.append(f"board error {item.code}: {item.message}")
             return None
-        if isinstance(item, Reading | CardScanned | Pressed | Held | LinkChanged | Tick):
-            return item
+        if isinstance(item, Reading | CardScanned | Pressed | Held | LinkChanged | Tick | Trouble):
+            return item  # Trouble: the remote link's words (another board under this id)
         raise TypeError(f"the owner does not know {type(item).__name__}")
 
     def _count_restarts(self) -> None:
@@ -620,6 +623,9 @@ class Owner:
             elif isinstance(effect, PublishSeating):
                 if self.remote is not None:
                     self.remote.publish_seating(effect.seating)
+            elif isinstance(effect, PublishSetup):
+                if self.remote is not None:
+                    self.remote.publish_setup(effect.setup)
             elif isinstance(effect, ClearTurns):
                 if self.remote is not None:
                     self.remote.clear(effect.game, effect.seq, effect.upto)
@@ -939,6 +945,16 @@ def storage_kind(error: Exception, journal: Path) -> str:
     return "io"
 
 
+def mount_point(path: Path) -> Path:
+    """The mount point of the file system that holds ``path`` (``/`` at the most)."""
+    here = path.absolute()
+    while not here.exists() and here != here.parent:
+        here = here.parent
+    while not os.path.ismount(here) and here != here.parent:
+        here = here.parent
+    return here
+
+
 def storage_advice(error: Exception, journal: Path) -> str:
     """What went wrong with the journal, and what to do about it, in words for the page: each
     kind of fault (:func:`storage_kind`) its own."""
@@ -957,7 +973,8 @@ def storage_advice(error: Exception, journal: Path) -> str:
     elif kind == "read-only":
         what = f"the storage that holds {journal} is read-only"
         fix = (
-            "remount it read-write (sudo mount -o remount,rw /), or make the journal and its "
+            f"remount it read-write (sudo mount -o remount,rw {mount_point(journal)}), or make "
+            "the journal and its "
             "folder writable by pawnlight again; a storage that turns read-only by itself is "
             "often an SD card that is failing"
         )

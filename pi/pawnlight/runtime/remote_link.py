@@ -31,6 +31,7 @@ from pawnlight.companion.signals import (
     RemoteSeating,
     RemoteTakeback,
     RemoteTurn,
+    Trouble,
 )
 from pawnlight.errors import PawnlightError
 from pawnlight.remote.protocol import (
@@ -48,7 +49,6 @@ from pawnlight.remote.protocol import (
     code_topic,
     decode_doubling,
     decode_event,
-    decode_presence,
     decode_seating,
     decode_setup,
     decode_takeback,
@@ -59,6 +59,7 @@ from pawnlight.remote.protocol import (
     parse_topic,
     presence_payload,
     presence_topic,
+    read_presence,
     seating_topic,
     takeback_topic,
 )
@@ -67,6 +68,8 @@ log = logging.getLogger("pawnlight.remote")
 
 #: Seconds a join waits for the host's announcement of its code.
 LOOKUP_TIMEOUT = 5.0
+#: Ignored messages each said in the log before only one in 1,000 is.
+LOGGED = 50
 #: How long hosting or joining waits for a connection being made before it is refused.
 CONNECT_WAIT = 3.0
 
@@ -131,6 +134,15 @@ class RemoteLink:
         self._lookups: dict[str, list[Setup]] = {}
         self._looked_up = threading.Condition(self._lock)
         self.connected = False
+        #: This connection's random word in its presence (a new one each connection), and
+        #: every one this link used: another under this board's id is another board.
+        self.nonce = uuid.uuid4().hex[:12]
+        self._nonces = {self.nonce}
+        #: Why this board left the broker for good (another board has its id), else None.
+        self.refused: str | None = None
+        #: Called when a newcomer under this board's id was refused (it may have overwritten
+        #: this board's retained messages meanwhile: the live game is sent again).
+        self.on_clash: Callable[[], None] | None = None
         # Set once stop() says "offline": that message coming back is this board's own goodbye,
         # not a stale will to answer with "online" again (_on_message).
         self._stopping = False
@@ -145,11 +157,13 @@ class RemoteLink:
             client.tls_set_context(context)
         client.will_set(presence_topic(board), presence_payload(False), qos=1, retain=True)
         client.reconnect_delay_set(min_delay=1, max_delay=2)
-        client.on_connect = self._on_connect
-        client.on_disconnect = self._on_disconnect
-        client.on_message = self._on_message
-        client.on_connect_fail = self._on_connect_fail
+        client.on_connect = self._guarded(self._on_connect)
+        client.on_disconnect = self._guarded(self._on_disconnect)
+        client.on_message = self._on_message  # guarded itself: it names the message's topic
+        client.on_connect_fail = self._guarded(self._on_connect_fail)
         self._failures = 0
+        #: Messages from the broker ignored (malformed, forged, or one that raised): counted.
+        self.ignored = 0
         self.client = client
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -171,6 +185,25 @@ class RemoteLink:
 
     # -- MQTT callbacks (the client's thread) -----------------------------------------------------
 
+    def _guarded(self, callback: Callable[..., None]) -> Callable[..., None]:
+        """A callback whose exception is counted and said in one line: one raising in the
+        client's thread would end that thread, and the board's remote play with it."""
+
+        def run(*args: Any) -> None:
+            try:
+                callback(*args)
+            except Exception as error:
+                self.ignored += 1
+                log.error(
+                    "board %s: the MQTT %s failed: %s: %s",
+                    self.board,
+                    callback.__name__.strip("_"),
+                    type(error).__name__,
+                    str(error)[:200],
+                )
+
+        return run
+
     def _on_connect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
@@ -181,7 +214,9 @@ class RemoteLink:
             self.connected = True
             self._looked_up.notify_all()
         self._failures = 0
-        client.publish(presence_topic(self.board), presence_payload(True), qos=1, retain=True)
+        self.nonce = uuid.uuid4().hex[:12]
+        self._nonces.add(self.nonce)
+        self._say_online(client)
         client.subscribe(PRESENCE_ALL, qos=1)
         with self._lock:
             self._following = None
@@ -217,46 +252,108 @@ class RemoteLink:
         log.warning("disconnected from the remote broker: %s", reason)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        """Every message, whatever it holds, is read or ignored: nothing in one can stop the
+        link (a message the client's thread raised on would end it, and with it the board's
+        remote play, at every start while it stays retained)."""
         try:
-            topic = parse_topic(message.topic)
-            payload = bytes(message.payload)
-            if topic.kind == "presence":
-                if not payload:
-                    return  # an empty retained message clears it
-                online = decode_presence(payload)
-                if (
-                    topic.board == self.board
-                    and not online
-                    and self.connected
-                    and not self._stopping
-                ):
-                    # This board's own last will, from a connection the broker dropped late
-                    # (a broker stopped and resumed, a board paused past its keepalive) after
-                    # this one began: still here, so said again.
-                    client.publish(
-                        presence_topic(self.board), presence_payload(True), qos=1, retain=True
-                    )
-                    return
-                self._post(RemoteBoard(topic.board, online, self._clock()))
-            elif not payload:
-                return  # a retained turn withdrawn (taken back)
-            elif topic.kind == "event":
-                self._post(RemoteTurn(decode_event(payload, topic), self._clock()))
-            elif topic.kind == "doubling":
-                self._post(RemoteDoubling(decode_doubling(payload, topic), self._clock()))
-            elif topic.kind == "seating":
-                self._post(RemoteSeating(decode_seating(payload, topic), self._clock()))
-            elif topic.kind == "takeback":
-                self._post(RemoteTakeback(decode_takeback(payload, topic), self._clock()))
-            elif topic.kind == "code" and topic.code is not None:
-                setup = decode_setup(payload)
-                if setup.host != topic.board or setup.code != topic.code:
-                    raise ProtocolError("a game announced under another board's name or code")
-                with self._looked_up:
-                    self._lookups.setdefault(topic.code, []).append(setup)
-                    self._looked_up.notify_all()
+            self._read(client, message)
         except ProtocolError as error:
-            log.warning("ignored a message on %s: %s", message.topic, error)
+            self._ignore(message, str(error))
+        except Exception as error:  # a bug, or a message no check foresaw: counted, said
+            self._ignore(message, f"{type(error).__name__}: {str(error)[:200]}")
+
+    def _ignore(self, message: mqtt.MQTTMessage, why: str) -> None:
+        """Counted; said in one line (the first LOGGED, then one in every 1,000: a flood must
+        not fill the log)."""
+        self.ignored += 1
+        if self.ignored > LOGGED and self.ignored % 1000:
+            return
+        try:
+            topic = str(message.topic)[:120]
+        except Exception:  # a topic that is not UTF-8 text
+            topic = repr(message._topic[:120])
+        log.warning(
+            "board %s ignored a message on %s: %s (%d ignored so far)",
+            self.board,
+            topic,
+            why,
+            self.ignored,
+        )
+
+    def _read(self, client: mqtt.Client, message: mqtt.MQTTMessage) -> None:
+        topic = parse_topic(message.topic)
+        payload = bytes(message.payload)
+        if topic.kind == "presence":
+            if not payload:
+                return  # an empty retained message clears it
+            presence = read_presence(payload)
+            online = presence.online
+            if topic.board == self.board and self._own_presence(client, presence, message):
+                return
+            self._post(RemoteBoard(topic.board, online, self._clock()))
+        elif not payload:
+            return  # a retained turn withdrawn (taken back)
+        elif topic.kind == "event":
+            self._post(RemoteTurn(decode_event(payload, topic), self._clock()))
+        elif topic.kind == "doubling":
+            self._post(RemoteDoubling(decode_doubling(payload, topic), self._clock()))
+        elif topic.kind == "seating":
+            self._post(RemoteSeating(decode_seating(payload, topic), self._clock()))
+        elif topic.kind == "takeback":
+            self._post(RemoteTakeback(decode_takeback(payload, topic), self._clock()))
+        elif topic.kind == "code" and topic.code is not None:
+            setup = decode_setup(payload)
+            # The host announces it; every board of the game keeps a copy under its own name,
+            # so a broker that lost its store is given it back by any of them.
+            if topic.board not in setup.boards() or setup.code != topic.code:
+                raise ProtocolError("a game announced by a board not in it, or under another code")
+            with self._looked_up:
+                found = self._lookups.setdefault(topic.code, [])
+                # The host's own word first, then the first copy heard.
+                found.insert(0 if topic.board == setup.host else len(found), setup)
+                self._looked_up.notify_all()
+
+    def _say_online(self, client: mqtt.Client, clash: str | None = None) -> None:
+        payload = presence_payload(True, self.nonce, clash)
+        client.publish(presence_topic(self.board), payload, qos=1, retain=True)
+
+    def _own_presence(self, client: mqtt.Client, presence: Any, message: Any) -> bool:
+        """A presence under this board's own id: handled here (True), or an ordinary one."""
+        if not presence.online:
+            if self.connected and not self._stopping:
+                # This board's own last will, from a connection the broker dropped late
+                # (a broker stopped and resumed, a board paused past its keepalive) after
+                # this one began: still here, so said again.
+                self._say_online(client)
+                return True
+            return False
+        if presence.clash is not None and presence.clash in self._nonces:
+            # Another board had this id first and refused this one: leave the broker for good
+            # (a clean disconnect: no last will calling the other board offline).
+            self._stopping = True
+            self.connected = False  # left for good, from now on (the disconnect follows)
+            self.refused = (
+                f"another board is connected to the remote broker as {self.board}: this board "
+                "left it; give each board its own id (--board-id, docs/remote.md)"
+            )
+            log.error("%s", self.refused)
+            self._post(Trouble(self.refused, self._clock()))
+            client.disconnect()
+            return True
+        if presence.nonce is not None and presence.nonce not in self._nonces and not message.retain:
+            # A newcomer under this board's id, heard live: it is refused (it leaves on
+            # hearing its nonce named), and the people here are told.
+            words = (
+                f"another board connected to the remote broker as {self.board} and was "
+                "refused: give each board its own id (--board-id, docs/remote.md)"
+            )
+            log.error("%s", words)
+            self._post(Trouble(words, self._clock()))
+            self._say_online(client, clash=presence.nonce)
+            if self.on_clash is not None:
+                self.on_clash()
+            return True
+        return presence.nonce is not None and presence.nonce in self._nonces
 
     # -- the game --------------------------------------------------------------------------------
 
@@ -283,6 +380,12 @@ class RemoteLink:
         topic = seating_topic(self.board, seating.game)
         self.client.publish(topic, seating.encode(), qos=1, retain=True)
 
+    def publish_setup(self, setup: Setup) -> None:
+        """The game's setup, retained under this board's own name (every board of the game
+        keeps one): a broker restarted without its store gets the join code back from any."""
+        topic = code_topic(self.board, setup.code)
+        self.client.publish(topic, setup.encode(), qos=1, retain=True)
+
     def publish_doubling(self, doubling: DoublingEvent) -> None:
         """Point play: a double called or answered here, recorded: retained, as a turn."""
         self.client.publish(doubling.topic(), doubling.encode(), qos=1, retain=True)
@@ -304,6 +407,8 @@ class RemoteLink:
         should not be told it is offline."""
         with self._looked_up:
             self._looked_up.wait_for(lambda: self.connected, timeout=CONNECT_WAIT)
+        if self.refused is not None:
+            raise CommandRefused(self.refused, 503)
         if not self.connected:
             raise CommandRefused("this board is not connected to the remote broker now", 503)
 
@@ -346,9 +451,13 @@ class RemoteLink:
                     del self._lookups[code]
                     raise CommandRefused(f"no game with the join code {code} on this broker", 404)
                 self._looked_up.wait(left)
-            setup = self._lookups.pop(code)[-1]
+            setup = self._lookups.pop(code)[0]
         self.client.unsubscribe(code_any(code))
-        self._command("remote_start", {"setup": setup.to_json(), "me": self.board})
+        started = self._command("remote_start", {"setup": setup.to_json(), "me": self.board})
         self.follow()
         seats = sorted(colour for colour, board in setup.seats.items() if board == self.board)
-        return {"game": setup.game, "host": setup.host, "seats": seats}
+        answer: dict[str, Any] = {"game": setup.game, "host": setup.host, "seats": seats}
+        if started.get("kept"):
+            answer["kept"] = True
+            answer["said"] = "this board plays that game already: it goes on where it stands"
+        return answer

@@ -285,18 +285,24 @@ class Journal:
     def reopen(self) -> None:
         """Write through a freshly opened connection from now on (after a storage fault: one
         opened while the storage was read-only stays read-only after the remount).  Files
-        deleted or replaced under this one are rescued first; the old connection is kept when
-        the new open fails (JournalError; JournalDamaged for a damaged file)."""
+        deleted or replaced under this one are rescued first; when the new open fails
+        (JournalError; JournalDamaged for a damaged file) there is no writer until a retry."""
         if threading.get_ident() != self._owner:
             raise JournalError("journal writes belong to the thread that opened it")
-        self.heal()
+        if self._writer is not None:
+            self.heal()
+        # The old connection goes first: SQLite shares one mapping of the -shm file among a
+        # process's connections to a journal, so a new one opened beside a connection made while
+        # the storage was read-only inherits its read-only mapping, and every write still fails
+        # after the remount.  Until the new open succeeds there is no writer (writes are held).
+        old, self._writer = self._writer, None
+        if old is not None:
+            old.close()
         reopened = Journal.open(self.path)
-        old, self._writer, reopened._writer = self._writer, reopened._writer, None
+        self._writer, reopened._writer = reopened._writer, None
         self._files = reopened._files
         self._size = 0
         self._live = None
-        if old is not None:
-            old.close()
 
     def close(self) -> None:
         if self._writer is not None:
