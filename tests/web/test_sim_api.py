@@ -162,3 +162,12 @@ def test_the_sim_page_says_its_cards_properly(client):
     page = client.get("/sim").get_data(as_text=True)
     assert 'aria-label="Scan an 8"' in page and 'aria-label="Scan a Sorry!"' in page
     assert "Scan a 8" not in page
+
+
+@pytest.mark.parametrize(("edition", "count"), [("parker-1950", 4), ("hasbro-2002", 0)])
+def test_the_simulator_draws_the_classic_editions_diamonds(client, service, edition, count):
+    """Issue #47, 5: the simulator's board has the diamonds the status page draws."""
+    service.start(("red", "blue"), edition=edition)
+    for path in ("/sim", "/partial/sim", "/api/sim/board.svg"):
+        page = client.get(path).get_data(as_text=True)
+        assert page.count("data-diamond") == count, path
