@@ -111,6 +111,7 @@ def test_a_turn_at_one_board_is_lit_as_a_copy_on_the_other_and_played_there_once
     assert "no card is wanted now" in state(b)["warning"]
     b.play(b.game.legal[0])
     assert state(b)["remote"]["copy"] is None
+    assert state(b)["warning"] is None  # issue #47, 2: it went with the copy
     assert state(b)["history"] == state(a)["history"] == ["R:start-T4"]
     assert sent(b) == []  # a copy is not published again
     # Blue's card at board B; board A copies it.
@@ -191,6 +192,8 @@ def test_an_illegal_or_mismatched_turn_is_refused():
     # The good one is still taken.
     deliver(b, [good])
     assert state(b)["remote"]["copy"]["text"] == "R:start-T4"
+    # Issue #47, 2: "out of step" was about the turn it came with: the game has moved on.
+    assert state(b)["phase"] == "move" and state(b)["warning"] is None
 
 
 def test_an_offline_board_pauses_the_game_everywhere():
