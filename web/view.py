@@ -364,7 +364,7 @@ SEATS_CHANGE = (
     CompanionPhase.DOUBLE,
 )
 #: The computer player a seat is given to during a game (the New game form offers the others).
-SEAT_PLAYER = "heuristic"
+SEAT_PLAYER = "normal"
 
 
 def seat_actions(state: Mapping[str, Any]) -> list[Action]:

@@ -268,7 +268,7 @@ def test_a_computer_seat_chooses_and_a_person_makes_its_move():
     bench.scan("5")  # red cannot move: forfeited
     bench.scan("1")  # blue's card: the computer chooses
     state = bench.companion.state().to_json()
-    assert state["computer"] == {"blue": "heuristic"}
+    assert state["computer"] == {"blue": "normal"}  # the level the New game form names
     assert state["guided"]["text"] == "B:start-T19" and "computer" in state["guided"]["by"]
     # A person makes the lit move for the computer.
     bench.play(bench.game.legal[0])
@@ -305,11 +305,13 @@ def test_the_hint_button_lights_the_suggested_move():
 def test_computer_seats_go_into_the_record_and_come_back_on_resume():
     bench = started(players=("red", "blue"), computer={"blue": "heuristic"})
     start = next(e for e in bench.effects if isinstance(e, StartRecord))
-    assert start.computer == (("blue", "heuristic"),)
+    assert start.computer == (("blue", "normal"),)  # one name for one player in the record
     game = bench.game
     resumed = Bench()
     resumed.effects += resumed.companion.resume(game, {"blue": "heuristic"})
-    assert resumed.companion.state().to_json()["computer"] == {"blue": "heuristic"}
+    assert resumed.companion.state().to_json()["computer"] == {
+        "blue": "normal"
+    }  # an old record: its level
     # A header that no longer fits the game (hand-edited, damaged) leaves people in every seat.
     damaged = Bench()
     damaged.effects += damaged.companion.resume(game, {"green": "heuristic"})

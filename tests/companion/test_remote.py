@@ -480,7 +480,7 @@ def test_the_hosts_computer_plays_a_colour_chosen_at_the_start():
             bench.effects += bench.companion.handle(RemoteBoard(name, True, bench.now))
         bench.show(bench.game.position)
     # Only the host plays it, with the player chosen; every board counts it as the computer's.
-    assert {c: spec for c, (spec, _) in a.companion.computer.items()} == {2: "strong"}
+    assert {c: spec for c, (spec, _) in a.companion.computer.items()} == {2: "hard"}
     assert b.companion.computer == {}
     assert state(a)["remote"]["computer"] == state(b)["remote"]["computer"] == ["yellow"]
     bad = {**WITH_COMPUTER.to_json(), "seats": {**WITH_COMPUTER.seats, "yellow": "board-b"}}

@@ -68,7 +68,7 @@ from .turns import after_turn, recorded
 REMEMBERED = "remote"
 
 #: The computer player the host gives a seat whose board is away (the page's default).
-COMPUTER = "heuristic"
+COMPUTER = "normal"
 
 ADJOURNED = "the host resumes it with its join code once every board is online"
 
