@@ -180,6 +180,23 @@ def test_the_simulator_sets_up_the_board_for_a_new_game(phone, served, service, 
     expect(phone.locator('#simboard .pawn[data-at="start:green"]')).to_have_count(4)
 
 
+def test_setting_up_by_tapping_keeps_the_colour_picked_for_its_start(
+    phone, served, service, expect
+):
+    """Issue #47, 7: red picked from the hand, each tap on red START puts another red pawn in
+    (not Red, START, Red, START); once the hand has no red left, the pick goes."""
+    service.command("new_game", {"players": ["red", "green"]})
+    open_live(phone, served, expect, "sim")
+    expect(phone.locator('[data-hand="red"]')).to_have_attribute("data-count", "4")
+    phone.locator('[data-hand="red"]').click()
+    start = phone.locator('#simboard [data-place="start:red"]')
+    for left in (3, 2, 1, 0):
+        start.click()
+        expect(phone.locator('[data-hand="red"]')).to_have_attribute("data-count", str(left))
+    expect(phone.locator('#simboard .pawn[data-at="start:red"]')).to_have_count(4)
+    expect(phone.locator('[data-hand="red"]')).to_have_attribute("aria-pressed", "false")
+
+
 def test_the_page_polls_when_the_event_stream_is_blocked(browser, served, service, expect):
     context = browser.new_context(viewport=PHONE)
     try:
