@@ -240,11 +240,14 @@ LEGEND: dict[str, tuple[str, str]] = {
     "ask": ("key-ask", "the board asks: press New game again to end this game"),
     "error": ("key-check", "a fault: see the message above"),
 }
-REPLAY_LEGEND: tuple[tuple[str, str], ...] = (
-    ("key-dest", "where the turn's pawns went"),
-    ("key-from", "the pawns that moved"),
-    ("key-slide", "a slide taken"),
-    ("key-bump", "a pawn sent back to START or switched"),
+#: The legend of a turn replayed: (legend key, words, the board drawing's attribute for that
+#: mark). A line is shown only when the turn's drawing has its mark (a turn with no slide says
+#: nothing of slides).
+REPLAY_LEGEND: tuple[tuple[str, str, str], ...] = (
+    ("key-dest", "where the turn's pawns went", "data-dest"),
+    ("key-from", "the pawns that moved", "data-from"),
+    ("key-slide", "a slide taken", "data-slide"),
+    ("key-bump", "a pawn sent back to START or switched", "data-bump"),
 )
 
 

@@ -79,6 +79,11 @@ def test_a_history_line_replays_that_turn_before_and_after(phone, served, servic
     expect(phone.locator('#board .pawn[data-at="T19"]')).to_have_count(0)  # blue not out yet
     expect(line).to_have_attribute("aria-current", "true")
     expect(phone).to_have_url(served.url + "?turn=1&when=after")
+    # Issue #47, 7: the legend names only the marks this turn has (no slide, nobody sent back).
+    legend = phone.locator("#replay-legend")
+    expect(legend.locator('[data-mark="data-dest"]')).to_be_visible()
+    expect(legend.locator('[data-mark="data-slide"]')).to_be_hidden()
+    expect(legend.locator('[data-mark="data-bump"]')).to_be_hidden()
     bar.get_by_role("link", name="Before").click()
     expect(phone.locator("#replay-label")).to_have_text(
         "Turn 1, before: Red, 1: a red pawn leaves START for red's start circle"
