@@ -57,6 +57,16 @@ VARIANT_NAMES: dict[str, str] = {
 }
 
 
+def variant_books() -> dict[str, str]:
+    """Each variant's rule books in words, for the New game form to say why a variant is not
+    offered with the book chosen: ``{"quick": "Parker Brothers 1939"}``."""
+    books: dict[str, list[str]] = {}
+    for edition in EDITIONS.values():
+        for variant in edition.variants:
+            books.setdefault(str(variant), []).append(edition.title)
+    return {variant: " and ".join(titles) for variant, titles in books.items()}
+
+
 def edition_title(name: object) -> str:
     """A rule book as the page names it: ``Hasbro, 2002`` for ``hasbro-2002``."""
     edition = EDITIONS.get(str(name))

@@ -245,3 +245,22 @@ def test_dark_mode_and_a_wide_screen(browser, served, service, expect):
         screenshot(page, "status-wide-dark")
     finally:
         context.close()
+
+
+def test_a_game_the_rule_book_has_not_says_why_it_is_greyed_out(phone, served, expect):
+    """Issue #47, 7: Quick game greyed out for Hasbro said nothing of why."""
+    open_live(phone, served, expect)
+    phone.locator("#pin").fill(PIN)
+    phone.get_by_role("button", name="Log in").click()
+    expect(phone.locator("#owner-tools")).to_be_visible()
+    phone.locator("#edition").select_option("hasbro-2002")
+    quick = phone.locator('#variant option[value="quick"]')
+    expect(quick).to_be_disabled()
+    expect(quick).to_have_text("Quick game (3 pawns each) (not in this rule book)")
+    expect(phone.locator("#variant-why")).to_contain_text(
+        "Quick game (3 pawns each): in the Parker Brothers, 1939"
+    )
+    phone.locator("#edition").select_option("parker-1939")
+    expect(quick).to_be_enabled()
+    expect(quick).to_have_text("Quick game (3 pawns each)")
+    expect(phone.locator("#variant-why")).to_be_hidden()  # the 1939 book has every game
