@@ -7,13 +7,10 @@ from __future__ import annotations
 import pytest
 
 from ..helpers import screenshot
-from .helpers import PIN
+from .helpers import PAGE_WIDTH, PIN
 
 pytestmark = pytest.mark.browser
 
-#: The page's width in CSS pixels. Not compared with the window's: a phone's browser widens its
-#: window to a page wider than the screen (and shrinks it all), so the two would always agree.
-WIDTH = "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
 
 FIGURES = {
     "turns": 141,
@@ -40,7 +37,7 @@ FIGURES = {
 
 def overflow(page, width: int) -> int:
     """How much wider than the phone the page is (0 or less when it fits)."""
-    return int(page.evaluate(WIDTH)) - width
+    return int(page.evaluate(PAGE_WIDTH)) - width
 
 
 def the_end(service) -> None:
