@@ -132,7 +132,7 @@ def test_a_card_is_scanned_only_where_its_colour_is_seated():
     b.scan("1")  # red's turn: red plays at board A
     assert state(b)["warning"] == (
         "a 1 was scanned, but it is red's turn, and red plays at board board-a: "
-        "that card is scanned there, not here"
+        "that card is scanned there, not here (this goes once the game moves on)"
     )
     assert b.game.history == () and b.game.card is None
     a.scan("4")  # red cannot move: a forfeit, published

@@ -69,6 +69,8 @@ REMEMBERED = "remote"
 
 #: The computer player the host gives a seat whose board is away (the page's default).
 COMPUTER = "normal"
+#: What a warning about its moment says of its end (it goes when the phase changes).
+PASSES = "this goes once the game moves on"
 
 ADJOURNED = "the host resumes it with its join code once every board is online"
 
@@ -365,7 +367,7 @@ def refuse_card(table: Table, card: str) -> list[Effect] | None:
         )
     else:
         return None
-    table.warning = f"a {card} was scanned, but {why}"
+    table.warning = f"a {card} was scanned, but {why}" + ("" if paused else f" ({PASSES})")
     remote.paused_card = table.warning if paused else None
     table.passing_warning = None if paused else table.warning
     table.scanned_uid = None  # the same card may be scanned again once it is welcome
@@ -401,6 +403,8 @@ def _say(table: Table, words: str, passing: bool = True) -> None:
     """Say what another board's message did here. Most of it is about its moment (a turn
     refused, the boards out of step) and goes once the game moves to another phase;
     ``passing=False`` for a question still open, which is replaced when it is answered."""
+    if passing:
+        words += f" ({PASSES})"
     table.warning = words
     table.passing_warning = words if passing else None
     if table.remote is not None:
