@@ -260,6 +260,7 @@ def test_a_game_the_rule_book_has_not_says_why_it_is_greyed_out(phone, served, e
     expect(phone.locator("#variant-why")).to_contain_text(
         "Quick game (3 pawns each): in the Parker Brothers, 1939"
     )
+    screenshot(phone, "new-game-why")
     phone.locator("#edition").select_option("parker-1939")
     expect(quick).to_be_enabled()
     expect(quick).to_have_text("Quick game (3 pawns each)")
