@@ -91,6 +91,7 @@ def owner_context() -> dict[str, Any]:
         "colours": COLOURS,
         "house_rules": HOUSE_RULES,
         "variant_names": view.VARIANT_NAMES,
+        "variant_books": view.variant_books(),
         "remote_board": context().remote_board,
     }
 

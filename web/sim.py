@@ -29,6 +29,7 @@ from .auth import require_owner
 from .context import context
 from .errors import ApiError
 from .pages import live_context, owner_context
+from .view import diamonds
 
 blueprint = Blueprint("sim", __name__)
 
@@ -135,6 +136,7 @@ def physical_board_svg(pawns: Mapping[str, Any] | None, state: Mapping[str, Any]
     lit, colours, guidance = state.get("lit"), state.get("lit_colours"), state.get("guidance")
     return render_board(
         pawns,
+        diamonds=diamonds(state),
         interactive=True,
         label=label,
         lit=lit if isinstance(lit, Mapping) else {},

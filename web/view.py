@@ -57,6 +57,16 @@ VARIANT_NAMES: dict[str, str] = {
 }
 
 
+def variant_books() -> dict[str, str]:
+    """Each variant's rule books in words, for the New game form to say why a variant is not
+    offered with the book chosen: ``{"quick": "Parker Brothers 1939"}``."""
+    books: dict[str, list[str]] = {}
+    for edition in EDITIONS.values():
+        for variant in edition.variants:
+            books.setdefault(str(variant), []).append(edition.title)
+    return {variant: " and ".join(titles) for variant, titles in books.items()}
+
+
 def edition_title(name: object) -> str:
     """A rule book as the page names it: ``Hasbro, 2002`` for ``hasbro-2002``."""
     edition = EDITIONS.get(str(name))
@@ -240,11 +250,14 @@ LEGEND: dict[str, tuple[str, str]] = {
     "ask": ("key-ask", "the board asks: press New game again to end this game"),
     "error": ("key-check", "a fault: see the message above"),
 }
-REPLAY_LEGEND: tuple[tuple[str, str], ...] = (
-    ("key-dest", "where the turn's pawns went"),
-    ("key-from", "the pawns that moved"),
-    ("key-slide", "a slide taken"),
-    ("key-bump", "a pawn sent back to START or switched"),
+#: The legend of a turn replayed: (legend key, words, the board drawing's attribute for that
+#: mark). A line is shown only when the turn's drawing has its mark (a turn with no slide says
+#: nothing of slides).
+REPLAY_LEGEND: tuple[tuple[str, str, str], ...] = (
+    ("key-dest", "where the turn's pawns went", "data-dest"),
+    ("key-from", "the pawns that moved", "data-from"),
+    ("key-slide", "a slide taken", "data-slide"),
+    ("key-bump", "a pawn sent back to START or switched", "data-bump"),
 )
 
 
@@ -364,7 +377,7 @@ SEATS_CHANGE = (
     CompanionPhase.DOUBLE,
 )
 #: The computer player a seat is given to during a game (the New game form offers the others).
-SEAT_PLAYER = "heuristic"
+SEAT_PLAYER = "normal"
 
 
 def seat_actions(state: Mapping[str, Any]) -> list[Action]:

@@ -264,3 +264,15 @@ def test_every_colour_written_is_a_colour(name):
         if value not in NAMED_COLOURS and not A_COLOUR.fullmatch(value)
     ]
     assert wrong == []
+
+
+def test_a_misplaced_pawn_is_drawn_in_the_colour_its_correction_names():
+    """Issue #47, 4: a presence board senses pawns without colours, but the corrections name
+    them ("Move the blue pawn from ..."): the picture draws that colour, not a grey "?". A pawn
+    no correction names stays grey."""
+    guidance = [{"from": "T26", "to": "T20", "colour": "blue"}]
+    sensed = [{"at": "T26", "colour": None}, {"at": "T40"}]
+    svg = render_board({}, guidance=guidance, sensed=sensed)
+    assert '<g class="pawn" data-pawn="blue" data-at="T26">' in svg
+    assert '<g class="pawn" data-pawn="unknown" data-at="T40">' in svg
+    assert svg.count('data-pawn="unknown"') == 1

@@ -78,3 +78,26 @@ def test_two_pawns_in_the_hand_are_resolved_when_the_board_is_full_again():
     cells[area_cells(START, BLUE)[3]] = blue  # the other into blue START: it takes blue
     tracker.follow(presence(cells))
     assert tracker.colours()[30] == RED  # what was left in the hand was red
+
+
+def test_a_different_sorry_made_one_pawn_at_a_time_keeps_the_colours():
+    """Issue #47, 3: blue's Sorry! was to go elsewhere, but the family takes a blue pawn from
+    blue START onto red's start circle, bumping red, one pawn at a time: blue lifted, red lifted,
+    a pawn put on T4 (where the guidance, seeing the board wrong, still wants red), then one put
+    in red START. A pawn put in a START takes that colour when one of the lifted pawns has it
+    (docs/daemon.md): the red one went home, so the one on T4 is blue."""
+    tracker = PawnTracker()
+    tracker.reset(BEFORE_SORRY)
+    cells = list(true_occupancy(BEFORE_SORRY))
+    wanted = true_occupancy(BEFORE_SORRY)  # the guidance: put the board back as it was
+    blue_spot, red_spot = area_cells(START, BLUE)[3], area_cells(START, RED)[3]
+    blue, cells[blue_spot] = cells[blue_spot], EMPTY
+    tracker.follow(presence(cells), wanted)
+    red, cells[4] = cells[4], EMPTY
+    tracker.follow(presence(cells), wanted)
+    cells[4] = blue
+    tracker.follow(presence(cells), wanted)
+    cells[red_spot] = red
+    tracker.follow(presence(cells), wanted)
+    assert tracker.colours() == canonical(true_occupancy(AFTER_SORRY))
+    assert not tracker.contradicts(true_occupancy(AFTER_SORRY))

@@ -237,3 +237,44 @@ def test_a_new_game_never_moves_a_pawn_of_unknown_colour_on_a_guess():
     assert hands.board() == canonical(true_occupancy(wanted)), shown
     assert "put a green pawn on green's start circle" in shown
     assert hands.cells[49] == green
+
+
+def test_a_different_sorry_than_the_computers_keeps_its_colours():
+    """Issue #47, 3: blue is the computer's and its Sorry! is lit onto yellow; the family takes
+    a blue pawn from START onto red's start circle instead, bumping red, one pawn at a time
+    (blue lifted, red lifted, blue put down, red put in red START). The page must say where
+    the blue pawn really is, and draw it blue, not call it red."""
+    from pawnlight.rules import Game, GameConfig, Position
+
+    bench = Bench("presence")
+    position = Position.from_json(
+        {
+            "red": ["T4", "start", "start", "start"],
+            "blue": ["start"] * 4,
+            "yellow": ["T31", "start", "start", "start"],
+        }
+    )
+    game = Game(GameConfig(players=("blue", "yellow", "red")), position)  # blue leads
+    bench.companion.resume(game, {"blue": "normal"})
+    hands = Hands(bench)
+    hands.show(settle=True)
+    assert bench.companion.phase == "draw" and bench.game.turn == BLUE
+    bench.scan("sorry")
+    guided = bench.companion.state().to_json()["guided"]["text"]
+    assert guided != "B:start-T4", guided
+    # Slowly, as a family does: the board settles (and guides) after each pawn.
+    blue = hands.lift(Place(START, BLUE))
+    hands.show(settle=True)
+    red = hands.lift(Place(4))
+    hands.show(settle=True)
+    hands.place(Place(4), blue)
+    hands.show(settle=True)
+    hands.place(Place(START, RED), red)
+    hands.show(settle=True)
+    state = bench.companion.state().to_json()
+    said = " ".join(state["corrections"])
+    assert "blue pawn from red START" not in said, state["corrections"]
+    assert "the blue pawn from red's start circle" in said.lower(), state["corrections"]
+    sensed = {item["at"]: item.get("colour") for item in state["sensed"]}
+    drawn = [g.get("colour") for g in state["guidance"] if g.get("from") == "T4"]
+    assert drawn == ["blue"] and sensed.get("T4") in (None, "blue"), (drawn, sensed)

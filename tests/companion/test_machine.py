@@ -268,7 +268,7 @@ def test_a_computer_seat_chooses_and_a_person_makes_its_move():
     bench.scan("5")  # red cannot move: forfeited
     bench.scan("1")  # blue's card: the computer chooses
     state = bench.companion.state().to_json()
-    assert state["computer"] == {"blue": "heuristic"}
+    assert state["computer"] == {"blue": "normal"}  # the level the New game form names
     assert state["guided"]["text"] == "B:start-T19" and "computer" in state["guided"]["by"]
     # A person makes the lit move for the computer.
     bench.play(bench.game.legal[0])
@@ -305,11 +305,13 @@ def test_the_hint_button_lights_the_suggested_move():
 def test_computer_seats_go_into_the_record_and_come_back_on_resume():
     bench = started(players=("red", "blue"), computer={"blue": "heuristic"})
     start = next(e for e in bench.effects if isinstance(e, StartRecord))
-    assert start.computer == (("blue", "heuristic"),)
+    assert start.computer == (("blue", "normal"),)  # one name for one player in the record
     game = bench.game
     resumed = Bench()
     resumed.effects += resumed.companion.resume(game, {"blue": "heuristic"})
-    assert resumed.companion.state().to_json()["computer"] == {"blue": "heuristic"}
+    assert resumed.companion.state().to_json()["computer"] == {
+        "blue": "normal"
+    }  # an old record: its level
     # A header that no longer fits the game (hand-edited, damaged) leaves people in every seat.
     damaged = Bench()
     damaged.effects += damaged.companion.resume(game, {"green": "heuristic"})
@@ -553,8 +555,40 @@ def test_a_card_scanned_when_none_is_wanted_says_what_to_do():
     bench.scan("5")
     assert bench.companion.state().to_json()["warning"] == (
         "a 5 was scanned, but no card is wanted now: put it back on the pile and finish the "
-        "move first"
+        "move first (this goes once it is made)"
     )
+    bench.play(bench.game.legal[0])
+    state = bench.companion.state().to_json()
+    assert state["phase"] == "draw" and state["warning"] is None  # its cause has gone
+
+
+def test_a_card_scanned_while_the_board_asks_which_move_goes_with_the_answer():
+    """Issue #47, 2: a card scanned during "Which move was it?" is refused; once Confirm
+    settles the move, the next player's "Draw a card" does not keep the warning."""
+    from pawnlight.rules import Game, GameConfig
+
+    bench = Bench("presence")
+    position = Position.from_json(
+        {
+            "red": ["T10", "start", "start", "start"],
+            "blue": ["T30", "start", "start", "start"],
+        }
+    )
+    bench.companion.resume(Game(GameConfig(players=("red", "blue")), position))
+    bench.show(position)
+    bench.scan("11")
+    lifted = Position.from_places([(66, 66, 66), (66, 66, 66), None, None])
+    bench.show(lifted, settle=False)
+    bench.show(position)
+    bench.advance(1.0)
+    assert bench.companion.state().to_json()["phase"] == "choose"
+    bench.scan("1")
+    assert "no card is wanted now" in bench.companion.state().to_json()["warning"]
+    bench.effects += bench.companion.handle(Pressed("confirm", bench.now + 0.1))
+    bench.advance(0.5)
+    state = bench.companion.state().to_json()
+    assert state["phase"] == "draw" and state["turn"] == "blue", state["message"]
+    assert state["warning"] is None
 
 
 def test_the_boards_hint_steps_through_the_choices_and_confirm_takes_the_one_lit():

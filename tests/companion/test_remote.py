@@ -115,6 +115,7 @@ def test_a_turn_at_one_board_is_lit_as_a_copy_on_the_other_and_played_there_once
     assert "no card is wanted now" in state(b)["warning"]
     b.play(b.game.legal[0])
     assert state(b)["remote"]["copy"] is None
+    assert state(b)["warning"] is None  # issue #47, 2: it went with the copy
     assert state(b)["history"] == state(a)["history"] == ["R:start-T4"]
     assert sent(b) == []  # a copy is not published again
     # Blue's card at board B; board A copies it.
@@ -135,7 +136,7 @@ def test_a_card_is_scanned_only_where_its_colour_is_seated():
     b.scan("1")  # red's turn: red plays at board A
     assert state(b)["warning"] == (
         "a 1 was scanned, but it is red's turn, and red plays at board board-a: "
-        "that card is scanned there, not here"
+        "that card is scanned there, not here (this goes once the game moves on)"
     )
     assert b.game.history == () and b.game.card is None
     a.scan("4")  # red cannot move: a forfeit, published
@@ -195,6 +196,8 @@ def test_an_illegal_or_mismatched_turn_is_refused():
     # The good one is still taken.
     deliver(b, [good])
     assert state(b)["remote"]["copy"]["text"] == "R:start-T4"
+    # Issue #47, 2: "out of step" was about the turn it came with: the game has moved on.
+    assert state(b)["phase"] == "move" and state(b)["warning"] is None
 
 
 def test_an_offline_board_pauses_the_game_everywhere():
@@ -481,7 +484,7 @@ def test_the_hosts_computer_plays_a_colour_chosen_at_the_start():
             bench.effects += bench.companion.handle(RemoteBoard(name, True, bench.now))
         bench.show(bench.game.position)
     # Only the host plays it, with the player chosen; every board counts it as the computer's.
-    assert {c: spec for c, (spec, _) in a.companion.computer.items()} == {2: "strong"}
+    assert {c: spec for c, (spec, _) in a.companion.computer.items()} == {2: "hard"}
     assert b.companion.computer == {}
     assert state(a)["remote"]["computer"] == state(b)["remote"]["computer"] == ["yellow"]
     bad = {**WITH_COMPUTER.to_json(), "seats": {**WITH_COMPUTER.seats, "yellow": "board-b"}}

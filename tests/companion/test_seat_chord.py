@@ -32,23 +32,23 @@ def test_the_seat_whose_turn_it_is_goes_to_the_computer_and_comes_back():
     assert bench.companion.state().to_json()["computer"] == {}
     hold(bench, UNLOCK_HOLD + 0.1)
     state = bench.companion.state().to_json()
-    assert state["computer"] == {"red": "heuristic"}
+    assert state["computer"] == {"red": "normal"}
     assert state["message"].startswith("The computer plays Red from now on")
     # Red's card: the computer chooses and lights its move; the person makes it.
     bench.scan("1")
     state = bench.companion.state().to_json()
-    assert state["guided"] == {"text": "R:start-T4", "by": "Red (computer, heuristic)"}
+    assert state["guided"] == {"text": "R:start-T4", "by": "Red (computer, normal)"}
     bench.show(_guided_after(bench))
     assert len(bench.game.history) == 1
     # Blue's turn now; blue's player leaves too, and red's comes back on red's next turn.
     hold(bench, UNLOCK_HOLD + 0.1)
-    both = {"red": "heuristic", "blue": "heuristic"}
+    both = {"red": "normal", "blue": "normal"}
     assert bench.companion.state().to_json()["computer"] == both
     bench.scan("5")  # no blue pawn can move 5: the computer's forfeit is played at once
     assert bench.game.turn == 0 and len(bench.game.history) == 2
     hold(bench, UNLOCK_HOLD + 0.1)
     state = bench.companion.state().to_json()
-    assert state["computer"] == {"blue": "heuristic"}
+    assert state["computer"] == {"blue": "normal"}
     assert state["message"].startswith("Red is played by a person again")
 
 

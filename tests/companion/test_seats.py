@@ -31,12 +31,12 @@ def test_the_computer_takes_a_seat_whose_card_is_drawn_and_chooses_at_once():
     bench.scan("1")  # red's card: a person's, every move lit
     assert bench.companion.state().to_json()["guided"] is None
     reply = bench.command("seat", colour="red", player="heuristic")
-    assert reply["computer"] == {"red": "heuristic"}
+    assert reply["computer"] == {"red": "normal"}
     state = bench.companion.state().to_json()
-    assert state["computer"] == {"red": "heuristic"} and state["phase"] == "move"
+    assert state["computer"] == {"red": "normal"} and state["phase"] == "move"
     assert state["guided"]["text"] == "R:start-T4" and "computer" in state["guided"]["by"]
     assert state["message"].startswith("The computer plays Red from now on. Red (computer")
-    assert kept(bench) == [{"computer": {"red": "heuristic"}}]
+    assert kept(bench) == [{"computer": {"red": "normal"}}]
     # A person makes the computer's move on the board; play goes on to blue.
     bench.play(bench.game.legal[0])
     assert bench.game.history[-1].text == "R:start-T4"
@@ -119,5 +119,5 @@ def test_a_restart_resumes_with_the_kept_seats():
     resumed.effects += resumed.companion.resume(bench.game, kept(bench)[-1]["computer"])
     resumed.show(bench.game.position)
     state = resumed.companion.state().to_json()
-    assert state["computer"] == {"red": "heuristic"} and state["phase"] == "move"
+    assert state["computer"] == {"red": "normal"} and state["phase"] == "move"
     assert state["guided"]["text"] == "R:start-T4"

@@ -118,12 +118,12 @@ def test_computer_seats_are_recorded_and_come_back_after_a_restart(tmp_path):
     finally:
         first.stop()
     with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
-        assert journal.load(game_id).meta == {"computer": {"blue": "heuristic"}}
+        assert journal.load(game_id).meta == {"computer": {"blue": "normal"}}
     second = Daemon(Config(data=tmp_path, sim=True, layout="colour", http_port=0))
     second.start(web=False)
     try:
         state = wait_for(second.owner, lambda s: s.get("game_id") == game_id)
-        assert state["computer"] == {"blue": "heuristic"}
+        assert state["computer"] == {"blue": "normal"}
     finally:
         second.stop()
 
@@ -221,7 +221,7 @@ def test_the_simulators_hand_holds_two_buttons_and_the_seat_goes_to_the_computer
         daemon.wait(lambda s: s["phase"] == "draw")
         hold = {"buttons": ["hint", "confirm"], "seconds": 3.2}
         daemon.request("POST", "/api/sim/hold", hold)
-        state = daemon.wait(lambda s: s["computer"] == {"red": "heuristic"})
+        state = daemon.wait(lambda s: s["computer"] == {"red": "normal"})
         assert state["message"].startswith("The computer plays Red from now on")
         daemon.request("POST", "/api/sim/hold", hold)
         state = daemon.wait(lambda s: s["computer"] == {})

@@ -23,15 +23,15 @@ def test_a_seat_changed_during_a_game_comes_back_after_a_restart(tmp_path):
         game_id = wait_for(owner, lambda s: s["phase"] == "setup")["game_id"]
         owner.command("seat", {"colour": "red", "player": "heuristic"})
         owner.command("seat", {"colour": "blue", "player": None})
-        wait_for(owner, lambda s: s["computer"] == {"red": "heuristic"})
+        wait_for(owner, lambda s: s["computer"] == {"red": "normal"})
     finally:
         first.stop()
     with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
-        assert journal.recall("seats") == {"computer": {"red": "heuristic"}}
+        assert journal.recall("seats") == {"computer": {"red": "normal"}}
     second, owner = daemon(tmp_path)
     try:
         state = wait_for(owner, lambda s: s.get("game_id") == game_id)
-        assert state["computer"] == {"red": "heuristic"}
+        assert state["computer"] == {"red": "normal"}
         # A new game has the seats its request names; the kept ones are forgotten.
         owner.command("new_game", {"players": ["red", "blue"]})
         state = wait_for(owner, lambda s: s.get("game_id") != game_id)

@@ -155,3 +155,27 @@ def test_a_tournament_plays_under_house_rules():
         run_tournament(
             TournamentSettings(entrants=("heuristic", "random"), games=1, house_rules=("x",))
         )
+
+
+def test_one_player_under_two_names_is_counted_once():
+    """Issue #47, 7: "normal" is the heuristic player: one line for it, with both its seats."""
+    settings = TournamentSettings(("heuristic", "normal", "random"), games=3, seed=2)
+    standings = run_tournament(settings).standings
+    assert [(s.spec, s.seats, s.games) for s in standings] == [
+        ("heuristic", 2, 6),
+        ("random", 1, 3),
+    ]
+
+
+def test_a_players_one_name_is_its_level():
+    from pawnlight.players.registry import level_of
+
+    assert [level_of(s) for s in ("heuristic", "normal", "casual", "strong", "hard")] == [
+        "normal",
+        "normal",
+        "easy",
+        "hard",
+        "hard",
+    ]
+    assert level_of("strong:budget=400, margin=0.50") == "strong:budget=400,margin=0.5"
+    assert level_of("random") == "random"

@@ -214,3 +214,12 @@ def test_the_publisher_sends_the_latest_retained_when_connected_and_again_on_rec
     now[0] += 10
     assert publisher.step({"phase": "idle", "players": []})
     assert sent[-1][1]["game"] is None  # the game ended: no game
+
+
+def test_the_club_is_not_told_what_lights_up_at_the_board():
+    """Issue #47, 7: a board copying a turn says "the move lights up here to copy"; the club's
+    page says it of that board, where "here" is wrong."""
+    said = "Red draws at board board-a: the move lights up here to copy"
+    game = summary(playing_state(message=said))
+    assert game is not None
+    assert game["message"] == "Red draws at board board-a: the other boards copy the move"

@@ -57,3 +57,12 @@ def test_a_forfeit_says_why():
     assert {no_move_reason(c) for c in ("1", "2", "3", "7", "10", "11", "12")} >= {
         "no pawn can go forward 3"
     }
+
+
+def test_two_pawns_of_one_colour_sent_back_are_said_once():
+    """Issue #47, 7: a slide sweeping two red pawns said "(red and red back to START)"."""
+    position = Position.from_json(
+        {"red": ["T25", "T26", "start", "start"], "yellow": ["T19", "start", "start", "start"]}
+    )
+    move = parse_move("T19-T24>T28", position, False)
+    assert move_words(move).endswith("(2 red pawns back to START)"), move_words(move)

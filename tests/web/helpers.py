@@ -41,3 +41,23 @@ def start_game(page, colours: tuple[str, ...] = ("red", "blue")) -> None:
         box.check() if colour in colours else box.uncheck()
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#phase")).to_have_text("Set up the board")
+
+
+#: The page's width in CSS pixels. Not compared with the window's: a phone's browser widens its
+#: window to a page wider than the screen (and shrinks it all), so the two would always agree.
+PAGE_WIDTH = "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+#: The widths every family page must fit (issue #47): a small phone, a common one, a desktop.
+WIDTHS = (320, 390, 1280)
+
+
+def fits(page, where: str, widths: tuple[int, ...] = WIDTHS) -> None:
+    """The page is no wider than the window at each of ``widths`` (resized in place, no
+    reload), then back at its own size."""
+    size = page.viewport_size or {"width": 390, "height": 844}
+    try:
+        for width in widths:
+            page.set_viewport_size({"width": width, "height": size["height"]})
+            wider = int(page.evaluate(PAGE_WIDTH)) - width
+            assert wider <= 0, f"{where} at {width} px wide is {wider} px wider than the window"
+    finally:
+        page.set_viewport_size(size)

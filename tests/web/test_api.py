@@ -386,7 +386,7 @@ def test_computer_seats_and_a_hint(client, service):
         headers=OWNER,
     )
     assert response.status_code == 200, response.json
-    assert client.get("/api/state").json["computer"] == {"blue": "heuristic"}
+    assert client.get("/api/state").json["computer"] == {"blue": "normal"}
     error = error_of(
         client.post("/api/game", json={"players": ["red"], "computer": "blue"}, headers=OWNER),
         400,

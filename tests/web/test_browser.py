@@ -79,6 +79,11 @@ def test_a_history_line_replays_that_turn_before_and_after(phone, served, servic
     expect(phone.locator('#board .pawn[data-at="T19"]')).to_have_count(0)  # blue not out yet
     expect(line).to_have_attribute("aria-current", "true")
     expect(phone).to_have_url(served.url + "?turn=1&when=after")
+    # Issue #47, 7: the legend names only the marks this turn has (no slide, nobody sent back).
+    legend = phone.locator("#replay-legend")
+    expect(legend.locator('[data-mark="data-dest"]')).to_be_visible()
+    expect(legend.locator('[data-mark="data-slide"]')).to_be_hidden()
+    expect(legend.locator('[data-mark="data-bump"]')).to_be_hidden()
     bar.get_by_role("link", name="Before").click()
     expect(phone.locator("#replay-label")).to_have_text(
         "Turn 1, before: Red, 1: a red pawn leaves START for red's start circle"
@@ -180,6 +185,23 @@ def test_the_simulator_sets_up_the_board_for_a_new_game(phone, served, service, 
     expect(phone.locator('#simboard .pawn[data-at="start:green"]')).to_have_count(4)
 
 
+def test_setting_up_by_tapping_keeps_the_colour_picked_for_its_start(
+    phone, served, service, expect
+):
+    """Issue #47, 7: red picked from the hand, each tap on red START puts another red pawn in
+    (not Red, START, Red, START); once the hand has no red left, the pick goes."""
+    service.command("new_game", {"players": ["red", "green"]})
+    open_live(phone, served, expect, "sim")
+    expect(phone.locator('[data-hand="red"]')).to_have_attribute("data-count", "4")
+    phone.locator('[data-hand="red"]').click()
+    start = phone.locator('#simboard [data-place="start:red"]')
+    for left in (3, 2, 1, 0):
+        start.click()
+        expect(phone.locator('[data-hand="red"]')).to_have_attribute("data-count", str(left))
+    expect(phone.locator('#simboard .pawn[data-at="start:red"]')).to_have_count(4)
+    expect(phone.locator('[data-hand="red"]')).to_have_attribute("aria-pressed", "false")
+
+
 def test_the_page_polls_when_the_event_stream_is_blocked(browser, served, service, expect):
     context = browser.new_context(viewport=PHONE)
     try:
@@ -223,3 +245,23 @@ def test_dark_mode_and_a_wide_screen(browser, served, service, expect):
         screenshot(page, "status-wide-dark")
     finally:
         context.close()
+
+
+def test_a_game_the_rule_book_has_not_says_why_it_is_greyed_out(phone, served, expect):
+    """Issue #47, 7: Quick game greyed out for Hasbro said nothing of why."""
+    open_live(phone, served, expect)
+    phone.locator("#pin").fill(PIN)
+    phone.get_by_role("button", name="Log in").click()
+    expect(phone.locator("#owner-tools")).to_be_visible()
+    phone.locator("#edition").select_option("hasbro-2002")
+    quick = phone.locator('#variant option[value="quick"]')
+    expect(quick).to_be_disabled()
+    expect(quick).to_have_text("Quick game (3 pawns each) (not in this rule book)")
+    expect(phone.locator("#variant-why")).to_contain_text(
+        "Quick game (3 pawns each): in the Parker Brothers, 1939"
+    )
+    screenshot(phone, "new-game-why")
+    phone.locator("#edition").select_option("parker-1939")
+    expect(quick).to_be_enabled()
+    expect(quick).to_have_text("Quick game (3 pawns each)")
+    expect(phone.locator("#variant-why")).to_be_hidden()  # the 1939 book has every game

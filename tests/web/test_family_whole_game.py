@@ -28,6 +28,7 @@ from pawnlight.rules.position import Position
 from ..daemon.hands import actions_for
 from ..daemon.process import PIN, DaemonProcess
 from ..helpers import PHONE, SQUARE_CODE
+from .helpers import fits
 from .story_checks import check_the_story
 from .test_family_walkthrough import no_codes, shot
 
@@ -92,6 +93,7 @@ def test_a_family_plays_a_whole_game_on_a_presence_board(browser, daemon):
             page.locator(f'input[name="players"][value="{colour}"]').uncheck()
         page.get_by_role("button", name="Start the game").click()
         expect(page.locator("#phase")).to_have_text("Set up the board")
+        fits(page, "the owner's status page, setting up")
 
         # -- a second phone joins by the shared address ------------------------------------------
         # Its text is checked, never connected to (tests talk to loopback only): the machine's
@@ -113,11 +115,16 @@ def test_a_family_plays_a_whole_game_on_a_presence_board(browser, daemon):
         phone.goto(f"http://127.0.0.1:{daemon.port}{urlsplit(shared).path or '/'}")
         expect(phone.locator("#phase")).to_have_text("Set up the board")
         expect(phone.locator("#pin")).to_be_visible()  # a guest: watching, not changing
+        fits(phone, "the guest's status page, setting up")
 
         sim.goto(daemon.url + "/sim")
+        fits(sim, "the simulator, setting up")
         sim.locator("#sim-setup").click()
         expect(page.locator("#phase")).to_have_text("Draw a card")
         expect(phone.locator("#phase")).to_have_text("Draw a card")
+        # Issue #47: no page wider than the window in any phase, at 320, 390 and 1280 px.
+        every = {"owner": page, "guest": phone, "simulator": sim}
+        seen: set[str] = set()
 
         # -- every turn to the end: cards scanned, moves made by hand ----------------------------
         rng = random.Random(34)
@@ -132,6 +139,11 @@ def test_a_family_plays_a_whole_game_on_a_presence_board(browser, daemon):
             before = len(state["history"])
             daemon.request("POST", "/api/sim/scan", {"card": card})
             daemon.wait(lambda s, c=card: s["phase"] == "move" and s["card"] == c)
+            if "move" not in seen:
+                seen.add("move")
+                expect(page.locator("#phase")).to_have_text("Make the move")
+                for who, p in every.items():
+                    fits(p, f"the {who}'s page, making a move")
             for action, square, held in actions_for(move, rng):
                 daemon.touch(action, square, held)
             if switch:
@@ -143,6 +155,8 @@ def test_a_family_plays_a_whole_game_on_a_presence_board(browser, daemon):
                 expect(phone.locator("#choices .choice-button")).to_have_count(0)
                 expect(page.locator("#choices .choice-button")).not_to_have_count(0)
                 no_codes(page, daemon)
+                for who, p in every.items():
+                    fits(p, f"the {who}'s page, asking which move")
                 shot(phone, "whole-02-switch-asks")
                 sim.locator('button[data-button="confirm"]').click()
                 switched = True
@@ -153,6 +167,10 @@ def test_a_family_plays_a_whole_game_on_a_presence_board(browser, daemon):
                 assert "<>" in state["history"][before], state["history"][before:]
             if turns % 10 == 0:
                 no_codes(page, daemon)
+            if turns == 1:
+                expect(page.locator("#phase")).not_to_have_text("Make the move")
+                for who, p in every.items():
+                    fits(p, f"the {who}'s page, drawing")
         assert switched, "no 11 switch came up in the whole game"
 
         # -- the end: the result, the scores, what next, on both phones --------------------------
@@ -165,6 +183,9 @@ def test_a_family_plays_a_whole_game_on_a_presence_board(browser, daemon):
             for text in p.locator("#summary").all_inner_texts():
                 assert not SQUARE_CODE.search(text), text
         no_codes(page, daemon)
+        expect(sim.locator("#phase")).to_contain_text("Game over")
+        for who, p in every.items():  # the figures, the scores and the whole history
+            fits(p, f"the {who}'s page at the end")
         shot(page, "whole-03-the-end-owner")
         shot(phone, "whole-03-the-end-guest")
         desk = desktop.new_page()
@@ -176,19 +197,24 @@ def test_a_family_plays_a_whole_game_on_a_presence_board(browser, daemon):
         assert games[0]["turns"] == len(state["history"]), games[0]
         check_the_story(browser, page, daemon, players=2)
 
-        # -- every page the family sees, at phone and desktop size: no square code -------------
-        for size, context in (("phone", owner), ("desktop", desktop)):
+        # -- every page the family sees, at phone and desktop size: no square code, and (issue
+        # #47) none wider than the window at 320, 390 or 1280 px, the owner's and a guest's ----
+        for size, context in (("phone", owner), ("guest", second), ("desktop", desktop)):
             view = context.new_page()
             view.on("pageerror", lambda error: errors.append(str(error)))
             pages = [("/", "status"), ("/sim", "sim"), ("/games", "games")]
             if context is owner:  # logged in: the owner's health page too
                 pages.append(("/diagnostics", "health"))
+            if context is not desktop:  # a turn of the history replayed
+                pages.append(("/?turn=1&when=after", "replay"))
             for path, name in pages:
                 view.goto(daemon.url + path)
                 expect(view.locator("main")).to_be_visible()
                 text = view.locator("body").inner_text()
                 found = SQUARE_CODE.search(text)
                 assert not found, f"{path} at {size}: {found} in {text!r}"
+                if context is not desktop:
+                    fits(view, f"{path} ({size})")
                 shot(view, f"whole-04-{name}-{size}")
             view.close()
     finally:

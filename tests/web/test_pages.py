@@ -66,6 +66,10 @@ def test_history_lines_link_to_each_turns_board(client, service):
     assert not SQUARE_CODE.search(visible_text(replay))  # the record's notation stays there
     assert 'id="replay-bar" class="replay-bar"  data-turn="1"' in replay
     assert 'http-equiv="refresh"' not in replay  # a replay does not reload itself away
+    # Issue #47, 7: the replay's legend has no slide, nor a pawn sent back, for this turn.
+    assert '<li data-mark="data-dest"><i' in replay
+    assert '<li data-mark="data-slide" hidden>' in replay
+    assert '<li data-mark="data-bump" hidden>' in replay
     assert 'http-equiv="refresh"' in page(client)
 
 

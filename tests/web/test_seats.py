@@ -26,9 +26,9 @@ def test_the_computer_takes_a_seat_and_gives_it_back(client, service):
         "/api/seat", json={"colour": "blue", "player": "heuristic"}, headers=OWNER
     )
     assert response.status_code == 200, response.json
-    assert service.commands[-1] == ("seat", {"seat": Seat("blue", "heuristic")})
+    assert service.commands[-1] == ("seat", {"seat": Seat("blue", "normal")})
     state = client.get("/api/state").json
-    assert state["computer"] == {"blue": "heuristic"}
+    assert state["computer"] == {"blue": "normal"}
     assert state["message"].startswith("The computer plays Blue from now on.")
     response = client.post("/api/seat", json={"color": "Blue", "player": None}, headers=OWNER)
     assert response.json["computer"] == {}
@@ -84,12 +84,12 @@ def test_the_owner_has_a_seat_button_beside_each_playing_colour(client, service)
     login(client)
     html = page(client, "/partial/live")
     assert seat_buttons(html) == {
-        "Computer plays Red": {"colour": "red", "player": "heuristic"},
-        "Computer plays Blue": {"colour": "blue", "player": "heuristic"},
+        "Computer plays Red": {"colour": "red", "player": "normal"},
+        "Computer plays Blue": {"colour": "blue", "player": "normal"},
     }
     assert "a person still draws and scans its card" in visible_text(html)
     client.post("/api/seat", json={"colour": "red", "player": "strong"}, headers=OWNER)
     assert seat_buttons(page(client, "/partial/live")) == {
         "A person plays Red again": {"colour": "red", "player": None},
-        "Computer plays Blue": {"colour": "blue", "player": "heuristic"},
+        "Computer plays Blue": {"colour": "blue", "player": "normal"},
     }

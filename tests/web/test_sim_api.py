@@ -181,3 +181,12 @@ def test_the_unlock_held_on_the_simulator_needs_the_pin(client, service):
     seat = {"buttons": ["hint", "confirm"], "seconds": 3.2}
     assert client.post("/api/sim/hold", json=seat).status_code == 200
     assert held[-1] == ["hint", "confirm"]
+
+
+@pytest.mark.parametrize(("edition", "count"), [("parker-1950", 4), ("hasbro-2002", 0)])
+def test_the_simulator_draws_the_classic_editions_diamonds(client, service, edition, count):
+    """Issue #47, 5: the simulator's board has the diamonds the status page draws."""
+    service.start(("red", "blue"), edition=edition)
+    for path in ("/sim", "/partial/sim", "/api/sim/board.svg"):
+        page = client.get(path).get_data(as_text=True)
+        assert page.count("data-diamond") == count, path

@@ -131,9 +131,18 @@
     var fit = function () {
       var option = edition.selectedOptions[0];
       var variants = option.dataset.variants.split(" ");
+      var missing = [];
       Array.prototype.forEach.call(variant.options, function (o) {
         o.disabled = variants.indexOf(o.value) < 0;
+        // A game greyed out says why: not in this rule book, and which book has it.
+        o.textContent = o.dataset.label + (o.disabled ? " (not in this rule book)" : "");
+        if (o.disabled) missing.push(o.dataset.label + ": in the " + o.dataset.books + " rule book");
       });
+      var why = document.getElementById("variant-why");
+      if (why) {
+        why.hidden = !missing.length;
+        why.textContent = missing.length ? "Not in " + option.textContent + "’s rules: " + missing.join("; ") + "." : "";
+      }
       if (variant.selectedOptions[0].disabled) variant.value = "standard";
       extraOne.hidden = option.dataset.extraOne !== "true";
       var playing = checkedColours();

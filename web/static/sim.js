@@ -131,9 +131,11 @@
     var work;
     if (area) {
       // Holding a pawn, a tap on a START or HOME puts it there (the board says if it does
-      // not belong); with empty hands it takes one out.
+      // not belong); with empty hands it takes one out. Put in its own START, the colour stays
+      // picked while the hand has more of it: setting up is a colour, then START, START, ...
       if (holding) {
-        work = place(key, holding).then(function (ok) { if (ok) selected = null; });
+        var own = key === "start:" + holding;
+        work = place(key, holding).then(function (ok) { if (ok && !own) selected = null; });
       } else if (pawnAt(key)) {
         work = lift(key).then(function (colour) { if (colour) selected = colour; });
       } else {

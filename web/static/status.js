@@ -96,7 +96,13 @@
         board.classList.add("replaying");
         document.getElementById("layout").classList.add("replaying");
         var keys = document.getElementById("replay-legend");
-        if (keys) keys.hidden = false;
+        if (keys) {
+          keys.hidden = false;
+          // Only the marks this turn's drawing has: no "slide taken" for a turn with none.
+          keys.querySelectorAll("[data-mark]").forEach(function (item) {
+            item.hidden = !board.querySelector("[" + item.dataset.mark + "]");
+          });
+        }
         bar.hidden = false;
         bar.dataset.turn = turn;
         bar.dataset.when = when;

@@ -354,15 +354,29 @@ def _pawns(parts: list[str], pawns: Mapping[str, Any] | None) -> None:
 UNKNOWN_PAWN = "#8a8a8a"
 
 
-def _sensed_pawns(parts: list[str], sensed: list[Any]) -> None:
-    """The pawns as the board senses them (a misplaced pawn where it really stands; one whose
-    colour the board cannot tell in grey with a "?")."""
+def _named(guidance: list[Any] | None) -> dict[str, str]:
+    """The colour each correction's words give the pawn it moves, by where that pawn stands: a
+    presence board cannot see a colour, but the words name one, and the drawing says the same."""
+    named: dict[str, str] = {}
+    for item in guidance or ():
+        if isinstance(item, Mapping) and isinstance(item.get("from"), str):
+            colour = item.get("colour")
+            if isinstance(colour, str) and colour in FILL:
+                named.setdefault(item["from"], colour)
+    return named
+
+
+def _sensed_pawns(parts: list[str], sensed: list[Any], named: Mapping[str, str]) -> None:
+    """The pawns as the board senses them (a misplaced pawn where it really stands, in the
+    colour its correction names; one whose colour nothing tells in grey with a "?")."""
     parts.append('<g class="pawns sensed" pointer-events="none">')
     used: dict[str, int] = {}
     for item in sensed:
         if not isinstance(item, Mapping) or not isinstance(item.get("at"), str):
             continue
         key, colour = item["at"], item.get("colour")
+        if colour not in FILL:
+            colour = named.get(key)
         try:
             point, area = _place_point(key)
         except ValueError:
@@ -654,7 +668,7 @@ def render_board(
     if lit:
         _lit(parts, lit, lit_colours or {}, over=False)
     if sensed is not None:
-        _sensed_pawns(parts, sensed)
+        _sensed_pawns(parts, sensed, _named(guidance))
     else:
         _pawns(parts, pawns)
     if marks.bumped:

@@ -41,6 +41,9 @@ class PawnTracker:
         # Squares whose pawn's colour is known while a new game is set up: seen empty since the
         # set-up began (a pawn put there later is the one asked for), or followed there already.
         self._trusted: set[int] = set()
+        # Squares whose pawn took the colour guidance asked for while the hand held others too:
+        # the other colours it may be, should a START or HOME later want the one it took.
+        self._guessed: dict[int, frozenset[int]] = {}
 
     def reset(
         self,
@@ -114,6 +117,7 @@ class PawnTracker:
             if before[cell] != EMPTY and board[cell] == EMPTY:
                 self._hand[self._squares[cell]] += 1
                 self._squares[cell] = EMPTY
+                self._guessed.pop(cell, None)
         for index, first in enumerate(AREA_STARTS):
             lost = _count(before, first) - _count(board, first)
             for _ in range(max(lost, 0)):
@@ -121,11 +125,16 @@ class PawnTracker:
         for cell in SQUARE_CELLS:
             if before[cell] == EMPTY and board[cell] != EMPTY:
                 want = wanted[cell] if wanted is not None else EMPTY
-                self._squares[cell] = self._from_hand(want)
+                others = frozenset(self._held()) - {want, PAWN}
+                self._squares[cell] = colour = self._from_hand(want)
+                if colour == want and others:
+                    self._guessed[cell] = others
         for index, first in enumerate(AREA_STARTS):
             gained = _count(board, first) - _count(before, first)
             for _ in range(max(gained, 0)):
                 own = AREAS[index][1]
+                if own not in self._held():
+                    self._reclaim(own)
                 self._areas[index][self._from_hand(own, area=True)] += 1
         self._settle_hand()
 
@@ -169,6 +178,7 @@ class PawnTracker:
     # -- inside ---------------------------------------------------------------------------------
 
     def _load(self, truth: Occupancy) -> None:
+        self._guessed = {}
         self._squares = [truth[cell] for cell in SQUARE_CELLS]
         self._areas = [
             Counter(v for v in truth[first : first + SPOTS_PER_AREA] if v != EMPTY)
@@ -189,6 +199,7 @@ class PawnTracker:
         ]
         self._sensed = board
         self._assumed = ()
+        self._guessed = {}
 
     def _take_from_area(self, index: int) -> int:
         """A pawn lifted from a START or HOME: the one pawn that does not belong there if there
@@ -209,13 +220,37 @@ class PawnTracker:
                 del area[taken]
         return colour
 
+    def _held(self) -> list[int]:
+        """The colours in the hand that can be put back: the game's, and unknown pawns."""
+        hand = self._hand
+        return [c for c in hand if hand[c] > 0 and (c in self._playing or c == PAWN)]
+
+    def _reclaim(self, colour: int) -> None:
+        """A pawn is put in the START or HOME of ``colour``, which the hand no longer holds, as
+        a square took it on guidance's word while the hand held another colour: a lifted pawn
+        of the area's colour goes there (docs/daemon.md), so that square's pawn was the other
+        one, if the hand still holds exactly one of the colours it may be. The hand then holds
+        ``colour`` for the area."""
+        held = self._held()
+        for cell, others in sorted(self._guessed.items()):
+            usable = [c for c in others if c in held]
+            if self._squares[cell] != colour or len(usable) != 1:
+                continue
+            self._squares[cell] = usable[0]
+            self._hand[usable[0]] -= 1
+            if self._hand[usable[0]] <= 0:
+                del self._hand[usable[0]]
+            self._hand[colour] += 1
+            del self._guessed[cell]
+            return
+
     def _from_hand(self, preferred: int, area: bool = False) -> int:
         """The colour of a pawn put down: ``preferred`` (the area's own colour, or the colour
         guidance asks for) if the hand holds one, else the hand's only colour. Lifted pawns of
         colours not in the game are put away, not back: with no playing colour in the hand, the
         pawn came from the box (of the area's colour in a START or HOME, else unknown)."""
         hand = self._hand
-        held = [c for c in hand if hand[c] > 0 and (c in self._playing or c == PAWN)]
+        held = self._held()
         if preferred in held:
             colour = preferred
         elif len(held) == 1 and held[0] != PAWN:
@@ -245,6 +280,7 @@ class PawnTracker:
                 if area[PAWN]:
                     area[colour] += area.pop(PAWN)
         self._hand.clear()
+        self._guessed = {}
 
 
 def _presence(board: Occupancy) -> Occupancy:

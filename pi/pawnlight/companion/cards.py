@@ -43,7 +43,9 @@ def scanned(table: Table, uid: str) -> list[Effect]:
         return started
     game = table.game
     if table.phase != CompanionPhase.DRAW or game is None:
-        table.warning = f"a {card} was scanned, but no card is wanted now: {_not_now(table)}"
+        table.warning = table.passing_warning = (
+            f"a {card} was scanned, but no card is wanted now: {_not_now(table)}"
+        )
         return [Buzz("illegal")]
     refused = refuse_card(table, card)
     if refused is not None:  # a remote game: not this board's card, or paused
@@ -73,14 +75,17 @@ def _not_now(table: Table) -> str:
     """What to do instead of drawing, by the phase (a warning says what to do)."""
     phase = table.phase
     if phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE):
-        return "put it back on the pile and finish the move first"
+        return "put it back on the pile and finish the move first (this goes once it is made)"
     if phase == CompanionPhase.SETUP:
-        return "put it back and set up the board as lit first"
+        return "put it back and set up the board as lit first (this goes once it is set up)"
     if phase == CompanionPhase.DOUBLE:
-        return "put it back: the double is answered first"
+        return "put it back: the double is answered first (this goes once it is answered)"
     if phase == CompanionPhase.OVER:
-        return "the game is over (Next game on the owner's page, or Confirm on the board)"
-    return "start a game on the owner's page first"
+        return (
+            "the game is over (Next game on the owner's page, or Confirm on the board; "
+            "this goes once the next game starts)"
+        )
+    return "start a game on the owner's page first (this goes once a game starts)"
 
 
 def computer_move(table: Table, card: str, options: Options) -> list[Effect]:

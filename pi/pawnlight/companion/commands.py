@@ -44,7 +44,7 @@ UNLOCK_HOLD = 3.0
 SEAT_CHORD = frozenset({"hint", "confirm"})
 CHORDS = (UNLOCK_CHORD, SEAT_CHORD)
 #: The computer a seat given away on the board gets (the page's New game default).
-SEAT_PLAYER = "heuristic"
+SEAT_PLAYER = "normal"
 #: Seconds the page says so after a lift (the web's login window after a lift is as long).
 UNLOCK_SHOWN = 300.0
 UNLOCKED = "The board’s buttons lifted the PIN lock: log in with your PIN now"

@@ -193,15 +193,14 @@ def computer_seats(seats: object, config: GameConfig) -> tuple[tuple[str, str], 
 def player_spec(spec: object, colour: str) -> str:
     """A computer player's spec for ``colour`` checked: a known player, each setting within its
     bounds (players/registry.py, BOUNDS); the same for a new game's seats and a seat changed."""
-    from ..players.registry import parse_spec  # the players load on first use
+    from ..players.registry import level_of  # the players load on first use
 
     if not isinstance(spec, str) or len(spec) > 60:
         raise ConfigError(f"say which player for {colour}: a player or easy, normal or hard")
     try:
-        parse_spec(spec)
+        return level_of(spec)  # one name for one player, in the records as on the pages
     except ValueError as error:
         raise ConfigError(f"computer {colour}: {error}") from None
-    return spec
 
 
 #: The fields of a seat changed during a game (``POST /api/seat``).

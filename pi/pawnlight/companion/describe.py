@@ -186,6 +186,9 @@ def _sensed_pawns(table: Table, moving: Move | None = None) -> tuple[Sensed, ...
     after = true_occupancy(moving.after) if moving is not None else None
     pawns = []
     faulty = _faulty_places(table)
+    # A presence board: the colours followed since the last move (board/tracking.py) say
+    # best which pawn stands where (a different Sorry! made by hand puts blue where red was).
+    followed = table.pawns.colours() if table.pawns is not None else None
     for cell, value in enumerate(board):
         if value == EMPTY:
             continue
@@ -193,6 +196,8 @@ def _sensed_pawns(table: Table, moving: Move | None = None) -> tuple[Sensed, ...
         if value == UNKNOWN and place.key in faulty:
             continue  # a broken wire's reading, not a pawn
         colour = value if 0 <= value < len(COLOURS) else place.colour
+        if colour < 0 and followed is not None and 0 <= followed[cell] < len(COLOURS):
+            colour = followed[cell]
         if colour < 0 and after is not None and 0 <= after[cell] < len(COLOURS):
             colour = after[cell]  # a presence board: the pawn the move brings there
         if colour < 0 and expected is not None and 0 <= expected[cell] < len(COLOURS):

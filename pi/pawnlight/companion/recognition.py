@@ -30,7 +30,11 @@ def enter(table: Table, phase: CompanionPhase | None = None) -> None:
     alone in ``setup``, ``draw`` and ``double``, nothing otherwise. So no phase can inherit
     a recogniser made for another (a double answered after a restart or an undo).
     """
-    table.phase = table.game_phase() if phase is None else phase
+    before, table.phase = table.phase, table.game_phase() if phase is None else phase
+    if table.phase != before:
+        if table.warning is not None and table.warning == table.passing_warning:
+            table.warning = None  # its moment has passed: its cause has gone
+        table.passing_warning = None
     table.colours_asked = None
     table.choices = ()
     table.choice_shown = None

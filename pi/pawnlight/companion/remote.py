@@ -69,7 +69,9 @@ from .turns import after_turn, recorded
 REMEMBERED = "remote"
 
 #: The computer player the host gives a seat whose board is away (the page's default).
-COMPUTER = "heuristic"
+COMPUTER = "normal"
+#: What a warning about its moment says of its end (it goes when the phase changes).
+PASSES = "this goes once the game moves on"
 
 ADJOURNED = "the host resumes it with its join code once every board is online"
 
@@ -409,8 +411,9 @@ def refuse_card(table: Table, card: str) -> list[Effect] | None:
         )
     else:
         return None
-    table.warning = f"a {card} was scanned, but {why}"
+    table.warning = f"a {card} was scanned, but {why}" + ("" if paused else f" ({PASSES})")
     remote.paused_card = table.warning if paused else None
+    table.passing_warning = None if paused else table.warning
     table.scanned_uid = None  # the same card may be scanned again once it is welcome
     return [Buzz("illegal")]
 
@@ -440,8 +443,14 @@ def _say_offline(table: Table, remote: RemoteGame) -> None:
     remote.said, remote.paused_card = words, None
 
 
-def _say(table: Table, words: str) -> None:
+def _say(table: Table, words: str, passing: bool = True) -> None:
+    """Say what another board's message did here. Most of it is about its moment (a turn
+    refused, the boards out of step) and goes once the game moves to another phase;
+    ``passing=False`` for a question still open, which is replaced when it is answered."""
+    if passing:
+        words += f" ({PASSES})"
     table.warning = words
+    table.passing_warning = words if passing else None
     if table.remote is not None:
         table.remote.said = None
 
@@ -581,7 +590,11 @@ def ask_takeback(table: Table) -> tuple[dict[str, object], list[Effect]]:
         raise CommandRefused("a double was called since that turn: the turn stays played")
     seq, words = last
     remote.takeback, remote.agreed = (seq, remote.me), {remote.me}
-    _say(table, f"Asked the other boards to take back {words}: waiting for them to agree")
+    _say(
+        table,
+        f"Asked the other boards to take back {words}: waiting for them to agree",
+        passing=False,
+    )
     ask = Takeback(remote.setup.game, seq, remote.me, "ask")
     return {"ok": True, "asked": words}, [PublishTakeback(ask)]
 
@@ -642,6 +655,7 @@ def _takeback_heard(table: Table, remote: RemoteGame, heard: Takeback) -> list[E
             table,
             f"Board {heard.board} asks to take back {words}: Confirm on the board (or Agree on "
             "the page) agrees, Undo (or Refuse) refuses",
+            passing=False,
         )
         return [Buzz("turn")]
     if remote.takeback is None or remote.takeback[0] != heard.seq:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..remote.live import COPY_HERE
 from ..rules.board import COLOURS
 from ..rules.game import Event, EventKind, Game, Result
 from ..rules.notation import NotationError, parse_move
@@ -23,7 +24,7 @@ def phase_message(table: Table) -> str:
     if phase == CompanionPhase.DRAW and remote is not None and remote.remote_colour(game.turn):
         # Its card is scanned at its own board: here the move only lights up, to be copied.
         board = remote.seats[game.turn]
-        return f"{colour} draws at board {board}: the move lights up here to copy"
+        return f"{colour} draws at board {board}: {COPY_HERE}"
     if phase == CompanionPhase.DRAW:
         return f"{colour}: draw a card and scan it"
     if phase == CompanionPhase.DOUBLE:

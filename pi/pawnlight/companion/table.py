@@ -156,6 +156,9 @@ class Table:
         self.warning: str | None = None
         #: The warning the turn's card brought (a card drawn twice): it goes with its turn.
         self.card_warning: str | None = None
+        #: A warning about the moment it was said in (a card scanned when none is wanted, the
+        #: boards out of step): it goes as soon as the game moves to another phase.
+        self.passing_warning: str | None = None
         self.enrolment: Enrolment | None = None
         self.leader: LeaderDraw | None = None
         self.choices: tuple[Move, ...] = ()

@@ -88,6 +88,20 @@ def parse_spec(spec: str) -> tuple[str, StrongSettings]:
     return name, cast(StrongSettings, settings)
 
 
+def level_of(spec: str) -> str:
+    """A player's one name, as every page and record says it: its level (easy, normal, hard)
+    when it is one (``heuristic`` and ``normal`` are the same player), else its spec written
+    the same way each time (``strong:budget=400``). ValueError as parse_spec."""
+    name, settings = parse_spec(spec)
+    if not settings:
+        return next((level for level, player in LEVELS.items() if player == name), name)
+    written = (
+        f"{key}={value:g}" if key == "margin" else f"{key}={value}"
+        for key, value in settings.items()
+    )
+    return f"{name}:{','.join(written)}"
+
+
 def split_specs(text: str) -> tuple[str, ...]:
     """One spec per seat from a comma-separated list, where a spec's own settings are
     comma-separated too: ``"strong:budget=3000,width=5,heuristic"`` ->

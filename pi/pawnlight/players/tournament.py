@@ -17,7 +17,7 @@ from ..rules.editions import Variant
 from ..rules.game import GameConfig
 from .confidence import wilson_interval
 from .parallel import run_all
-from .registry import make_player, parse_spec
+from .registry import level_of, make_player, parse_spec
 from .table import play_game
 
 #: Colours at the table for 2, 3 and 4 players: two players sit opposite each other.
@@ -159,13 +159,16 @@ class TournamentResult:
     def standings(self) -> list[Standing]:
         n = len(self.settings.entrants)
         table: dict[str, Standing] = {}
-        for spec in self.settings.entrants:
-            if spec not in table:
-                table[spec] = Standing(spec, 0, 0, seat_wins=[0] * n, seat_games=[0] * n)
-            table[spec].seats += 1
+        # One player, one line, under the name it was first given: "heuristic" and "normal"
+        # are the same player.
+        names = [level_of(spec) for spec in self.settings.entrants]
+        for name, spec in zip(names, self.settings.entrants, strict=True):
+            if name not in table:
+                table[name] = Standing(spec, 0, 0, seat_wins=[0] * n, seat_games=[0] * n)
+            table[name].seats += 1
         for outcome in self.outcomes:
             for seat, entrant in enumerate(outcome.seats):
-                standing = table[self.settings.entrants[entrant]]
+                standing = table[names[entrant]]
                 standing.games += 1
                 standing.seat_games[seat] += 1
                 if entrant in outcome.winners:

@@ -25,6 +25,10 @@ from pawnlight.rules.position import Position
 
 from .protocol import BOARD_ID, PREFIX, VERSION, ProtocolError, check_board_id
 
+#: What a board says of a turn played at another board (companion/sentences.py), and the same as
+#: a club's page says it of any board.
+COPY_HERE = "the move lights up here to copy"
+COPY_THERE = "the other boards copy the move"
 #: Seconds between two messages of one board, at the least (at most 2 a second).
 INTERVAL = 0.5
 #: The longest live message read (a game's summary is well under 2 KB).
@@ -56,6 +60,12 @@ def _home_counts(pawns: Mapping[str, Any]) -> dict[str, int]:
     }
 
 
+def for_onlookers(message: str) -> str:
+    """A board's message as a club's page says it: not "the move lights up here", which is
+    true only at the board itself (issue #47)."""
+    return message.replace(COPY_HERE, COPY_THERE)
+
+
 def summary(state: Mapping[str, Any]) -> dict[str, Any] | None:
     """The game of a published state (``GET /api/state``'s JSON) as the club sees it, or None
     when the board plays no game (no players)."""
@@ -80,7 +90,7 @@ def summary(state: Mapping[str, Any]) -> dict[str, Any] | None:
         "home": _home_counts(pawns),
         "winners": result.get("winners") if isinstance(result, Mapping) else None,
         "pawns": {colour: list(places) for colour, places in pawns.items()},
-        "message": (message if isinstance(message, str) else "")[:MAX_MESSAGE],
+        "message": for_onlookers(message if isinstance(message, str) else "")[:MAX_MESSAGE],
         "remote": remote.get("game") if isinstance(remote, Mapping) else None,
     }
 

@@ -92,9 +92,13 @@ def step_words(step: Step) -> str:
 
 
 def _sent_back(bumped: Iterable[tuple[int, int]]) -> str:
-    names = [COLOURS[colour] for colour, _ in bumped]
-    if not names:
+    """`` (blue back to START)``; two pawns of one colour are said once: ``(2 red pawns ...)``."""
+    counts: dict[str, int] = {}
+    for colour, _ in bumped:
+        counts[COLOURS[colour]] = counts.get(COLOURS[colour], 0) + 1
+    if not counts:
         return ""
+    names = [name if n == 1 else f"{n} {name} pawns" for name, n in counts.items()]
     return f" ({' and '.join(names)} back to START)"
 
 

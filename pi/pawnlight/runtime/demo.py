@@ -24,6 +24,10 @@ from .local_broker import DASHBOARD, BrokerError, LocalBroker
 #: The two boards of the demo, and the colours each plays.
 BOARDS = ("kitchen", "grandma")
 SEATS = {"red": "kitchen", "blue": "grandma"}
+#: Seconds between two looks at the boards: one that stopped is started again.
+WATCH = 1.0
+#: Restarts of one board, at most: a board that keeps failing is left stopped, and said so.
+RESTARTS = 5
 
 
 class DemoError(PawnlightError, RuntimeError):
@@ -76,22 +80,22 @@ def run_demo(folder: Path | None, http_port: int, game: bool, seconds: float | N
         print(f"error: {error}", file=sys.stderr)
         return 1
     boards: dict[str, tuple[subprocess.Popen[bytes], str]] = {}
+    commands: dict[str, list[str]] = {}
+    envs: dict[str, dict[str, str]] = {}
     try:
         for number, board in enumerate(BOARDS):
             data = folder / board
             data.mkdir(exist_ok=True)
             port = http_port + number
-            env = dict(
+            envs[board] = dict(
                 os.environ,
                 PAWNLIGHT_PIN=pin,
                 PAWNLIGHT_MQTT_USER=board,
                 PAWNLIGHT_MQTT_PASSWORD=passwords[board],
             )
-            command = [sys.executable, "-m", "pawnlight.cli", "run", "--sim"]
-            command += ["--http-port", str(port), "--data", str(data)]
-            command += ["--remote", broker.url, "--board-id", board]
-            with open(data / "daemon.log", "ab") as log:
-                process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+            command = ["run", "--sim", "--http-port", str(port), "--data", str(data)]
+            commands[board] = [*command, "--remote", broker.url, "--board-id", board]
+            process = _launch(commands[board], envs[board], data)
             boards[board] = (process, f"http://127.0.0.1:{port}")
         for process, url in boards.values():
             _wait(url, lambda s: s["link"]["up"], process)
@@ -105,8 +109,16 @@ def run_demo(folder: Path | None, http_port: int, game: bool, seconds: float | N
         print(f"  owner PIN {pin}; dashboard user {DASHBOARD}, password {passwords[DASHBOARD]}")
         if said:
             print(f"  {said}")
+        print(
+            f"A board that stops is started again ({RESTARTS} times at most); to start one by hand:"
+        )
+        for board in BOARDS:
+            print(
+                f"  PAWNLIGHT_PIN={pin} PAWNLIGHT_MQTT_USER={board} "
+                f"PAWNLIGHT_MQTT_PASSWORD={passwords[board]} pawnlight {' '.join(commands[board])}"
+            )
         print("Ctrl-C stops the boards and the broker.", flush=True)
-        stopping.wait(seconds)
+        _watch(boards, commands, envs, folder, stopping, seconds)
         return 0
     except DemoError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -122,6 +134,49 @@ def run_demo(folder: Path | None, http_port: int, game: bool, seconds: float | N
                 process.kill()
                 process.wait()
         broker.stop()
+
+
+def _launch(command: list[str], env: dict[str, str], data: Path) -> subprocess.Popen[bytes]:
+    """One board's daemon, its output appended to its daemon.log."""
+    with open(data / "daemon.log", "ab") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "pawnlight.cli", *command],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+
+def _watch(
+    boards: dict[str, tuple[subprocess.Popen[bytes], str]],
+    commands: dict[str, list[str]],
+    envs: dict[str, dict[str, str]],
+    folder: Path,
+    stopping: threading.Event,
+    seconds: float | None,
+) -> None:
+    """Until stopped (or for ``seconds``): a board whose daemon stopped is reaped and started
+    again, up to RESTARTS times; its game goes on from its journal, as after a power cut."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    restarts = dict.fromkeys(boards, 0)
+    while not stopping.wait(
+        WATCH if deadline is None else max(0.0, min(WATCH, deadline - time.monotonic()))
+    ):
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        for board, (process, url) in list(boards.items()):
+            code = process.poll()
+            if code is None or restarts[board] > RESTARTS:
+                continue
+            log = folder / board / "daemon.log"
+            restarts[board] += 1
+            if restarts[board] > RESTARTS:
+                print(
+                    f"{board} stopped again (exit code {code}): left stopped; see {log}", flush=True
+                )
+                continue
+            print(f"{board} stopped (exit code {code}): starting it again; see {log}", flush=True)
+            boards[board] = (_launch(commands[board], envs[board], folder / board), url)
 
 
 def _start_game(boards: dict[str, tuple[subprocess.Popen[bytes], str]], pin: str) -> str:
