@@ -87,7 +87,7 @@ def test_a_turn_not_saved_is_published_once_it_is(tmp_path, broker):
         board.place("T4", "red")
         wait_for(owner, lambda s: not s["storage"]["ok"] and len(s["history"]) == 1)
         topic = event_topic("board-a", reply["game"], 0)
-        marker = "pawnlight/boards/board-b/test-marker"
+        marker = "pawnlight/boards/board-b/games/test-marker"  # a topic the dashboard reads
         assert retained(broker, topic, marker) is None  # not saved: not published
         failing.failing = False
         wait_for(owner, lambda s: s["storage"]["ok"])
