@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..errors import PawnlightError
 from ..rules.board import COLOURS, HOME, PARTNER, TRACK_SQUARES
 from ..rules.cards import count, pack
 from ..rules.editions import Variant
@@ -46,7 +47,7 @@ RACES = (Variant.STANDARD, Variant.QUICK)
 Progress = Callable[[int, int], None]
 
 
-class StoryError(ValueError):
+class StoryError(PawnlightError, ValueError):
     """This game has no story (unfinished, no winner, or a variant that is not a race)."""
 
 
