@@ -30,7 +30,7 @@ HEIGHT_MM: dict[str, tuple[float, float]] = {
     "Resistor_SMD:R_0805_2012Metric": (0.4, 0.6),
     "LED_SMD:LED_0805_2012Metric": (0.6, 0.9),
     "Diode_SMD:D_SOD-123": (0.9, 1.35),
-    "Fuse:Fuse_1812_4532Metric": (0.6, 1.9),
+    "Fuse:Fuse_Bourns_MF-RG400": (12.0, 14.7),  # MF-RG400: a disc 12 mm high on its leads
     "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm": (1.35, 1.75),
     "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm": (1.35, 1.75),
     "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm": (2.35, 2.65),
@@ -54,7 +54,13 @@ HEIGHT_MM: dict[str, tuple[float, float]] = {
 PIN_TAIL_MM = (0.8, 1.2)
 #: The boards' thickness.
 PCB_MM = 1.6
-THROUGH_HOLE_PREFIXES = ("Connector_", "Resistor_THT:", "Capacitor_THT:", "TerminalBlock_")
+THROUGH_HOLE_PREFIXES = (
+    "Connector_",
+    "Resistor_THT:",
+    "Capacitor_THT:",
+    "TerminalBlock_",
+    "Fuse:Fuse_Bourns_MF-R",
+)
 
 
 def height_mm(footprint: str) -> tuple[float, float]:

@@ -59,7 +59,9 @@ FP = {
     "125": "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
     "rnet": "Resistor_THT:R_Array_SIP9",
     "pico": "pawnlight:RaspberryPi_Pico",
-    "fuse": "Fuse:Fuse_1812_4532Metric",
+    # Bourns MF-RG400: a radial resettable fuse, 4.0 A hold, 8.0 A trip, 16 V (1812 families
+    # stop at about 2.6 A hold).
+    "fuse": "Fuse:Fuse_Bourns_MF-RG400",
     "power": "TerminalBlock_Phoenix:TerminalBlock_Phoenix_MKDS-1,5-2-5.08_1x02_P5.08mm_Horizontal",
     "reader": "Connector_PinSocket_2.54mm:PinSocket_1x08_P2.54mm_Vertical",
     "controls": "Connector_PinHeader_2.54mm:PinHeader_2x05_P2.54mm_Vertical",
@@ -431,7 +433,7 @@ def hub_circuit(wiring: Wiring, sensing: str) -> Checked:
 
         # Power entry: terminal block, fuse, bulk capacitor on the LED supply.
         entry = p.part("Connector", "Screw_Terminal_01x02", "J30", FP["power"], "5 V in")
-        fuse = p.part("Device", "Fuse", "F1", FP["fuse"], "4A polyfuse")
+        fuse = p.part("Device", "Fuse", "F1", FP["fuse"], "MF-RG400 4A hold")
         raw = p.net("5V_IN")
         entry[1] += raw
         entry[2] += gnd
@@ -729,6 +731,8 @@ def _controls(p: _Parts, wiring: Wiring, v5: Any, gnd: Any, refs: _Refs, nc: Any
     resistor = p.r(refs.r(), 330)
     resistor[1] += lines["status_led"]
     resistor[2] += anode
-    led = p.part("Device", "LED", "D2", FP["status"], "green")
-    led["A"] += anode
-    led["K"] += gnd
+    # The status LED itself is where players see it, on the Pi's box beside the buttons: the
+    # hub hangs parts down under the deck, so an LED on it would face the bottom panel.
+    led = p.part("Connector_Generic", "Conn_01x02", "J36", FP["2pin"], "status LED")
+    led[1] += anode
+    led[2] += gnd
