@@ -86,7 +86,9 @@ def test_the_hub_sits_where_no_sensor_or_led_is() -> None:
 
 def test_the_usb_cable_reaches_the_pi_with_slack() -> None:
     cable = underside.usb_cable()
-    assert cable.to_edge_mm == pytest.approx(underside.DECK_MM - underside.PICO_USB_MM[0])
+    # To the frame's inner face, which stands FRAME_GAP_MM outside the board's edge.
+    inner = underside.DECK_MM + underside.FRAME_GAP_MM
+    assert cable.to_edge_mm == pytest.approx(inner - underside.PICO_USB_MM[0])
     straight = cable.to_edge_mm + cable.through_frame_mm + cable.to_pi_mm
     assert cable.buy_mm >= cable.needed_mm >= straight
     assert cable.buy_mm in underside.CABLE_LENGTHS_MM
@@ -104,19 +106,23 @@ def test_the_hatch_opens_under_the_pico_and_its_screws_hit_the_panel() -> None:
 
 
 def test_the_feet_and_screws_stand_on_the_frame() -> None:
+    """The frame stands under the deck's border, outside the board's square: every foot's and
+    panel screw's centre lies on a frame strip, and every foot inside the panel's outline."""
     strip = underside.FRAME_WIDTH_MM
+    low = underside.DECK_CORNER_MM
+    high = low + underside.DECK_OUTER_MM
     points = [*underside.feet(), *underside.panel_screws()]
     assert len(underside.feet()) == 8
     for x, y in points:
-        on_strip = min(x, y, underside.DECK_MM - x, underside.DECK_MM - y) <= strip
-        assert on_strip, (x, y)
+        edge = min(x - low, y - low, high - x, high - y)
+        assert 0 <= edge <= strip, (x, y)
     for a in underside.panel_screws():
         assert all(math.dist(a, foot) > underside.FOOT_DIAMETER_MM for foot in underside.feet())
     radius = underside.FOOT_DIAMETER_MM / 2
     for x, y in underside.feet():
         # Inside the panel's outline, its screw inside the strip with wood round it.
-        assert (
-            radius <= x <= underside.DECK_MM - radius and radius <= y <= underside.DECK_MM - radius
-        )
-        edge = min(x, y, underside.DECK_MM - x, underside.DECK_MM - y)
+        assert low + radius <= x <= high - radius and low + radius <= y <= high - radius
+        edge = min(x - low, y - low, high - x, high - y)
         assert edge + underside.FOOT_SCREW_MM / 2 + 1 <= strip
+    # Nothing of the frame under the board's square.
+    assert strip + 1 <= underside.DECK_BORDER_MM

@@ -132,7 +132,8 @@ def test_the_panel_drawing_is_one_to_one_with_its_hatch_and_holes(build_files: P
     width = float(root.attrib["width"].removesuffix("mm"))
     assert root.attrib["viewBox"].split()[2] == f"{width:g}"
     panel = next(e for e in root.iter(f"{ns}rect") if e.attrib.get("id") == "panel")
-    assert float(panel.attrib["width"]) == underside.DECK_MM
+    assert float(panel.attrib["width"]) == underside.DECK_OUTER_MM
+    assert float(panel.attrib["x"]) == underside.DECK_CORNER_MM
     hatch = next(e for e in root.iter(f"{ns}rect") if e.attrib.get("id") == "hatch")
     assert (float(hatch.attrib["width"]), float(hatch.attrib["height"])) == (
         underside.HATCH_OPENING_MM

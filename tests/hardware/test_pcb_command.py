@@ -70,7 +70,8 @@ def test_the_command_writes_every_board_and_prints_its_counts(tmp_path, capsys):
             assert (fab / f"strip-{design}-Edge_Cuts.gbr").is_file()
             assert (fab / f"strip-{design}-PTH.drl").is_file()
             placement = (fab / f"strip-{design}-pos.csv").read_text()
-            assert '"U1"' in placement and '"J1"' in placement
+            assert placement.startswith("Designator,Mid X,Mid Y,Layer,Rotation")
+            assert "\nU1," in placement and "\nJ1," not in placement
     else:
         assert "KiCad's pcbnew not found" in printed
 

@@ -34,6 +34,37 @@ def _pictures(args: argparse.Namespace) -> int:
     return 0
 
 
+def _assembly(args: argparse.Namespace) -> int:
+    from pawnlight.errors import PawnlightError
+
+    try:
+        from .assembly_files import write
+    except ImportError as error:
+        print(f"error: {error.msg}: pip install 'pawnlight[pcb]' (docs/pcb.md)", file=sys.stderr)
+        return 1
+    builds = ("pcb", "hand") if args.build == "both" else (args.build,)
+    try:
+        written = write(Path(args.out), builds, picture=not args.no_picture)
+    except (RuntimeError, PawnlightError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    import json
+
+    found = 0
+    for build in builds:
+        report = json.loads((Path(args.out) / f"assembly-{build}.json").read_text())
+        longest = max(report["ribbons_mm"].values(), default=0)
+        print(
+            f"{build}: {len(report['solids'])} solids, {len(report['problems'])} problems"
+            + (f", longest ribbon {longest:.0f} mm" if longest else "")
+        )
+        for problem in report["problems"]:
+            print(f"  {problem}")
+        found += len(report["problems"])
+    print(f"wrote {len(written)} files to {args.out}")
+    return 0 if found == 0 else 1
+
+
 def _pcb(args: argparse.Namespace) -> int:
     from pawnlight.errors import PawnlightError
 
@@ -75,6 +106,19 @@ def register(subparsers: Any) -> None:
         help="a folder `pawnlight hardware parts` wrote (default: build the parts first)",
     )
     pictures.set_defaults(handler=_pictures)
+    assembly = commands.add_parser(
+        "assembly",
+        help="write the whole board as one assembly (OpenSCAD, STL), check every pair of "
+        "solids and the cables' room, and draw the exploded view; needs the pcb extra",
+    )
+    assembly.add_argument("--out", required=True, metavar="DIR", help="the folder to write into")
+    assembly.add_argument(
+        "--build", choices=("pcb", "hand", "both"), default="both", help="which build (both)"
+    )
+    assembly.add_argument(
+        "--no-picture", action="store_true", help="skip the exploded picture (needs openscad)"
+    )
+    assembly.set_defaults(handler=_assembly)
     pcb = commands.add_parser(
         "pcb",
         help="write the circuit boards: netlists and ERC reports of the hubs and sensor strips, "

@@ -280,7 +280,9 @@ def panel_svg() -> str:
     hatch cover's screws, the feet and the panel screws, with their positions in mm."""
     from . import underside
 
-    size = underside.DECK_MM
+    size = underside.DECK_OUTER_MM
+    corner = underside.DECK_CORNER_MM  # the panel's corner in board mm: positions stay the board's
+    shift = MARGIN_MM - corner
     width = size + 2 * MARGIN_MM
     height = size + 2 * MARGIN_MM + 15
     cx, cy = underside.hatch_centre()
@@ -288,9 +290,10 @@ def panel_svg() -> str:
     out = [
         '<svg xmlns="http://www.w3.org/2000/svg" '
         f'width="{width:g}mm" height="{height:g}mm" viewBox="0 0 {width:g} {height:g}">',
-        f'<g transform="translate({MARGIN_MM:g} {MARGIN_MM:g})" fill="none" stroke="#000" '
+        f'<g transform="translate({shift:g} {shift:g})" fill="none" stroke="#000" '
         'font-family="sans-serif">',
-        f'<rect id="panel" x="0" y="0" width="{size:g}" height="{size:g}" stroke-width="0.5"/>',
+        f'<rect id="panel" x="{corner:g}" y="{corner:g}" width="{size:g}" height="{size:g}" '
+        'stroke-width="0.5"/>',
         f'<rect id="hatch" x="{cx - w / 2:.2f}" y="{cy - h / 2:.2f}" width="{w:g}" '
         f'height="{h:g}" stroke-width="0.5" stroke-dasharray="4 2"/>',
         f'<text x="{cx - w / 2:.2f}" y="{cy - h / 2 - 3:.2f}" font-size="4" fill="#000" '

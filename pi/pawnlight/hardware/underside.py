@@ -20,13 +20,22 @@ from dataclasses import dataclass
 
 from pawnlight.board import geometry
 
-#: The deck: the board's 16 x 16 squares.
+#: The board's 16 x 16 squares (the track fills it edge to edge).
 DECK_MM = geometry.GRID * geometry.SQUARE_MM
 DECK_THICKNESS_MM = 3.0
-#: The frame strips under the deck's edges: high enough for the hub hanging under the deck
-#: (a Pico on header sockets on stripboard is about 20 mm), wide enough to screw into.
+#: The frame strips: high enough for the hub hanging under the deck (a Pico on header sockets
+#: on stripboard is about 20 mm), wide enough to screw into.
 FRAME_HEIGHT_MM = 25.0
 FRAME_WIDTH_MM = 18.0
+#: The frame stands outside the board's square: the deck is cut this much larger than the board
+#: on every side and the frame glued under that border, ``FRAME_GAP_MM`` clear of the board's
+#: edge, so nothing of the frame lies under a sensor, an LED hole or a strip (the track's
+#: sensors are 16.5 mm from the board's edge, its first LED holes 6.6 mm, the strips 2 mm).
+FRAME_GAP_MM = 2.0
+DECK_BORDER_MM = FRAME_WIDTH_MM + FRAME_GAP_MM
+#: The deck's and the bottom panel's side, and their top-left corner in board coordinates.
+DECK_OUTER_MM = DECK_MM + 2 * DECK_BORDER_MM
+DECK_CORNER_MM = -DECK_BORDER_MM
 #: The bottom panel: hardboard or plywood, the deck's size, screwed to the frame.
 PANEL_THICKNESS_MM = 3.0
 #: The board's centre, and the free square round it where the hub goes.
@@ -56,7 +65,7 @@ FOOT_DIAMETER_MM = 30.0
 FOOT_HEIGHT_MM = 10.0
 FOOT_SCREW_MM = 3.5  # 3.5 mm wood screws into the frame
 #: Screws holding the panel to the frame, between the feet.
-PANEL_SCREW_SPACING_MM = 130.0
+PANEL_SCREW_SPACING_MM = 140.0
 
 #: The Raspberry Pi's box stands outside the frame, against the right edge (+x), level with
 #: the Pico; the cable runs from the Pico's socket to the edge, through the frame, into the box.
@@ -68,10 +77,19 @@ CABLE_LENGTHS_MM = (150, 300, 500, 1000, 1500, 2000)
 Point = tuple[float, float]
 
 
+#: The PCB build's Pico: in the middle of the hub (pcb/hub.py), which hangs parts down under
+#: the board's centre, its USB socket towards the top of the board (red's side).
+PCB_PICO_USB_MM = (CENTRE_MM[0], CENTRE_MM[1] - 25.5)
+
+
 def hatch_centre() -> Point:
-    """The hatch opening's centre: under the Pico, shifted towards its USB socket and the
-    BOOTSEL button beside it."""
-    return PICO_MM[0] + 10.0, PICO_MM[1]
+    """The hatch opening's centre: under both builds' Pico USB sockets (the stripboard's, by
+    the BOOTSEL button, and the PCB hub's), halfway between them across and at the middle of
+    the two along."""
+    return (
+        (PICO_USB_MM[0] + PCB_PICO_USB_MM[0]) / 2,
+        round((PICO_USB_MM[1] + PCB_PICO_USB_MM[1]) / 2, 2),
+    )
 
 
 def hatch_cover_mm() -> tuple[float, float]:
@@ -93,20 +111,21 @@ def feet() -> list[Point]:
     """Eight feet: the four corners and the middle of each side, within the panel's edges,
     their screws into the frame strips."""
     inset = FOOT_DIAMETER_MM / 2
-    low, mid, high = inset, DECK_MM / 2, DECK_MM - inset
+    low, mid, high = DECK_CORNER_MM + inset, DECK_MM / 2, DECK_MM + DECK_BORDER_MM - inset
     return [(x, y) for y in (low, mid, high) for x in (low, mid, high) if (x, y) != (mid, mid)]
 
 
 def panel_screws() -> list[Point]:
     """Screws along the frame strips between the feet, about every ``PANEL_SCREW_SPACING_MM``."""
-    inset = FRAME_WIDTH_MM / 2
+    inset = DECK_CORNER_MM + FRAME_WIDTH_MM / 2
+    far = DECK_MM + DECK_BORDER_MM - FRAME_WIDTH_MM / 2
     feet_at = feet()
-    span = DECK_MM - 2 * inset
+    span = far - inset
     steps = max(1, math.ceil(span / PANEL_SCREW_SPACING_MM))
     along = [inset + span * i / steps for i in range(steps + 1)]
     points: set[Point] = set()
     for t in along:
-        for point in ((t, inset), (t, DECK_MM - inset), (inset, t), (DECK_MM - inset, t)):
+        for point in ((t, inset), (t, far), (inset, t), (far, t)):
             if all(math.dist(point, foot) > FOOT_DIAMETER_MM for foot in feet_at):
                 points.add((round(point[0], 1), round(point[1], 1)))
     return sorted(points)
@@ -124,7 +143,7 @@ class Cable:
 def usb_cable() -> Cable:
     """The USB cable from the Pico's socket to the Pi: straight to the right edge along x,
     through the frame, into the Pi's box, plus slack for routing and strain relief."""
-    to_edge = DECK_MM - PICO_USB_MM[0]
+    to_edge = DECK_MM + FRAME_GAP_MM - PICO_USB_MM[0]
     frame = FRAME_WIDTH_MM
     needed = (to_edge + frame + PI_BOX_REACH_MM) * CABLE_SLACK
     buy = next((n for n in CABLE_LENGTHS_MM if n >= needed), CABLE_LENGTHS_MM[-1])

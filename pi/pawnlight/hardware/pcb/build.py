@@ -25,6 +25,7 @@ from pathlib import Path
 from ..wiring import Wiring, load_wiring
 from .circuit import Checked, hub_circuit, strip_circuit
 from .drawing import draw
+from .fab_files import part_number, write_placement
 from .hub import write_hub_boards
 from .layout import write_strip_boards
 from .netlist import Netlist, read_netlist
@@ -196,9 +197,14 @@ def write_boms(netlists: dict[str, Netlist], out: Path, report: Report) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
-            writer.writerow(["qty", "value", "footprint", "references"])
+            writer.writerow(
+                ["qty", "value", "footprint", "references", "manufacturer", "part number"]
+            )
             for (value, footprint), refs in sorted(groups.items()):
-                writer.writerow([len(refs), value, footprint, " ".join(sorted(refs, key=_natural))])
+                refs_text = " ".join(sorted(refs, key=_natural))
+                writer.writerow(
+                    [len(refs), value, footprint, refs_text, *part_number(value, footprint)]
+                )
         report.written.append(path)
 
 
@@ -267,6 +273,7 @@ def build(out: Path, wiring: Wiring | None = None) -> Report:
     boards = write_strip_boards(netlists, out, report.copper)
     boards += write_hub_boards(netlists, out, report.copper, report.unfinished)
     report.written += boards
+    report.written += [write_placement(board, out / "fab" / board.stem) for board in boards]
     write_orders(out, report)
     python = kicad_python()
     if python is None:

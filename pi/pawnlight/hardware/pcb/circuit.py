@@ -28,7 +28,7 @@ from typing import Any
 
 from pawnlight.errors import PawnlightError
 
-from ..pins import PICO_PIN
+from ..pins import PI_GROUND, PICO_PIN
 from ..wiring import UNUSED, BoardWiring, Wiring
 from .drawing import DrawnPart
 from .strips import INSTANCES, StripDesign, StripInstance
@@ -59,7 +59,9 @@ FP = {
     "125": "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
     "rnet": "Resistor_THT:R_Array_SIP9",
     "pico": "pawnlight:RaspberryPi_Pico",
-    "fuse": "Fuse:Fuse_1812_4532Metric",
+    # Bourns MF-RG400: a radial resettable fuse, 4.0 A hold, 8.0 A trip, 16 V (1812 families
+    # stop at about 2.6 A hold).
+    "fuse": "Fuse:Fuse_Bourns_MF-RG400",
     "power": "TerminalBlock_Phoenix:TerminalBlock_Phoenix_MKDS-1,5-2-5.08_1x02_P5.08mm_Horizontal",
     "reader": "Connector_PinSocket_2.54mm:PinSocket_1x08_P2.54mm_Vertical",
     "controls": "Connector_PinHeader_2.54mm:PinHeader_2x05_P2.54mm_Vertical",
@@ -431,7 +433,7 @@ def hub_circuit(wiring: Wiring, sensing: str) -> Checked:
 
         # Power entry: terminal block, fuse, bulk capacitor on the LED supply.
         entry = p.part("Connector", "Screw_Terminal_01x02", "J30", FP["power"], "5 V in")
-        fuse = p.part("Device", "Fuse", "F1", FP["fuse"], "4A polyfuse")
+        fuse = p.part("Device", "Fuse", "F1", FP["fuse"], "MF-RG400 4A hold")
         raw = p.net("5V_IN")
         entry[1] += raw
         entry[2] += gnd
@@ -497,7 +499,7 @@ def hub_circuit(wiring: Wiring, sensing: str) -> Checked:
         reader[6] += gnd
         reader[8] += v33
 
-        _controls(p, wiring, v5, gnd, refs)
+        _controls(p, wiring, v5, gnd, refs, circuit.NC)
 
         # Decoupling at the Pico's 3.3 V output.
         cap = p.c(refs.c(), "10uF")
@@ -666,18 +668,47 @@ def _muxes(
             networks[index // 8][f"R{index % 8 + 1}"] += line
 
 
-def _controls(p: _Parts, wiring: Wiring, v5: Any, gnd: Any, refs: _Refs) -> None:
-    """The Pi's controls: a 2 x 5 header to the Pi's GPIOs, the buttons' header, the buzzer's
-    transistor and the status LED (wiring.toml [pi])."""
-    pins = {pin.name: pin for pin in wiring.pi}
+#: J33 is the Pi's own header, pins 29-38 (a 2 x 5 block of the 40-pin header): J33's pin k is
+#: the Pi's pin ``PI_BLOCK_FIRST + k - 1``, so a straight 10-way IDC cable joins them pin for pin.
+PI_BLOCK_FIRST = 29
+PI_BLOCK_PINS = 10
+
+
+def pi_block_nets(wiring: Wiring) -> dict[int, str | None]:
+    """J33's pin -> its net: a [pi] line on the Pi pin wiring.toml gives it, GND on the Pi's
+    ground pins, None (not connected) on a Pi pin the board does not use."""
+    by_header = {pin.header: pin for pin in wiring.pi}
+    nets: dict[int, str | None] = {}
+    for k in range(1, PI_BLOCK_PINS + 1):
+        pi_pin = PI_BLOCK_FIRST + k - 1
+        line = by_header.get(pi_pin)
+        if line is not None:
+            nets[k] = f"PI_GPIO{line.bcm}_{line.name.upper()}"
+        else:
+            nets[k] = "GND" if pi_pin in PI_GROUND else None
+    outside = sorted(set(by_header) - set(range(PI_BLOCK_FIRST, PI_BLOCK_FIRST + PI_BLOCK_PINS)))
+    if outside:
+        raise CircuitError(
+            f"[pi] uses the Pi's pins {outside}, outside the block {PI_BLOCK_FIRST}-"
+            f"{PI_BLOCK_FIRST + PI_BLOCK_PINS - 1} the hub's 10-way cable reaches"
+        )
+    return nets
+
+
+def _controls(p: _Parts, wiring: Wiring, v5: Any, gnd: Any, refs: _Refs, nc: Any) -> None:
+    """The Pi's controls: a 2 x 5 header wired as the Pi's pins 29-38 (:func:`pi_block_nets`),
+    the buttons' header, the buzzer's transistor and the status LED (wiring.toml [pi])."""
     header = p.part("Connector_Generic", "Conn_02x05_Odd_Even", "J33", FP["controls"], "to the Pi")
     buttons = p.part("Connector_Generic", "Conn_01x05", "J34", FP["buttons"], "buttons")
     lines = {}
-    for number, name in enumerate(("confirm", "undo", "new_game", "hint", "buzzer", "status_led")):
-        lines[name] = p.net(f"PI_GPIO{pins[name].bcm}_{name.upper()}")
-        header[number + 1] += lines[name]
-    for pin in (7, 8, 9, 10):
-        header[pin] += gnd
+    for number, name in pi_block_nets(wiring).items():
+        if name is None:
+            header[number] += nc
+        elif name == "GND":
+            header[number] += gnd
+        else:
+            lines[name.split("_", 2)[2].lower()] = net = p.net(name)
+            header[number] += net
     for number, name in enumerate(("confirm", "undo", "new_game", "hint")):
         buttons[number + 1] += lines[name]  # each button to GND: the Pi's pull-ups hold it high
     buttons[5] += gnd
@@ -700,6 +731,8 @@ def _controls(p: _Parts, wiring: Wiring, v5: Any, gnd: Any, refs: _Refs) -> None
     resistor = p.r(refs.r(), 330)
     resistor[1] += lines["status_led"]
     resistor[2] += anode
-    led = p.part("Device", "LED", "D2", FP["status"], "green")
-    led["A"] += anode
-    led["K"] += gnd
+    # The status LED itself is where players see it, on the Pi's box beside the buttons: the
+    # hub hangs parts down under the deck, so an LED on it would face the bottom panel.
+    led = p.part("Connector_Generic", "Conn_01x02", "J36", FP["2pin"], "status LED")
+    led[1] += anode
+    led[2] += gnd

@@ -36,7 +36,7 @@ from .layout import (
     write_rules,
 )
 from .netlist import Netlist
-from .route import Box, Routed, Rules, route
+from .route import LAYERS, Box, Pad, Routed, Rules, route
 
 #: The board's side (mm) and where its top-left corner lies on KiCad's page.
 SIDE_MM = 220.0
@@ -65,9 +65,9 @@ HUB_RULES = Rules(search_limit=800_000)
 
 #: The hub is a four-layer board: signals on the outer layers, a plane on each inner one.
 PLANES = {"In1.Cu": "GND", "In2.Cu": "+5V"}
-#: Vias per surface-mount pad of a plane's net, where one is not enough: the fuse's +5V side
-#: carries the whole board's current (4 A; about 1 A per 0.3 mm via).
-PLANE_VIAS = {"F1": 6}
+#: Vias per surface-mount pad of a plane's net, where one is not enough (the fuse, through
+#: hole, joins the +5V plane with its own pad).
+PLANE_VIAS: dict[str, int] = {}
 #: A plane keeps this far from other nets' copper; thermal reliefs join pads to it.
 PLANE_CLEARANCE_MM = 0.25
 #: The layer stack the fab files are for (docs/pcb.md): mm of copper and of dielectric.
@@ -111,6 +111,20 @@ def _side_point(side: int, along: float, inset: float) -> tuple[float, float]:
     return inset, s - along
 
 
+#: The layout's side (0 top, 1 right, 2 bottom, 3 left, seen from the parts) of each colour's
+#: strip connectors (red, blue, yellow, green): the hub hangs parts down, so the layout is the
+#: board's view from above mirrored left to right (assembly.py checks each faces its strips).
+MIRRORED_SIDE = (0, 3, 2, 1)
+#: The hub's M3 mounting holes (3.2 mm, no copper) in three corners (the fourth holds the power
+#: entry), and the copper kept off the spacers' and screw heads' circle.
+MOUNTING_HOLE = "MountingHole:MountingHole_3.2mm_M3"
+MOUNTING_HOLES_MM: tuple[tuple[float, float], ...] = (
+    (SIDE_MM - 5.0, 5.0),
+    (5.0, SIDE_MM - 5.0),
+    (SIDE_MM - 5.0, SIDE_MM - 5.0),
+)
+HOLE_KEEPOUT_MM = 3.2
+
 #: Per side: the turn of a strip connector (its pin rows along the edge), of a chip and of a
 #: resistor network (both along the edge too).
 _CONNECTOR_ANGLE = (90.0, 0.0, 270.0, 180.0)
@@ -132,6 +146,19 @@ def _spread(wanted: list[float], gap: float, low: float, high: float) -> list[fl
     return placed
 
 
+def _slots() -> list[int]:
+    """Each of a colour's six strips' slot along its side of the hub: in the order their
+    connectors lie along the board's side, so every ribbon leaves towards its strip (the
+    START and HOME circles' strips and the lane's lie near the side's first squares)."""
+    from .layout import CONNECTOR_AT, _family
+    from .strips import INSTANCES
+
+    red = INSTANCES[:6]
+    along = [s.origin[0] + CONNECTOR_AT[_family(s.design)][0] for s in red]
+    order = sorted(range(6), key=lambda k: along[k])
+    return [order.index(k) for k in range(6)]
+
+
 def hub_parts(netlist: Netlist) -> list[HubPart]:
     """Where every part of a hub's netlist goes."""
     comps = netlist.components
@@ -141,8 +168,13 @@ def hub_parts(netlist: Netlist) -> list[HubPart]:
         ref = f"J{index + 1}"
         if ref not in comps:
             raise CircuitError(f"hub: strip connector {ref} is not in the netlist")
-        side, slot = divmod(index, 6)
-        along = SIDE_MM / 2 + (slot - 2.5) * CONNECTOR_PITCH_MM
+        colour, strip = divmod(index, 6)
+        slot = _slots()[strip]
+        # Seen from its parts' side (the layout's view), the hub hanging parts down under the
+        # deck is the board seen from above mirrored left to right: red's and yellow's run the
+        # other way along their sides, blue's are on the layout's left, green's on its right.
+        side = MIRRORED_SIDE[colour]
+        along = SIDE_MM / 2 - (slot - 2.5) * CONNECTOR_PITCH_MM
         at = _side_point(side, along, CONNECTOR_INSET_MM)
         connector_at[ref] = at
         parts.append(HubPart(ref, comps[ref].footprint, at, _CONNECTOR_ANGLE[side]))
@@ -237,7 +269,7 @@ def hub_parts(netlist: Netlist) -> list[HubPart]:
         "J35": ((mid + 32.0, mid + 14.0), 0.0),
         "Q1": ((mid + 32.0, mid + 24.0), 0.0),
         "D1": ((mid + 24.0, mid + 24.0), 0.0),
-        "D2": ((mid - 22.0, mid + 24.0), 0.0),
+        "J36": ((mid - 22.0, mid + 24.0), 0.0),
         "J30": ((9.0, 9.0), 0.0),
         "F1": ((20.0, 19.0), 0.0),
         "C1": ((26.0, 27.0), 0.0),
@@ -292,10 +324,11 @@ def hub_board(
     outline: Box = (ox, oy, ox + SIDE_MM, oy + SIDE_MM)
     add_outline(board, outline, (ox, oy))
     add_planes(board, outline, numbers)
+    keepouts = add_mounting_holes(board)
     if not copper:
         return board, Routed()
     routed = route(
-        board_pads(board),
+        board_pads(board) + keepouts,
         outline,
         rules or HUB_RULES,
         tries=1,
@@ -307,6 +340,28 @@ def hub_board(
     add_copper(board, routed, numbers)
     add_ground_pour(board, outline, [], numbers["GND"])
     return board, routed
+
+
+def add_mounting_holes(board: Any) -> list[Pad]:
+    """The M3 holes (:data:`MOUNTING_HOLES_MM`), H1-H3; the circles the router keeps off."""
+    from kiutils.items.common import Position
+
+    ox, oy = ORIGIN
+    keepouts = []
+    for number, (u, v) in enumerate(MOUNTING_HOLES_MM, start=1):
+        x, y = ox + u, oy + v
+        hole = load_footprint(MOUNTING_HOLE)
+        hole.position = Position(X=x, Y=y)
+        ref = f"H{number}"
+        for item in hole.graphicItems:
+            if getattr(item, "type", None) == "reference":
+                item.text = ref
+                item.layer = "F.Fab"
+        hole.properties = {**(hole.properties or {}), "Reference": ref, "Value": "M3"}
+        board.footprints.append(hole)
+        size = 2 * HOLE_KEEPOUT_MM
+        keepouts.append(Pad(ref, "", "", x, y, size, size, LAYERS, round=True))
+    return keepouts
 
 
 def add_planes(board: Any, outline: Box, numbers: dict[str, int]) -> None:

@@ -37,7 +37,6 @@ def main(board_path: str, report_path: str, fab_dir: str) -> dict[str, object]:
     errors -= listed
     os.makedirs(fab_dir, exist_ok=True)
     files = _gerbers(pcbnew, board, fab_dir) + _drill(pcbnew, board, fab_dir)
-    files.append(_placement(pcbnew, board, fab_dir, board_path))
     return {"errors": errors, "warnings": warnings, "unconnected": unconnected, "files": files}
 
 
@@ -80,15 +79,6 @@ def _drill(pcbnew: Any, board: Any, fab_dir: str) -> list[str]:
     writer.SetFormat(True)
     writer.CreateDrillandMapFilesSet(fab_dir, True, False)
     return sorted(name for name in os.listdir(fab_dir) if name.endswith(".drl"))
-
-
-def _placement(pcbnew: Any, board: Any, fab_dir: str, board_path: str) -> str:
-    exporter = pcbnew.PLACE_FILE_EXPORTER(board, True, False, False, True, True, True, True)
-    text = exporter.GenPositionData()
-    name = os.path.splitext(os.path.basename(board_path))[0] + "-pos.csv"
-    with open(os.path.join(fab_dir, name), "w", encoding="utf-8") as handle:
-        handle.write(text)
-    return name
 
 
 if __name__ == "__main__":

@@ -61,11 +61,18 @@ def _family(design: StripDesign) -> str:
     return "track" if design.name.startswith("track") else design.name
 
 
+#: The face a part is mounted on: the front (F.Cu) lies against the deck's underside.
+FRONT, BACK = "F.Cu", "B.Cu"
+#: The connector's pin pitch (2.54 mm).
+CONNECTOR_PITCH_MM = 2.54
+
+
 @dataclass(frozen=True)
 class Placed:
     ref: str
     footprint: str
     at: Point  # design mm
+    layer: str = FRONT
 
 
 def placements(design: StripDesign) -> list[Placed]:
@@ -87,8 +94,41 @@ def placements(design: StripDesign) -> list[Placed]:
             )
     family = _family(design)
     found.append(Placed("C31", FP["C"], BULK_AT[family]))
-    found.append(Placed("J1", FP["strip"], CONNECTOR_AT[family]))
+    # The connector stands on the far face (B.Cu), away from the deck: turned over, its pads
+    # lie where they would on the front with each row's columns swapped, so pin 1 moves one
+    # pitch along the row (docs/pcb.md, "The strips' faces").
+    x, y = CONNECTOR_AT[family]
+    found.append(Placed("J1", FP["strip"], (x + CONNECTOR_PITCH_MM, y), BACK))
     return found
+
+
+def flip_to_back(footprint: Any) -> None:
+    """Turn a footprint over onto B.Cu as KiCad's flip does (mirrored left to right): every
+    pad and drawing mirrored in x, every front layer swapped for its back layer."""
+
+    def swap(layer: str) -> str:
+        if layer.startswith("F."):
+            return "B." + layer[2:]
+        if layer.startswith("B."):
+            return "F." + layer[2:]
+        return layer
+
+    footprint.layer = "B.Cu"
+    for pad in footprint.pads:
+        pad.position.X = -pad.position.X
+        pad.layers = [swap(layer) for layer in pad.layers]
+    for item in footprint.graphicItems:
+        if hasattr(item, "layer") and item.layer:
+            item.layer = swap(item.layer)
+        for name in ("start", "end", "center", "mid", "position"):
+            point = getattr(item, name, None)
+            if point is not None and hasattr(point, "X"):
+                point.X = -point.X
+        for point in getattr(item, "coordinates", None) or []:
+            point.X = -point.X
+        effects = getattr(item, "effects", None)
+        if effects is not None and getattr(effects, "justify", None) is not None:
+            effects.justify.mirror = True
 
 
 def _kiutils() -> Any:
@@ -121,7 +161,7 @@ def _courtyard(footprint: Any) -> tuple[float, float, float, float]:
     xs: list[float] = []
     ys: list[float] = []
     for item in footprint.graphicItems:
-        if getattr(item, "layer", "") == "F.CrtYd" and hasattr(item, "start"):
+        if getattr(item, "layer", "") in ("F.CrtYd", "B.CrtYd") and hasattr(item, "start"):
             for point in (item.start, item.end):
                 xs.append(point.X)
                 ys.append(point.Y)
@@ -160,7 +200,7 @@ def label_and_connect(
             item.text = ref
             # On the assembly drawing, not the silkscreen: the board house places the parts
             # from the placement file, and printed among the pads they were clipped.
-            item.layer = "F.Fab"
+            item.layer = "B.Fab" if footprint.layer == "B.Cu" else "F.Fab"
         elif getattr(item, "type", None) == "value":
             item.text = value
     footprint.properties = {**(footprint.properties or {}), "Reference": ref, "Value": value}
@@ -201,6 +241,8 @@ def strip_board(design: StripDesign, netlist: Netlist) -> Any:
         if component is None:
             raise CircuitError(f"{design.name}: {placed.ref} is placed but not in the netlist")
         footprint = load_footprint(placed.footprint)
+        if placed.layer == BACK:
+            flip_to_back(footprint)
         x, y = ox + placed.at[0], oy + placed.at[1]
         footprint.position = Position(X=round(x, 4), Y=round(y, 4))
         label_and_connect(footprint, placed.ref, component.value, numbers, net_of_pin)
