@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import numpy  # noqa: F401
     except ImportError:
-        print("error: training needs numpy (pip install 'pawnlight[tune]')", file=sys.stderr)
+        print("error: training needs numpy (pip install -e 'lab[tune]')", file=sys.stderr)
         return 2
     try:
         runs = [

@@ -137,7 +137,7 @@ def test_one_self_play_game_gives_every_moment_and_one_winner():
 
 
 def test_the_fit_finds_the_weights_that_made_the_winners():
-    import numpy as np  # the tune extra, part of dev
+    import numpy as np  # the lab's tune extra, which setup-env dev installs
 
     rng = np.random.default_rng(7)
     truth = np.array([1.5, -0.8, 0.3])
