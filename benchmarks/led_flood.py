@@ -30,7 +30,7 @@ from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.events import BoardEvent
 from pawnlight.devices.serial_link import SerialBoardLink
-from pawnlight.devices.sim_firmware import SimulatedFirmware
+from pawnlight.devices.sim.firmware import SimulatedFirmware
 
 
 def percentile(values: list[int], fraction: float) -> float:

@@ -21,10 +21,10 @@ import sys
 import threading
 import time
 
-from pawnlight.devices.emulated_pico import SLOWDOWN, EmulatedPico, link_settings, missing
 from pawnlight.devices.events import BoardEvent, SensorChanged
 from pawnlight.devices.serial_link import SerialBoardLink
-from pawnlight.devices.sim_firmware import SimulatedFirmware
+from pawnlight.devices.sim.emulated_pico import SLOWDOWN, EmulatedPico, link_settings, missing
+from pawnlight.devices.sim.firmware import SimulatedFirmware
 
 
 def percentile(sorted_values: list[float], fraction: float) -> float:

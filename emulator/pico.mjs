@@ -5,8 +5,8 @@
 //
 // stdin/stdout are the USB CDC serial line (what the Pi opens), exactly as the MicroPython unix
 // port's are for the simulated firmware, and the control channel speaks the same
-// newline-separated JSON (pawnlight.devices.sim_firmware documents it), so the Python side
-// (pawnlight.devices.emulated_pico) reuses all of SimulatedFirmware. Times in events are the
+// newline-separated JSON (pawnlight.devices.sim.firmware documents it), so the Python side
+// (pawnlight.devices.sim.emulated_pico) reuses all of SimulatedFirmware. Times in events are the
 // Pico's own clock (nanoseconds), not the wall clock: the emulator runs several times slower
 // than a real chip.
 //

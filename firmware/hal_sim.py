@@ -1,6 +1,6 @@
 # Simulated hardware for the MicroPython unix port. See hal.py for the interface.
 #
-# Started by pawnlight.devices.sim_firmware.SimulatedFirmware as
+# Started by pawnlight.devices.sim.firmware.SimulatedFirmware as
 #     micropython main.py CONFIG CONTROL_IN_FD CONTROL_OUT_FD STATE_DIR
 # stdin/stdout carry the serial link (the Pico's USB CDC is its stdin/stdout too), and two
 # extra pipes carry the control channel: newline-separated JSON commands in ("set a sensor",

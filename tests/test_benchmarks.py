@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pawnlight.devices.emulated_pico import missing
+from pawnlight.devices.sim.emulated_pico import missing
 from pawnlight.runtime.local_broker import missing as no_broker
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,6 +21,7 @@ SOURCES = {
     "pawnlight": ROOT / "pi" / "pawnlight",
     "pawnlight.web": ROOT / "web",
     "pawnlight.firmware": ROOT / "firmware",
+    "pawnlight_lab": ROOT / "lab" / "pawnlight_lab",  # the player lab, its own distribution
 }
 
 #: Every package (or top-level module) and its layer; the longest matching prefix wins.
@@ -44,6 +45,7 @@ LAYER_OF = {
     "pawnlight.diagnostics": "diagnostics",
     "pawnlight.terminal_game": "cli",
     "pawnlight.cli": "cli",
+    "pawnlight_lab": "lab",
 }
 
 #: The layers, low to high.  A module may import its own layer and the rows below it; the
@@ -69,6 +71,9 @@ SIDE: dict[str, tuple[set[str], set[str]]] = {
         {"shared", "rules", "board", "store", "devices", "hardware"},
         {"cli"},
     ),
+    # The player lab (lab/): training and measuring the players, never run by the board.  It
+    # reads the players and writes their weights; nothing of the Pi's package imports it.
+    "lab": ({"shared", "rules", "board", "players"}, set()),
 }
 
 RANK = {layer: rank for rank, row in enumerate(ORDER) for layer in row}
@@ -115,7 +120,9 @@ def imports(name: str, path: Path, known: Collection[str]) -> set[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            if target == "pawnlight" or target.startswith("pawnlight."):
+            if target in ("pawnlight", "pawnlight_lab") or target.startswith(
+                ("pawnlight.", "pawnlight_lab.")
+            ):
                 out.add(target)
                 out |= {f"{target}.{a.name}" for a in node.names} & set(known)
     return out
@@ -169,10 +176,29 @@ def test_no_import_runs_upward():
         ("companion", "hardware", False),
         ("hardware", "board", True),
         ("hardware", "store", False),
+        ("lab", "players", True),
+        ("players", "lab", False),
+        ("cli", "lab", False),
+        ("lab", "runtime", False),
     ],
 )
 def test_the_rule_itself(importer, imported, ok):
     assert allowed(importer, imported) is ok
+
+
+def test_the_real_drivers_leave_the_simulated_devices_apart():
+    """devices/sim/ holds the simulated devices; of the real drivers only open_board.py, which
+    opens a board from a spec (real or simulated), reaches into it."""
+    found = modules()
+    reaching = sorted(
+        name
+        for name, path in found.items()
+        if name.startswith("pawnlight.devices.")
+        and not name.startswith("pawnlight.devices.sim")
+        and any(t.startswith("pawnlight.devices.sim") for t in imports(name, path, found))
+    )
+    assert reaching == ["pawnlight.devices.open_board"]
+    assert {"pawnlight.devices.sim.board", "pawnlight.devices.sim.firmware"} <= set(found)
 
 
 def test_the_architecture_page_names_every_package_and_only_real_folders():

@@ -18,3 +18,41 @@ def test_every_package_is_listed_in_pyproject():
             for init in (ROOT / folder).rglob("__init__.py"):
                 found.add(".".join((name, *init.parent.relative_to(ROOT / folder).parts)))
     assert found == listed
+
+
+def test_the_player_lab_is_a_distribution_of_its_own():
+    """The player lab (lab/) ships apart from the Pi's package: its pyproject lists its own
+    package folders, the Pi's lists none of them, and no lab module is left in pawnlight."""
+    lab = tomllib.loads((ROOT / "lab" / "pyproject.toml").read_text())
+    assert lab["project"]["name"] == "pawnlight-lab"
+    assert "pawnlight" in lab["project"]["dependencies"]
+    folders = {
+        ".".join(init.parent.relative_to(ROOT / "lab").parts)
+        for init in (ROOT / "lab").rglob("__init__.py")
+    }
+    assert set(lab["tool"]["setuptools"]["packages"]) == folders == {"pawnlight_lab"}
+    pi = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert not [name for name in pi["tool"]["setuptools"]["packages"] if "lab" in name]
+    lab_modules = {path.name for path in (ROOT / "lab" / "pawnlight_lab").glob("*.py")} - {
+        "__init__.py"
+    }
+    assert {"train_value.py", "fit_win_chance.py", "headroom.py"} <= lab_modules
+    left = sorted(
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "pi" / "pawnlight").rglob("*.py")
+        if path.name in lab_modules
+    )
+    assert not left, f"modules of the player lab in the Pi's package: {left}"
+    # What the Pi installs asks for nothing only the lab needs.
+    wanted = " ".join(
+        [*pi["project"]["dependencies"], *pi["project"]["optional-dependencies"]["pi"]]
+    )
+    assert "apologies" not in wanted and "numpy" not in wanted
+
+
+def test_the_lab_yardstick_is_found_through_its_entry_point():
+    """`pawnlight tournament --apologies` finds the lab's yardstick by the entry point the lab
+    declares: the Pi's package names no module of the lab."""
+    lab = tomllib.loads((ROOT / "lab" / "pyproject.toml").read_text())
+    points = lab["project"]["entry-points"]["pawnlight.yardsticks"]
+    assert points == {"apologies": "pawnlight_lab.apologies_match"}

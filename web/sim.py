@@ -19,7 +19,7 @@ from pawnlight.board.places import pawn_places
 from pawnlight.board.svg import render_board
 from pawnlight.companion.commands import UNLOCK_CHORD
 from pawnlight.devices.events import BUTTONS
-from pawnlight.devices.sim_board import LINE_FAULTS
+from pawnlight.devices.sim.board import LINE_FAULTS
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import CARDS
 from pawnlight.rules.editions import Variant

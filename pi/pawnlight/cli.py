@@ -71,7 +71,7 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     asked = "--sim-pico" if config.sim_pico and not config.board else config.board
     if asked == "--sim-pico" or (asked or "").startswith(f"{SIM_PICO}:"):
-        from .devices.emulated_pico import missing
+        from .devices.sim.emulated_pico import missing
 
         reason = missing()
         if reason:

@@ -1,6 +1,6 @@
 """The people at a physical board, for recognition tests.
 
-:class:`PhysicalBoard` (devices/sim_board.py, the one model of pawns on a board) holds real
+:class:`PhysicalBoard` (devices/sim/board.py, the one model of pawns on a board) holds real
 pawns on real cells (START and HOME pawns on particular spots).  :func:`act_out` turns a legal
 move into what people actually do: lift pawns, walk them square by square, drag them along
 slides, put bumped and swept pawns back in START before or after, lift both pawns of a switch,
@@ -18,7 +18,7 @@ from pawnlight.board.cells import CELLS, EMPTY, area_cells, cell_of, cells_of
 from pawnlight.board.layout import Layout
 from pawnlight.board.recognise import Decision, Recogniser
 from pawnlight.board.snapshot import reading_for
-from pawnlight.devices.sim_board import PhysicalBoard
+from pawnlight.devices.sim.board import PhysicalBoard
 from pawnlight.rules.board import HOME, START, Place
 from pawnlight.rules.moves import Move, StepKind
 from pawnlight.rules.position import Position

@@ -19,7 +19,7 @@ from pawnlight.board.cells import (
 )
 from pawnlight.board.guidance import Correction, Fix, corrections, guide_to
 from pawnlight.board.snapshot import canonical, reading_for, sense, true_occupancy
-from pawnlight.devices.sim_board import PhysicalBoard
+from pawnlight.devices.sim.board import PhysicalBoard
 from pawnlight.rules.board import HOME, S1, START, TRACK_SQUARES, Place
 from pawnlight.rules.position import Position
 

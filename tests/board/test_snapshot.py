@@ -15,7 +15,7 @@ from pawnlight.board.snapshot import (
     reading_for,
     true_occupancy,
 )
-from pawnlight.devices.sim_board import PhysicalBoard
+from pawnlight.devices.sim.board import PhysicalBoard
 from pawnlight.rules.board import HOME, START
 
 from .helpers import COLOUR, LAYOUTS, PRESENCE, layout_id, pos

@@ -14,7 +14,7 @@ boot ROM (docs/firmware.md).
 
 import pytest
 
-from pawnlight.devices.emulated_pico import EmulatedPico, missing
+from pawnlight.devices.sim.emulated_pico import EmulatedPico, missing
 from pawnlight.runtime.config import Config
 from pawnlight.runtime.daemon import Daemon
 from pawnlight.store.journal import Journal

@@ -8,7 +8,7 @@ import pytest
 
 from pawnlight.devices.link_session import LinkSettings
 from pawnlight.devices.serial_link import SerialBoardLink
-from pawnlight.devices.sim_firmware import SimulatedFirmware
+from pawnlight.devices.sim.firmware import SimulatedFirmware
 
 from .helpers import WAIT, EventRecorder
 

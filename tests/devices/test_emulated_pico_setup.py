@@ -9,7 +9,7 @@ import littlefs
 import pytest
 
 from pawnlight.cli import main
-from pawnlight.devices import emulated_pico as E
+from pawnlight.devices.sim import emulated_pico as E
 
 
 def test_without_the_folder_the_reason_names_the_variable(monkeypatch) -> None:

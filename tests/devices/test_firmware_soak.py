@@ -28,7 +28,7 @@ from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.events import SensorChanged, SensorSnapshot
 from pawnlight.devices.serial_link import SerialBoardLink
-from pawnlight.devices.sim_firmware import SimulatedFirmware
+from pawnlight.devices.sim.firmware import SimulatedFirmware
 
 from .helpers import WAIT, EventRecorder
 

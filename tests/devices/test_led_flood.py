@@ -17,7 +17,7 @@ import pytest
 import serial
 from pawnlight.firmware import protocol as P
 
-from pawnlight.devices.sim_firmware import SimulatedFirmware
+from pawnlight.devices.sim.firmware import SimulatedFirmware
 
 LEDS = 132
 FLOOD_RATE = 25  # full frames a second, what the companion used to send while animating

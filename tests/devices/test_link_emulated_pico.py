@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from pawnlight.firmware import protocol as P
 
-from pawnlight.devices.emulated_pico import SLOWDOWN, EmulatedPico, link_settings, missing
 from pawnlight.devices.events import (
     BoardEvent,
     FirmwareError,
@@ -27,6 +26,7 @@ from pawnlight.devices.events import (
     SensorSnapshot,
 )
 from pawnlight.devices.serial_link import SerialBoardLink
+from pawnlight.devices.sim.emulated_pico import SLOWDOWN, EmulatedPico, link_settings, missing
 
 from . import test_link_end_to_end as on_unix_port
 from .helpers import WAIT, EventRecorder

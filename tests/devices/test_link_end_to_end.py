@@ -14,7 +14,7 @@ from pawnlight.devices.events import (
     SensorSnapshot,
 )
 from pawnlight.devices.serial_link import SerialBoardLink
-from pawnlight.devices.sim_firmware import SimulatedFirmware
+from pawnlight.devices.sim.firmware import SimulatedFirmware
 
 from .helpers import WAIT, EventRecorder
 

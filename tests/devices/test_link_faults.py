@@ -1,7 +1,7 @@
 """A USB cable in a family living room: damaged bytes, lost frames, reboots, unplugging.
 
 None of it may crash the driver, lose a sensor change, or make it act on a corrupt frame.
-Faults are injected on the simulated line (pawnlight.devices.pty_relay) between the real
+Faults are injected on the simulated line (pawnlight.devices.sim.pty_relay) between the real
 firmware and the real driver.
 """
 
@@ -19,7 +19,7 @@ from pawnlight.devices.board_link import ProtocolVersionError
 from pawnlight.devices.events import LinkState, SensorChanged, SensorSnapshot
 from pawnlight.devices.link_session import LinkSettings
 from pawnlight.devices.serial_link import SerialBoardLink
-from pawnlight.devices.sim_firmware import TO_BOARD, TO_HOST, SimulatedFirmware
+from pawnlight.devices.sim.firmware import TO_BOARD, TO_HOST, SimulatedFirmware
 
 from ..helpers import ManualClock
 from .helpers import WAIT, EventRecorder

@@ -16,9 +16,9 @@ from pawnlight.devices.events import (
     SensorChanged,
     SensorSnapshot,
 )
-from pawnlight.devices.fake_link import FakeBoardLink
 from pawnlight.devices.port_discovery import find_pico_port
 from pawnlight.devices.serial_link import SerialBoardLink
+from pawnlight.devices.sim.fake_link import FakeBoardLink
 
 from .helpers import EventRecorder
 

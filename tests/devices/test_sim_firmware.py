@@ -12,7 +12,7 @@ import serial
 from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.serial_link import SerialBoardLink
-from pawnlight.devices.sim_firmware import SimulatedFirmware, find_micropython
+from pawnlight.devices.sim.firmware import SimulatedFirmware, find_micropython
 
 from .helpers import WAIT, EventRecorder
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pawnlight.board.cells import AREA_STARTS, CELLS, EMPTY, SPOTS_PER_AREA, START_BASE
 from pawnlight.board.layout import Layout
 from pawnlight.board.snapshot import Occupancy, canonical
-from pawnlight.devices.sim_board import PhysicalBoard, SimulatedBoard, hand_steps
+from pawnlight.devices.sim.board import PhysicalBoard, SimulatedBoard, hand_steps
 
 from ..board.test_guidance import positions
 

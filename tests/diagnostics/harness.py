@@ -14,10 +14,10 @@ from pawnlight.board.cells import CELLS, LEDS
 from pawnlight.board.health import led_test, sensor_test
 from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import Layout
-from pawnlight.devices.fake_link import FakeBoardLink
 from pawnlight.devices.serial_link import SerialBoardLink
-from pawnlight.devices.sim_board import NoisyBoard, SensorFaults
-from pawnlight.devices.sim_firmware import SimulatedFirmware
+from pawnlight.devices.sim.board import NoisyBoard, SensorFaults
+from pawnlight.devices.sim.fake_link import FakeBoardLink
+from pawnlight.devices.sim.firmware import SimulatedFirmware
 from pawnlight.diagnostics.board_view import BoardView
 from pawnlight.diagnostics.connect import default_tolerance
 from pawnlight.diagnostics.simulated import LedFaults, ScriptedEye, ScriptedHand

@@ -8,7 +8,7 @@ import os
 from pawnlight.board.cells import LEDS, parse_cell_name
 from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import Layout
-from pawnlight.devices.fake_link import FakeBoardLink
+from pawnlight.devices.sim.fake_link import FakeBoardLink
 from pawnlight.diagnostics.board_view import BoardView
 from pawnlight.diagnostics.people import HINT, Console, PersonEye, PersonHand
 

@@ -19,7 +19,7 @@ from pawnlight.board.health.sensor_test import (
     summary,
 )
 from pawnlight.board.layout import Layout
-from pawnlight.devices.sim_board import SensorFaults
+from pawnlight.devices.sim.board import SensorFaults
 from pawnlight.diagnostics.procedures import run_sensor_test
 
 from .harness import (

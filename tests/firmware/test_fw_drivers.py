@@ -15,7 +15,7 @@ from pawnlight.firmware.leds import LedStrip, estimate_ma, limit_brightness
 from pawnlight.firmware.mfrc522 import MFRC522, CardWatcher, crc_a
 from pawnlight.firmware.shift_in import ShiftInChain
 
-from pawnlight.devices.sim_firmware import FIRMWARE_DIR
+from pawnlight.devices.sim.firmware import FIRMWARE_DIR
 
 # --- debounce ----------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pawnlight.firmware import protocol as P
 
-from pawnlight.devices.sim_firmware import FIRMWARE_DIR, find_micropython
+from pawnlight.devices.sim.firmware import FIRMWARE_DIR, find_micropython
 
 HERE = Path(__file__).parent
 FIRMWARE_FILES = sorted(FIRMWARE_DIR.glob("*.py"))
@@ -114,7 +114,7 @@ def test_pico_hardware_layer_checks_pass_under_micropython() -> None:
 
 @pytest.mark.parametrize("board", ["presence", "colour"])
 def test_firmware_boots_within_a_pico_sized_heap(board: str) -> None:
-    from pawnlight.devices.sim_firmware import SimulatedFirmware
+    from pawnlight.devices.sim.firmware import SimulatedFirmware
 
     with SimulatedFirmware(board, heap_kb=160) as sim:
         sim.set_sensors([1 if board == "presence" else 50000] * sim.channels)

@@ -41,7 +41,7 @@ def weights_document() -> dict:
 
 def test_the_training_script_reproduces_the_kept_weights_bit_for_bit():
     pytest.importorskip("numpy")
-    from pawnlight.players.train_value import TrainSettings, reproduces, train
+    from pawnlight_lab.train_value import TrainSettings, reproduces, train
 
     document = weights_document()
     assert document["features"] == list(FEATURES)
@@ -205,7 +205,7 @@ def test_the_casual_player_plays_every_variant_legally(edition, variant, teams):
 @pytest.mark.parametrize("games", ["2=0", "5=10", "two=10", "2"])
 def test_training_refuses_bad_game_counts_in_one_line(games, tmp_path, capsys):
     pytest.importorskip("numpy")
-    from pawnlight.players.train_value import main as train_main
+    from pawnlight_lab.train_value import main as train_main
 
     out = tmp_path / "w.json"
     assert train_main(["--out", str(out), "--games", games]) == 2

@@ -2,16 +2,16 @@
 
 import json
 import math
-from pathlib import Path
 
 import pytest
 
-from pawnlight.players import fit_win_chance, make_player, parse_spec, view_of
+from pawnlight.players import make_player, parse_spec, view_of
 from pawnlight.players.evaluation import Evaluator
 from pawnlight.players.rollout import TERMINAL, Rollouts
 from pawnlight.players.view import card_probabilities
 from pawnlight.players.win_chance import FEATURES, WinChance, WinModel, default_model
 from pawnlight.rules import COLOURS, Game, GameConfig, Position
+from pawnlight_lab import fit_win_chance
 
 from .helpers import moments, pos, strong
 
@@ -88,9 +88,9 @@ def test_the_features_are_the_models_order():
 def test_the_shipped_model_names_every_weight_and_says_how_it_was_made():
     model = default_model()
     assert len(model.weights) == len(FEATURES)
-    text = Path(fit_win_chance.__file__).with_name("win_chance.json").read_text()
+    text = fit_win_chance.SHIPPED_MODEL.read_text()
     data = json.loads(text)
-    assert data["made_by"].startswith("python -m pawnlight.players.fit_win_chance")
+    assert data["made_by"].startswith("python -m pawnlight_lab.fit_win_chance")
     likelihood = data["log_likelihood"]
     # It predicts held-out games better than the heuristic's value alone, and far better than
     # a coin with four sides.
@@ -137,7 +137,7 @@ def test_one_self_play_game_gives_every_moment_and_one_winner():
 
 
 def test_the_fit_finds_the_weights_that_made_the_winners():
-    import numpy as np  # the tune extra, part of dev
+    import numpy as np  # the lab's tune extra, which setup-env dev installs
 
     rng = np.random.default_rng(7)
     truth = np.array([1.5, -0.8, 0.3])

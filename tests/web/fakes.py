@@ -4,7 +4,7 @@ FakeService keeps a real :class:`~pawnlight.companion.machine.Companion` (so a r
 :class:`~pawnlight.rules.Game` inside), publishes every state as the owner does (the real
 :class:`~pawnlight.companion.state.CompanionState`, in a ``Published``), and answers commands
 with the companion's own replies and refusals.  Its simulator is the daemon's own
-:class:`~pawnlight.devices.sim_board.SimulatedBoard`: lifting and placing pawns turns into
+:class:`~pawnlight.devices.sim.board.SimulatedBoard`: lifting and placing pawns turns into
 sensor readings through the shipped layout, which go straight to the companion (no firmware in
 between), and the LEDs are the board model's own frames.  Time is virtual: after every input the
 fake lets half a second pass, so a board that was touched settles at once.
@@ -36,7 +36,7 @@ from pawnlight.companion.signals import (
 )
 from pawnlight.companion.state import CompanionState, Published
 from pawnlight.devices.events import BUTTONS
-from pawnlight.devices.sim_board import SimulatedBoard
+from pawnlight.devices.sim.board import SimulatedBoard
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import parse_card
 from pawnlight.store.record import GameRecord, write_record

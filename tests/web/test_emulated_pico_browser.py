@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from pawnlight.devices.emulated_pico import missing
+from pawnlight.devices.sim.emulated_pico import missing
 
 from ..daemon.process import DaemonProcess
 from ..helpers import PHONE, firmware_version, screenshot

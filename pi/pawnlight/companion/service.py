@@ -64,7 +64,7 @@ class SimulatedBoardControls(Protocol):
         ``seconds``, then let them go; returns once they are let go."""
 
     def line(self, fault: str) -> None:
-        """Trouble on the board's USB line (see LINE_FAULTS in devices/sim_board.py)."""
+        """Trouble on the board's USB line (see LINE_FAULTS in devices/sim/board.py)."""
 
 
 class Service(Protocol):

@@ -1,7 +1,7 @@
 """What every board link offers: the serial driver, the in-process fake, future variants.
 
 Code that drives the board depends on :class:`BoardLink` only, so tests of higher layers can
-use :class:`~pawnlight.devices.fake_link.FakeBoardLink` instead of a Pico.
+use :class:`~pawnlight.devices.sim.fake_link.FakeBoardLink` instead of a Pico.
 """
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ class LinkStats:
 
 class BoardLink(Protocol):
     """What the daemon and the diagnostics use of a board: the serial driver
-    (serial_link.SerialBoardLink) and the in-process fake (fake_link.FakeBoardLink) both are one;
-    tests/devices/test_link_parts.py checks that they stay so."""
+    (serial_link.SerialBoardLink) and the in-process fake (sim.fake_link.FakeBoardLink) both are
+    one; tests/devices/test_link_parts.py checks that they stay so."""
 
     def start(self) -> None: ...
 

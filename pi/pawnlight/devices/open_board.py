@@ -23,7 +23,7 @@ from pawnlight.errors import PawnlightError
 if TYPE_CHECKING:  # imported when a board is opened: parsing a spec stays quick (--help)
     from .board_link import BoardLink
     from .events import EmitFn
-    from .sim_firmware import SimulatedFirmware
+    from .sim.firmware import SimulatedFirmware
 
 SERIAL, SIM, SIM_PICO = "serial", "sim", "sim-pico"
 SOURCES = (SERIAL, SIM, SIM_PICO)
@@ -135,7 +135,7 @@ def open_board(
     with ``link.wait_connected`` where a command needs the board at once.  A simulated
     board's firmware has the card reader unless ``card_reader`` is False."""
     from .serial_link import SerialBoardLink
-    from .sim_firmware import SimulatedFirmware
+    from .sim.firmware import SimulatedFirmware
 
     if isinstance(spec, str):
         spec = parse_board_spec(spec)
@@ -143,7 +143,7 @@ def open_board(
     settings = None
     slowdown = 1.0
     if spec.source == SIM_PICO:
-        from .emulated_pico import SLOWDOWN, EmulatedPico, link_settings, missing
+        from .sim.emulated_pico import SLOWDOWN, EmulatedPico, link_settings, missing
 
         reason = missing()
         if reason:

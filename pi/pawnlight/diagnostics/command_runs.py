@@ -17,7 +17,7 @@ from pawnlight.board.health.sensing import Sensing
 from pawnlight.board.health.stuck import StuckSensorDetector
 from pawnlight.board.layout import SHIPPED, Layout
 from pawnlight.devices.open_board import BoardSpec, BoardSpecError, spec_from_options
-from pawnlight.devices.sim_board import NoisyBoard
+from pawnlight.devices.sim.board import NoisyBoard
 from pawnlight.store import calibration_file
 from pawnlight.store.location import data_dir
 from pawnlight.terminal_text import wrap, wrap_all

@@ -16,7 +16,7 @@ from pawnlight.board import layout as layouts
 from pawnlight.board.layout import SHIPPED, Layout
 from pawnlight.devices.board_link import BoardInfo, BoardLink
 from pawnlight.devices.open_board import BoardSpec, BoardUnavailable, open_board
-from pawnlight.devices.sim_firmware import SimulatedFirmware
+from pawnlight.devices.sim.firmware import SimulatedFirmware
 from pawnlight.hardware.wiring import load_firmware_config
 from pawnlight.store.calibration_file import apply_saved_calibration
 

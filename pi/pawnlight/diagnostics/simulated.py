@@ -3,7 +3,7 @@
 On a real board a person puts pawns down and looks at the LEDs.  On a simulated board (the
 real firmware under MicroPython, or the in-process fake link) these classes play that person:
 
-* ``NoisyBoard`` (devices/sim_board.py, the one model of pawns on a board) knows where pawns
+* ``NoisyBoard`` (devices/sim/board.py, the one model of pawns on a board) knows where pawns
   stand and turns that into what every channel's sensor reads, through ``SensorFaults``: dead
   sensors, stuck sensors, crossed and broken wires;
 * ``ScriptedHand`` moves pawns on it, writes the readings to the simulated board, and returns
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pawnlight.board.cells import LEDS, PAWN
 from pawnlight.board.layout import Layout
 from pawnlight.board.leds import OFF, RGB
-from pawnlight.devices.sim_board import NoisyBoard, SensorFaults
+from pawnlight.devices.sim.board import NoisyBoard, SensorFaults
 from pawnlight.hardware.wiring import led_place_names
 
 from .board_view import BoardView

@@ -1,7 +1,8 @@
 """``pawnlight tournament`` and ``pawnlight simulate``.
 
 Only argparse and the rules are imported at start-up; the players, the apologies package and
-matplotlib load when a command runs.
+matplotlib load when a command runs.  The apologies yardstick lives in the player lab
+(lab/pawnlight_lab/apologies_match.py), found through its entry point.
 """
 
 from __future__ import annotations
@@ -132,8 +133,12 @@ def _tournament(args: argparse.Namespace) -> int:
     extra = []
     yardstick = None
     if args.apologies:
-        from . import apologies_match
-
+        apologies_match = _yardstick("apologies")
+        if apologies_match is None:
+            return _fail(
+                "--apologies needs the player lab: pip install -e 'lab[apologies]' "
+                "(docs/players.md)"
+            )
         if not apologies_match.available():
             return _fail("the apologies package is not installed (pip install apologies==0.4.2)")
         yardstick = apologies_match.reward_v1_against_random(args.games, args.seed, args.jobs)
@@ -150,6 +155,20 @@ def _tournament(args: argparse.Namespace) -> int:
         print(format_result(result, extra))
     print(f"took {elapsed:.0f} s", file=sys.stderr)
     return 0
+
+
+def _yardstick(name: str) -> Any:
+    """The player lab's yardstick module ``name``, found through its entry point (the group
+    ``pawnlight.yardsticks``, lab/pyproject.toml), or None when the lab is not installed: the
+    Pi's package names no module of the lab."""
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group="pawnlight.yardsticks", name=name):
+        try:
+            return entry.load()
+        except ImportError:
+            return None
+    return None
 
 
 def _comparison(args: argparse.Namespace) -> int:

@@ -4,8 +4,8 @@ For the card drawn, every distinct legal move is made on paper and the position 
 scored by a linear value of the position's features, squashed into a chance to win
 (``1 / (1 + exp(-w·x))``); the move with the highest chance is played.  The weights ``w`` were
 learned by temporal-difference learning (TD(lambda)) in games the player played against itself
-(train_value.py makes them, learned_value.json keeps them with the seed and settings that made
-them).  At play time this module needs only the standard library.
+(the player lab's ``pawnlight_lab.train_value`` makes them, learned_value.json keeps them with
+the seed and settings that made them).  At play time this module needs only the standard library.
 
 The features of one side (a colour) in a position, given the chances of the next card drawn
 (the cards not seen since the last shuffle):

@@ -3,8 +3,9 @@ that moved those chances most, and the moves of the people at the table that cos
 
 The chances come from the win-chance model (:mod:`.win_chance`): each colour's chance from the
 position after a turn, whose turn is next and the cards not seen since the last shuffle.  Its
-error is measured over self-play games (:mod:`.story_calibration`, docs/players.md "The game's
-story") and stated with every story; a move's cost is told only when it is larger than that.
+error is measured over self-play games (the player lab's ``pawnlight_lab.story_calibration``,
+docs/players.md "The game's story") and stated with every story; a move's cost is told only
+when it is larger than that.
 
 The result is plain JSON, the shape ``pawnlight games story ID --json`` prints (docs/records.md):
 ``{"game", "turns", "turning_points", "costly_moves", "estimator"}``.
@@ -36,7 +37,7 @@ ESTIMATOR = "win-chance model"
 ERROR = 0.02
 #: The model was fitted on tables of four, where it is too sure of a leader at smaller tables:
 #: its utilities are divided by this, per number of colours playing, fitted on self-play games
-#: apart from the calibration's (``python -m pawnlight.players.story_calibration --fit``).
+#: apart from the calibration's (``python -m pawnlight_lab.story_calibration --fit``).
 TEMPERATURE: dict[int, float] = {2: 1.255, 3: 1.301, 4: 1.091}
 #: How many turning points and costly moves a story tells.
 TURNING_POINTS = 3

@@ -9,7 +9,7 @@ how many are home, in START and in the safety zone, and whose turn it is (:data:
 The race's end is where the heuristic's straight sum is most wrong: a colour with three pawns
 home and its last one near is far likelier to win than the squares alone say.
 
-The weights come from ``python -m pawnlight.players.fit_win_chance`` (docs/players.md) and live
+The weights come from ``python -m pawnlight_lab.fit_win_chance`` (docs/players.md) and live
 in ``win_chance.json`` beside this file.
 """
 
@@ -71,7 +71,7 @@ class WinModel:
 
 @cache
 def default_model() -> WinModel:
-    """The model shipped with pawnlight (python -m pawnlight.players.fit_win_chance made it)."""
+    """The model shipped with pawnlight (python -m pawnlight_lab.fit_win_chance made it)."""
     text = files(__package__).joinpath(MODEL_FILE).read_text(encoding="utf-8")
     return WinModel.from_json(json.loads(text))
 

@@ -50,8 +50,8 @@ from .storyteller import StoryTeller
 if TYPE_CHECKING:
     from pawnlight.devices.board_link import BoardLink
     from pawnlight.devices.card_readers import KeyboardCardReader, SpiCardReader
-    from pawnlight.devices.sim_board import SimulatedBoard
-    from pawnlight.devices.sim_firmware import SimulatedFirmware
+    from pawnlight.devices.sim.board import SimulatedBoard
+    from pawnlight.devices.sim.firmware import SimulatedFirmware
     from pawnlight.web.server import WebServer
 
     from .live_publisher import LivePublisher
@@ -213,14 +213,14 @@ class Daemon:
 
     def _open_board(self, deck: CardDeck) -> None:
         """The board the config names, its link feeding the owner; a simulated one gets its
-        pawns, cards and buttons (devices.sim_board) for the simulator page."""
+        pawns, cards and buttons (devices.sim.board) for the simulator page."""
         assert self.owner is not None
         self.board = board = open_board(self.board_spec, self.owner.post)
         self.link, self.firmware, self.slowdown = board.link, board.firmware, board.slowdown
         firmware = board.firmware
         if firmware is None:
             return
-        from pawnlight.devices.sim_board import SimulatedBoard
+        from pawnlight.devices.sim.board import SimulatedBoard
 
         self.sim_board = SimulatedBoard(
             self.layout,
@@ -387,7 +387,7 @@ class Daemon:
         """The simulator's hand holding buttons together: each pin driven low in turn (a hand's
         pace apart), all kept low ``seconds``, then let go.  The companion times the hold from
         the controls' inputs, as on the real board."""
-        from pawnlight.devices.sim_board import HAND_PACE
+        from pawnlight.devices.sim.board import HAND_PACE
 
         if self.controls is None:
             raise ValueError("this board has no buttons")

@@ -1,6 +1,6 @@
 """Fit the win-chance model (win_chance.py) on seeded games of four heuristic players.
 
-    python -m pawnlight.players.fit_win_chance --games 8000 --jobs 2
+    python -m pawnlight_lab.fit_win_chance --games 8000 --jobs 2
 
 Every moment of every game (after each turn) gives each colour's figures and, at the end, who
 won.  The weights maximise the likelihood of the winners under the softmax (a conditional logit,
@@ -23,17 +23,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..rules.game import Game, GameConfig
-from .evaluation import Evaluator
-from .game_stats import game_statistics
-from .heuristic import HeuristicPlayer
-from .parallel import default_jobs, run_all
-from .table import play_game
-from .tournament import TABLE_COLOURS
-from .view import card_probabilities, view_of
-from .win_chance import FEATURES, MODEL_FILE, WinChance, WinModel
+from pawnlight.players import win_chance as win_chance_module
+from pawnlight.players.evaluation import Evaluator
+from pawnlight.players.game_stats import game_statistics
+from pawnlight.players.heuristic import HeuristicPlayer
+from pawnlight.players.parallel import default_jobs, run_all
+from pawnlight.players.table import play_game
+from pawnlight.players.tournament import TABLE_COLOURS
+from pawnlight.players.view import card_probabilities, view_of
+from pawnlight.players.win_chance import FEATURES, MODEL_FILE, WinChance, WinModel
+from pawnlight.rules.game import Game, GameConfig
 
 EDITION = "hasbro-2002"
+#: Where the Pi's package reads its model (pawnlight/players/win_chance.json), written by default.
+SHIPPED_MODEL = Path(win_chance_module.__file__).with_name(MODEL_FILE)
 _ZERO = WinModel((0.0,) * len(FEATURES))
 
 
@@ -103,14 +106,12 @@ def log_likelihood(features: Any, won: Any, theta: Any) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pawnlight.players.fit_win_chance")
+    parser = argparse.ArgumentParser(prog="python -m pawnlight_lab.fit_win_chance")
     parser.add_argument("--games", type=int, default=8000)
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--ridge", type=float, default=1e-3)
-    parser.add_argument(
-        "--out", type=Path, default=Path(__file__).with_name(MODEL_FILE), help="JSON to write"
-    )
+    parser.add_argument("--out", type=Path, default=SHIPPED_MODEL, help="JSON to write")
     args = parser.parse_args(argv)
     try:
         import numpy as np
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     model = WinModel(tuple(float(x) for x in theta))
     report = {
         "about": "pawnlight win-chance model: see pawnlight/players/win_chance.py",
-        "made_by": f"python -m pawnlight.players.fit_win_chance --games {args.games} "
+        "made_by": f"python -m pawnlight_lab.fit_win_chance --games {args.games} "
         f"--seed {args.seed} --ridge {args.ridge}",
         "edition": EDITION,
         "games": args.games,

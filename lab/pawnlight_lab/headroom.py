@@ -18,7 +18,7 @@ way of playing has, with as few assumptions as possible:
 The answer, per decision, times the decisions a side makes in a game, is what such a player
 would win more than the heuristic (docs/players.md, "How much room there is")::
 
-    python -m pawnlight.players.headroom --games 120 --futures 600 --jobs 2
+    python -m pawnlight_lab.headroom --games 120 --futures 600 --jobs 2
 
 ``--judge SPEC`` then asks a player to choose in each measured decision and judges its choice by
 all the futures: a cheap way to screen a slow player before a tournament.
@@ -37,18 +37,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..rules.game import GameConfig
-from ..rules.moves import Move, Options
-from ..rules.position import Position
-from .base import Player, distinct_moves
-from .evaluation import WIN
-from .heuristic import HeuristicPlayer, rank_moves
-from .parallel import default_jobs, run_all
-from .registry import make_player
-from .rollout import Future, Rollouts, card_stream
-from .table import play_game
-from .tournament import TABLE_COLOURS
-from .view import GameView
+from pawnlight.players.base import Player, distinct_moves
+from pawnlight.players.evaluation import WIN
+from pawnlight.players.heuristic import HeuristicPlayer, rank_moves
+from pawnlight.players.parallel import default_jobs, run_all
+from pawnlight.players.registry import make_player
+from pawnlight.players.rollout import Future, Rollouts, card_stream
+from pawnlight.players.table import play_game
+from pawnlight.players.tournament import TABLE_COLOURS
+from pawnlight.players.view import GameView
+from pawnlight.rules.game import GameConfig
+from pawnlight.rules.moves import Move, Options
+from pawnlight.rules.position import Position
 
 #: The edition the head-to-head tournaments of docs/players.md play.
 EDITION = "hasbro-2002"
@@ -338,7 +338,7 @@ def report(decisions: Sequence[Decision], per_game: float, sizes: Sequence[int])
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m pawnlight.players.headroom",
+        prog="python -m pawnlight_lab.headroom",
         description="How much a player choosing each move by whole-game futures could gain "
         "on the heuristic, head-to-head.",
     )

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pawnlight.players import headroom
-from pawnlight.players.headroom import Decision, GameJob, gain_curve, held_out_gain
 from pawnlight.players.heuristic import HeuristicPlayer
+from pawnlight_lab import headroom
+from pawnlight_lab.headroom import Decision, GameJob, gain_curve, held_out_gain
 
 
 class SecondChoice(HeuristicPlayer):

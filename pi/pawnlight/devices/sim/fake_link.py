@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..board.leds import OFF, RGB
-from .board_link import BoardInfo, LinkStats, check_frame, scene_payloads
-from .events import CardRead, EmitFn, FirmwareError, LinkState, SensorChanged, SensorSnapshot
+from ...board.leds import OFF, RGB
+from ..board_link import BoardInfo, LinkStats, check_frame, scene_payloads
+from ..events import CardRead, EmitFn, FirmwareError, LinkState, SensorChanged, SensorSnapshot
 
 
 class FakeBoardLink:

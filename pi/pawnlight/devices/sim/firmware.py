@@ -2,7 +2,7 @@
 
 ``SimulatedFirmware`` starts ``firmware/main.py`` in a ``micropython`` process with the
 simulated HAL (``firmware/hal_sim.py``) and connects the process's serial line to a
-pseudo-terminal through :class:`~pawnlight.devices.pty_relay.PtyRelay`. The driver opens
+pseudo-terminal through :class:`~pawnlight.devices.sim.pty_relay.PtyRelay`. The driver opens
 :attr:`SimulatedFirmware.port` with real pyserial, exactly as it would open a Pico.
 
 The test (or the simulator page) plays the physical world through the control channel: put
@@ -44,7 +44,7 @@ import pawnlight.firmware
 from pawnlight.firmware import config as firmware_config
 from pawnlight.firmware import protocol as P
 
-from ..board.leds import RGB
+from ...board.leds import RGB
 from .pty_relay import TO_BOARD, TO_HOST, PtyRelay
 
 __all__ = ["TO_BOARD", "TO_HOST", "SimulatedFirmware", "find_micropython"]

@@ -13,7 +13,7 @@ fixed order) and the updates are element-wise numpy operations, so the same sett
 same weights bit for bit; the file keeps the weights after the first few games (``check``) so
 that a test can replay them.
 
-    python -m pawnlight.players.train_value --out pi/pawnlight/players/learned_value.json
+    python -m pawnlight_lab.train_value --out pi/pawnlight/players/learned_value.json
 
 needs numpy (the ``tune`` extra).  docs/players.md gives the measured times.
 """
@@ -29,14 +29,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..rules.game import GameConfig
-from ..rules.moves import Move, Options
-from .base import Player
-from .heuristic import HeuristicPlayer
-from .learned import FEATURES, SIDE_FEATURES, LearnedPlayer, dot, squash
-from .table import play_game
-from .tournament import TABLE_COLOURS
-from .view import GameView
+from pawnlight.players.base import Player
+from pawnlight.players.heuristic import HeuristicPlayer
+from pawnlight.players.learned import FEATURES, SIDE_FEATURES, LearnedPlayer, dot, squash
+from pawnlight.players.table import play_game
+from pawnlight.players.tournament import TABLE_COLOURS
+from pawnlight.players.view import GameView
+from pawnlight.rules.game import GameConfig
+from pawnlight.rules.moves import Move, Options
 
 #: What the weights file records and what the test replays.
 FORMAT = 1
@@ -203,7 +203,7 @@ def reproduces(document: Mapping[str, Any]) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m pawnlight.players.train_value",
+        prog="python -m pawnlight_lab.train_value",
         description="Learn the learned player's weights by self-play (needs numpy).",
     )
     parser.add_argument("--out", required=True, metavar="FILE", help="where to write the JSON")
@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import numpy  # noqa: F401
     except ImportError:
-        print("error: training needs numpy (pip install 'pawnlight[tune]')", file=sys.stderr)
+        print("error: training needs numpy (pip install -e 'lab[tune]')", file=sys.stderr)
         return 2
     try:
         runs = [

@@ -4,7 +4,7 @@ turn), each told as a story; every colour's chance after every turn but the last
 band of ten points, and each band's mean chance is set against the share of those positions
 whose colour went on to win (docs/players.md, "The game's story")::
 
-    python -m pawnlight.players.story_calibration --games 1000 --jobs 2
+    python -m pawnlight_lab.story_calibration --games 1000 --jobs 2
 
 The largest gap over the bands holding at least 1% of the chances is the error the story states
 (:data:`pawnlight.players.story.ERROR`).
@@ -18,12 +18,12 @@ import sys
 import time
 from dataclasses import dataclass
 
-from ..rules.game import GameConfig
-from .heuristic import HeuristicPlayer
-from .parallel import default_jobs, run_all
-from .story import Judge, seen_since_shuffle, tell
-from .table import play_game
-from .tournament import TABLE_COLOURS
+from pawnlight.players.heuristic import HeuristicPlayer
+from pawnlight.players.parallel import default_jobs, run_all
+from pawnlight.players.story import Judge, seen_since_shuffle, tell
+from pawnlight.players.table import play_game
+from pawnlight.players.tournament import TABLE_COLOURS
+from pawnlight.rules.game import GameConfig
 
 EDITION = "hasbro-2002"
 BANDS = 10
@@ -114,7 +114,7 @@ def fit_temperatures(games: int, seed: int, jobs: int) -> dict[int, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pawnlight.players.story_calibration")
+    parser = argparse.ArgumentParser(prog="python -m pawnlight_lab.story_calibration")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=49)
     parser.add_argument("--jobs", type=int, default=default_jobs())

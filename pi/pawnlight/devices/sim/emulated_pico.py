@@ -1,6 +1,6 @@
 """The real firmware on MicroPython's real RP2040 build, inside the rp2040js emulator.
 
-``EmulatedPico`` is a :class:`~pawnlight.devices.sim_firmware.SimulatedFirmware` whose
+``EmulatedPico`` is a :class:`~pawnlight.devices.sim.firmware.SimulatedFirmware` whose
 firmware process is ``node emulator/pico.mjs`` instead of the MicroPython unix port: the
 unmodified MicroPython UF2 a user flashes onto a Pico boots from the RP2040 boot ROM, finds
 the firmware files and ``config.json`` in its littlefs filesystem and runs ``main.py`` with
@@ -30,14 +30,14 @@ from typing import Any
 
 from pawnlight.firmware import config as firmware_config
 
-from ..board.leds import RGB
-from .link_session import LinkSettings
-from .sim_firmware import FIRMWARE_DIR, SimulatedFirmware
+from ...board.leds import RGB
+from ..link_session import LinkSettings
+from .firmware import FIRMWARE_DIR, SimulatedFirmware
 
 RP2040_DIR_VARIABLE = "PAWNLIGHT_RP2040_DIR"
 UF2_NAME = "micropython-1.26.1-rpi_pico.uf2"
 BOOTROM_NAME = "rp2040-bootrom-b1.bin"
-EMULATOR_DIR = Path(__file__).resolve().parents[3] / "emulator"
+EMULATOR_DIR = Path(__file__).resolve().parents[4] / "emulator"
 # MicroPython's rp2 filesystem on a 2 MB Pico: littlefs v2 from flash offset 0xA0000.
 FS_BLOCK_SIZE = 4096
 FS_BLOCKS = 352

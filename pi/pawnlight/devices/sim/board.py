@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..board import magnets
-from ..board.cells import (
+from ...board import magnets
+from ...board.cells import (
     AREA_STARTS,
     CELLS,
     EMPTY,
@@ -32,12 +32,12 @@ from ..board.cells import (
     cells_of,
     place_of_cell,
 )
-from ..board.layout import Layout
-from ..board.leds import RGB, led_colours
-from ..board.snapshot import Occupancy, canonical, reading_for, sense
-from ..rules.board import COLOURS, HOME, START, TRACK_SQUARES, Place, parse_colour, parse_place
-from ..rules.cards import CARDS
-from ..rules.position import Position
+from ...board.layout import Layout
+from ...board.leds import RGB, led_colours
+from ...board.snapshot import Occupancy, canonical, reading_for, sense
+from ...rules.board import COLOURS, HOME, START, TRACK_SQUARES, Place, parse_colour, parse_place
+from ...rules.cards import CARDS
+from ...rules.position import Position
 
 #: What can go wrong on the simulated board's USB line (``POST /api/sim/line``): the cable
 #: pulled and put back, the board's power cut for a moment (its firmware process killed), line

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .confidence import wilson_interval
-from .parallel import run_all
+from pawnlight.players.confidence import wilson_interval
+from pawnlight.players.parallel import run_all
 
 
 @dataclass(frozen=True)
