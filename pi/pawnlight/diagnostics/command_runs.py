@@ -76,6 +76,22 @@ def _open(
         return str(error)
 
 
+def _open_test(
+    args: argparse.Namespace, which: str | None, parse: Callable[[str], int], count: int
+) -> tuple[Sequence[int], BoardSession, Layout] | str:
+    """A sensor or LED test's start: the places or LEDs ``which`` names (all ``count`` when
+    none), the open session and its layout; or the line that says why not."""
+    try:
+        chosen = parse_ranges(which, parse) if which else range(count)
+        board = _test_board(args)
+    except ValueError as error:
+        return str(error)
+    opened = _open(args, _data(args), board)
+    if isinstance(opened, str):
+        return opened
+    return (chosen, *opened)
+
+
 def _hand(
     session: BoardSession, args: argparse.Namespace, layout: Layout, intro: str
 ) -> tuple[Hand, Progress]:
@@ -183,15 +199,10 @@ def doctor_command(args: argparse.Namespace) -> int:
 
 
 def sensor_test_command(args: argparse.Namespace) -> int:
-    try:
-        cells = parse_ranges(args.cells, parse_cell_name) if args.cells else range(CELLS)
-        board = _test_board(args)
-    except ValueError as error:
-        return _err(str(error))
-    opened = _open(args, _data(args), board)
+    opened = _open_test(args, args.cells, parse_cell_name, CELLS)
     if isinstance(opened, str):
         return _err(opened)
-    session, layout = opened
+    cells, session, layout = opened
     with session:
         hand, progress = _hand(
             session,
@@ -231,15 +242,10 @@ def _findings_json(findings, describe, *context) -> list[dict[str, Any]]:
 
 
 def led_test_command(args: argparse.Namespace) -> int:
-    try:
-        leds = parse_ranges(args.leds, _led_number) if args.leds else range(LEDS)
-        board = _test_board(args)
-    except ValueError as error:
-        return _err(str(error))
-    opened = _open(args, _data(args), board)
+    opened = _open_test(args, args.leds, _led_number, LEDS)
     if isinstance(opened, str):
         return _err(opened)
-    session, layout = opened
+    leds, session, layout = opened
     with session:
         console = Console()
         eye: Eye
