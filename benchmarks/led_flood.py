@@ -26,11 +26,11 @@ import time
 from collections import Counter
 
 import serial
-from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.events import BoardEvent
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim.firmware import SimulatedFirmware
+from pawnlight.firmware import protocol as P
 
 
 def percentile(values: list[int], fraction: float) -> float:

@@ -37,11 +37,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from pawnlight.firmware import protocol as P
-
 from pawnlight.devices.events import BoardEvent
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim.emulated_pico import EmulatedPico, link_settings, missing
+from pawnlight.firmware import protocol as P
 
 MS = 1_000_000  # nanoseconds
 

@@ -515,12 +515,11 @@ def main() -> int:
         )
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "pi"))
+    from pawnlight.runtime.config import Config
+    from pawnlight.runtime.daemon import Daemon
     from pawnlight.web import create_app
     from pawnlight.web.guard import ConnectionLimits
     from pawnlight.web.server import WebServer
-
-    from pawnlight.runtime.config import Config
-    from pawnlight.runtime.daemon import Daemon
 
     started = time.monotonic()
     unmeasured: list[str] = []

@@ -7,10 +7,10 @@ import importlib
 import inspect
 import pkgutil
 
-import pawnlight.web
 import pytest
 
 import pawnlight
+import pawnlight.web
 from pawnlight.board.layout import LayoutError
 from pawnlight.errors import PawnlightError
 from pawnlight.players.table import StuckGameError

@@ -1,5 +1,6 @@
 """Every package folder ships: pyproject.toml lists packages explicitly (see the comment there)."""
 
+import os
 import tomllib
 from pathlib import Path
 
@@ -8,16 +9,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_every_package_is_listed_in_pyproject():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    listed = set(config["packages"])
-    mapping = config["package-dir"]
+    # One folder holds the whole package (web/, firmware/ and the layouts through symlinks):
+    # what tools read is what is installed (docs/architecture.md, "The tooling layout").
+    assert config["package-dir"] == {"": "pi"}
     found = set()
-    for package_dir in (ROOT / "pi").rglob("__init__.py"):
-        found.add(".".join(package_dir.parent.relative_to(ROOT / "pi").parts))
-    for name, folder in mapping.items():
-        if name:
-            for init in (ROOT / folder).rglob("__init__.py"):
-                found.add(".".join((name, *init.parent.relative_to(ROOT / folder).parts)))
-    assert found == listed
+    for folder, _, files in os.walk(ROOT / "pi", followlinks=True):
+        if "__init__.py" in files:
+            found.add(".".join(Path(folder).relative_to(ROOT / "pi").parts))
+    assert "pawnlight.web" in found and "pawnlight.firmware" in found
+    assert found == set(config["packages"])
 
 
 def test_the_player_lab_is_a_distribution_of_its_own():
@@ -56,3 +56,18 @@ def test_the_lab_yardstick_is_found_through_its_entry_point():
     lab = tomllib.loads((ROOT / "lab" / "pyproject.toml").read_text())
     points = lab["project"]["entry-points"]["pawnlight.yardsticks"]
     assert points == {"apologies": "pawnlight_lab.apologies_match"}
+
+
+def test_the_linked_folders_are_the_top_level_ones():
+    """web/, firmware/ and hardware/layouts/ stay where they are (the Pico runs firmware/ as bare
+    modules); the package reaches them through relative symlinks, which git keeps as links."""
+    package = ROOT / "pi" / "pawnlight"
+    for name, target in [
+        ("web", "web"),
+        ("firmware", "firmware"),
+        ("layouts", "hardware/layouts"),
+    ]:
+        link = package / name
+        assert link.is_symlink(), f"{link} is not a symlink"
+        assert not Path(os.readlink(link)).is_absolute()
+        assert link.resolve() == (ROOT / target).resolve()

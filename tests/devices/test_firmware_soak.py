@@ -24,11 +24,11 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.events import SensorChanged, SensorSnapshot
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim.firmware import SimulatedFirmware
+from pawnlight.firmware import protocol as P
 
 from .helpers import WAIT, EventRecorder
 

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 
 import pytest
 import serial
-from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.sim.firmware import SimulatedFirmware
+from pawnlight.firmware import protocol as P
 
 LEDS = 132
 FLOOD_RATE = 25  # full frames a second, what the companion used to send while animating

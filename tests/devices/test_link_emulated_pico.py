@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.events import (
     BoardEvent,
@@ -27,6 +26,7 @@ from pawnlight.devices.events import (
 )
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim.emulated_pico import SLOWDOWN, EmulatedPico, link_settings, missing
+from pawnlight.firmware import protocol as P
 
 from . import test_link_end_to_end as on_unix_port
 from .helpers import WAIT, EventRecorder

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import time
 
-from pawnlight.firmware import protocol as P
-
 from pawnlight.devices.events import (
     CardRead,
     FirmwareError,
@@ -15,6 +13,7 @@ from pawnlight.devices.events import (
 )
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim.firmware import SimulatedFirmware
+from pawnlight.firmware import protocol as P
 
 from .helpers import WAIT, EventRecorder
 

@@ -13,13 +13,13 @@ import threading
 import time
 
 import pytest
-from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.board_link import ProtocolVersionError
 from pawnlight.devices.events import LinkState, SensorChanged, SensorSnapshot
 from pawnlight.devices.link_session import LinkSettings
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim.firmware import TO_BOARD, TO_HOST, SimulatedFirmware
+from pawnlight.firmware import protocol as P
 
 from ..helpers import ManualClock
 from .helpers import WAIT, EventRecorder

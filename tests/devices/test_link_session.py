@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.board_link import ProtocolVersionError
 from pawnlight.devices.events import (
@@ -20,6 +19,7 @@ from pawnlight.devices.link_session import (
     LinkSession,
     LinkSettings,
 )
+from pawnlight.firmware import protocol as P
 
 SETTINGS = LinkSettings()
 

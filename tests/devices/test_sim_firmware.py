@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 import serial
-from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.serial_link import SerialBoardLink
 from pawnlight.devices.sim.firmware import SimulatedFirmware, find_micropython
+from pawnlight.firmware import protocol as P
 
 from .helpers import WAIT, EventRecorder
 

@@ -10,13 +10,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import ClassVar
 
 import pytest
-from pawnlight.firmware.protocol import PROTOCOL_MAJOR, PROTOCOL_MINOR
 
 from pawnlight.board.cells import CELLS, LEDS, parse_cell_name
 from pawnlight.board.layout import Layout
 from pawnlight.board.leds import RGB
 from pawnlight.cli import main
 from pawnlight.diagnostics import doctor, terminal_board
+from pawnlight.firmware.protocol import PROTOCOL_MAJOR, PROTOCOL_MINOR
 
 from ..helpers import firmware_version
 

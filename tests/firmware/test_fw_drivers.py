@@ -8,14 +8,14 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from pawnlight.devices.sim.firmware import FIRMWARE_DIR
 from pawnlight.firmware import config, sim_devices, sim_mfrc522
 from pawnlight.firmware.analog_mux import AnalogMuxBank
 from pawnlight.firmware.debounce import Debouncer
 from pawnlight.firmware.leds import LedStrip, estimate_ma, limit_brightness
 from pawnlight.firmware.mfrc522 import MFRC522, CardWatcher, crc_a
 from pawnlight.firmware.shift_in import ShiftInChain
-
-from pawnlight.devices.sim.firmware import FIRMWARE_DIR
 
 # --- debounce ----------------------------------------------------------------------------
 

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from pawnlight.firmware import protocol as P
 
 from pawnlight.devices.sim.firmware import FIRMWARE_DIR, find_micropython
+from pawnlight.firmware import protocol as P
 
 HERE = Path(__file__).parent
 FIRMWARE_FILES = sorted(FIRMWARE_DIR.glob("*.py"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from pawnlight.firmware import protocol as P
 
 message = st.tuples(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import zlib
 
 import pytest
+
 from pawnlight.firmware import protocol as P
 
 

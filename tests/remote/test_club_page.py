@@ -21,8 +21,6 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from pawnlight.web.club import ClubFeed, create_club_app
-from pawnlight.web.server import WebServer
 
 from pawnlight.remote.club import ClubModel
 from pawnlight.remote.live import encode, live_topic, summary
@@ -32,6 +30,8 @@ from pawnlight.rules.board import COLOURS
 from pawnlight.rules.game import Game, GameConfig, Phase
 from pawnlight.runtime.club import ClubListener
 from pawnlight.runtime.remote_link import parse_remote
+from pawnlight.web.club import ClubFeed, create_club_app
+from pawnlight.web.server import WebServer
 
 from ..helpers import PHONE, ROOT, screenshot
 from .boards import BoardProcess

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+
 from pawnlight.web.app import create_app
 from pawnlight.web.server import WebServer
 

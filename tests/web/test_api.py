@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from pawnlight.web.app import create_app
 
 from pawnlight.companion.config import new_game
 from pawnlight.companion.service import CommandRefused
 from pawnlight.store.errors import JournalError
+from pawnlight.web.app import create_app
 
 from .fakes import FakeService
 from .helpers import OWNER, PIN, SECRET

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from pawnlight.web.app import create_app
 from pawnlight.web.ratelimit import PinLimiter
 

@@ -16,7 +16,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from pawnlight.web import hosts
 
 from pawnlight.players.evaluation import TOGO
 from pawnlight.rules.board import parse_colour
@@ -24,6 +23,7 @@ from pawnlight.rules.cards import CARDS
 from pawnlight.rules.editions import get_edition
 from pawnlight.rules.moves import Move, legal_options
 from pawnlight.rules.position import Position
+from pawnlight.web import hosts
 
 from ..daemon.hands import actions_for
 from ..daemon.process import PIN, DaemonProcess

@@ -11,6 +11,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+
 from pawnlight.web.guard import ConnectionLimits
 from pawnlight.web.server import WebServer
 

@@ -15,6 +15,7 @@ from typing import ClassVar
 
 import pytest
 from flask import Flask
+
 from pawnlight.web import hosts, qr
 from pawnlight.web.app import create_app
 from pawnlight.web.server import WebServer

@@ -4,6 +4,7 @@ hardware."""
 from __future__ import annotations
 
 import pytest
+
 from pawnlight.web.app import create_app
 
 from .fakes import FakeService

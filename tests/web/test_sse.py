@@ -9,6 +9,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+
 from pawnlight.web.app import create_app
 from pawnlight.web.context import context_of
 from pawnlight.web.events import stream

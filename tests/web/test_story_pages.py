@@ -9,13 +9,13 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from pawnlight.web.app import create_app
-from pawnlight.web.story import chart_svg
 
 from pawnlight.players.heuristic import HeuristicPlayer
 from pawnlight.players.story import tell
 from pawnlight.players.table import play_game
 from pawnlight.rules.game import GameConfig
+from pawnlight.web.app import create_app
+from pawnlight.web.story import chart_svg
 
 from ..helpers import SQUARE_CODE
 from .helpers import PIN, SECRET

@@ -5,10 +5,10 @@ Hint and Undo held on the board for 3 s lift the lock.  The web follows the comp
 from __future__ import annotations
 
 import pytest
-from pawnlight.web.ratelimit import GLOBAL_FAILURES, LIFT_TRIES, LIFT_WINDOW, PinLimiter
 
 from pawnlight.companion.commands import UNLOCK_HOLD, UNLOCKED
 from pawnlight.companion.signals import Held, Tick
+from pawnlight.web.ratelimit import GLOBAL_FAILURES, LIFT_TRIES, LIFT_WINDOW, PinLimiter
 
 from ..helpers import ManualClock
 from .fakes import FakeService

@@ -17,8 +17,6 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 from gpiozero.pins.mock import MockFactory
-from pawnlight.web.app import create_app
-from pawnlight.web.ratelimit import GLOBAL_FAILURES
 
 from pawnlight.board.layout import Layout
 from pawnlight.board.snapshot import reading_for, true_occupancy
@@ -29,6 +27,8 @@ from pawnlight.devices.controls import ControlPins, Controls
 from pawnlight.devices.events import CardRead, SensorSnapshot
 from pawnlight.rules import Position
 from pawnlight.runtime.owner import Owner
+from pawnlight.web.app import create_app
+from pawnlight.web.ratelimit import GLOBAL_FAILURES
 
 from ..helpers import PIN, ManualClock
 from .helpers import SECRET, THIS_PAGE, json_of

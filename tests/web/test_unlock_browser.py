@@ -5,9 +5,9 @@ board's Hint and Undo held for 3 s put the words on the page, and the PIN logs i
 from __future__ import annotations
 
 import pytest
-from pawnlight.web.ratelimit import GLOBAL_FAILURES
 
 from pawnlight.companion.commands import UNLOCKED
+from pawnlight.web.ratelimit import GLOBAL_FAILURES
 
 from ..helpers import screenshot
 from .helpers import PIN

@@ -439,13 +439,7 @@ def _colour_bands(check: _Checker, table: Mapping[str, Any], bits: int) -> Colou
         value = table.get(name)
         if value is None:
             raise check.fail(f"[colour] must give the {name} band as [low, high]", "colour")
-        if (
-            not isinstance(value, list)
-            or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-        ):
-            raise check.fail(f"{name} must be [low, high], two whole numbers", "colour", name)
-        low, high = value
+        low, high = _pair(check, value, name, "[low, high]")
         if not 0 <= low <= high <= top:
             raise check.fail(
                 f"{name} = [{low}, {high}] must have 0 <= low <= high <= {top}"
@@ -453,14 +447,7 @@ def _colour_bands(check: _Checker, table: Mapping[str, Any], bits: int) -> Colou
                 "colour",
                 name,
             )
-        for other_name, other in zip(_BAND_NAMES, bands, strict=False):
-            if Band(low, high).overlaps(other):
-                raise check.fail(
-                    f"{name} = [{low}, {high}] overlaps {other_name} = [{other.low}, {other.high}]",
-                    "colour",
-                    name,
-                )
-        bands.append(Band(low, high))
+        bands.append(_apart(check, name, Band(low, high), bands))
     faults: dict[str, Band] = {}
     for name in _FAULT_NAMES:
         if name in table:
@@ -478,13 +465,7 @@ def _fault_band(check: _Checker, value: object, name: str, bits: int, bands: lis
     wire fault reads a rail), and neither may take a reading of empty or a colour."""
     top = (1 << bits) - 1
     end = f"[low, {top}]" if name == BROKEN else "[0, high]"
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        raise check.fail(f"{name} must be {end}, two whole numbers", "colour", name)
-    low, high = value
+    low, high = _pair(check, value, name, end)
     rail = high == top if name == BROKEN else low == 0
     if not 0 <= low <= high <= top or not rail:
         raise check.fail(
@@ -493,14 +474,32 @@ def _fault_band(check: _Checker, value: object, name: str, bits: int, bands: lis
             "colour",
             name,
         )
-    for other_name, other in zip(_BAND_NAMES, bands, strict=True):
-        if Band(low, high).overlaps(other):
+    return _apart(check, name, Band(low, high), bands)
+
+
+def _pair(check: _Checker, value: object, name: str, shape: str) -> tuple[int, int]:
+    """A band's ``[low, high]`` as two whole numbers; ``shape`` is what the error asks for."""
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise check.fail(f"{name} must be {shape}, two whole numbers", "colour", name)
+    return value[0], value[1]
+
+
+def _apart(check: _Checker, name: str, band: Band, bands: list[Band]) -> Band:
+    """``band``, once it takes no reading of the bands read before it (empty, then the colours,
+    in _BAND_NAMES order)."""
+    for other_name, other in zip(_BAND_NAMES, bands, strict=False):
+        if band.overlaps(other):
             raise check.fail(
-                f"{name} = [{low}, {high}] overlaps {other_name} = [{other.low}, {other.high}]",
+                f"{name} = [{band.low}, {band.high}] overlaps {other_name} = "
+                f"[{other.low}, {other.high}]",
                 "colour",
                 name,
             )
-    return Band(low, high)
+    return band
 
 
 def _keep_faults(bands: ColourBands, old: ColourBands) -> ColourBands:

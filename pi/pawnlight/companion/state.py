@@ -372,13 +372,7 @@ def _turn_dict(turn: Turn) -> dict[str, Any]:
 
 def statistics_json(stats: GameStatistics) -> dict[str, Any]:
     return {
-        "turns": stats.turns,
-        "bumps": stats.bumps,
-        "swept": stats.swept,
-        "slides": stats.slides,
-        "switches": stats.switches,
-        "sorries": stats.sorries,
-        "forfeits": stats.forfeit_total,
+        **stats.totals(),
         "forfeits_by_card": {card: n for card, n in stats.forfeits.items() if n},
         "colours": {
             COLOURS[colour]: {

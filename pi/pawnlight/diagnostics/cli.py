@@ -52,6 +52,18 @@ def _board_options(parser: argparse.ArgumentParser, sim_default: str = "presence
     )
 
 
+def _test_parser(
+    subparsers: Any, name: str, help: str, which: tuple[str, str], handler: str
+) -> None:
+    """A sensor or LED test's command: the board, which places or LEDs, faults, JSON."""
+    test = subparsers.add_parser(name, help=help)
+    _board_options(test)
+    test.add_argument(which[0], help=which[1])
+    test.add_argument("--fault", action="append", default=[], help=FAULT_HELP)
+    test.add_argument("--json", action="store_true", help="the findings as JSON")
+    test.set_defaults(handler=_run(handler))
+
+
 def register(subparsers: Any) -> None:
     """Add the diagnostic commands to the ``pawnlight`` command's subparsers."""
     doc = subparsers.add_parser(
@@ -67,23 +79,20 @@ def register(subparsers: Any) -> None:
     doc.add_argument("--interval", type=float, default=0.5, help="seconds between refreshes")
     doc.set_defaults(handler=_run("doctor_command"))
 
-    sensors = subparsers.add_parser(
-        "sensor-test", help="place a pawn on each square in turn: find dead, stuck, swapped sensors"
+    _test_parser(
+        subparsers,
+        "sensor-test",
+        "place a pawn on each square in turn: find dead, stuck, swapped sensors",
+        ("--cells", "which places, e.g. T0..T14,red-S1 (default: all 112)"),
+        "sensor_test_command",
     )
-    _board_options(sensors)
-    sensors.add_argument("--cells", help="which places, e.g. T0..T14,red-S1 (default: all 112)")
-    sensors.add_argument("--fault", action="append", default=[], help=FAULT_HELP)
-    sensors.add_argument("--json", action="store_true", help="the findings as JSON")
-    sensors.set_defaults(handler=_run("sensor_test_command"))
-
-    leds = subparsers.add_parser(
-        "led-test", help="light each LED in turn: find dead, misplaced LEDs and chain breaks"
+    _test_parser(
+        subparsers,
+        "led-test",
+        "light each LED in turn: find dead, misplaced LEDs and chain breaks",
+        ("--leds", "which LEDs, e.g. 0..59,112 (default: all 132)"),
+        "led_test_command",
     )
-    _board_options(leds)
-    leds.add_argument("--leds", help="which LEDs, e.g. 0..59,112 (default: all 132)")
-    leds.add_argument("--fault", action="append", default=[], help=FAULT_HELP)
-    leds.add_argument("--json", action="store_true", help="the findings as JSON")
-    leds.set_defaults(handler=_run("led_test_command"))
 
     cal = subparsers.add_parser(
         "calibrate",

@@ -48,6 +48,63 @@ def _board(args: argparse.Namespace) -> BoardSpec:
     return spec_from_options(args.board, serial=args.serial, sim=sim)
 
 
+def _test_board(args: argparse.Namespace) -> BoardSpec:
+    """The board of a sensor or LED test; ValueError when ``--fault`` is given for a real board
+    or names no fault."""
+    board = _board(args)
+    if args.fault and not board.simulated:
+        raise ValueError("--fault builds faults into the simulated board: add --sim")
+    parse_faults(args.fault)
+    return board
+
+
+def _open(
+    args: argparse.Namespace, data: Path | None, board: BoardSpec | None = None
+) -> tuple[BoardSession, Layout] | str:
+    """Connect to the board the options name (``board`` when the command has read it already)
+    and choose its layout, calibrated from ``data``: the open session and its layout, or the
+    line that says why not (with the session closed again).  Every diagnostic command that
+    talks to a board starts here."""
+    try:
+        session = connect(board if board is not None else _board(args))
+    except (BoardSpecError, BoardUnavailable) as error:
+        return str(error)
+    try:
+        return session, choose_calibrated_layout(args.layout, session.info.kind, data)
+    except (BoardUnavailable, ValueError) as error:
+        session.close()
+        return str(error)
+
+
+def _open_test(
+    args: argparse.Namespace, which: str | None, parse: Callable[[str], int], count: int
+) -> tuple[Sequence[int], BoardSession, Layout] | str:
+    """A sensor or LED test's start: the places or LEDs ``which`` names (all ``count`` when
+    none), the open session and its layout; or the line that says why not."""
+    try:
+        chosen = parse_ranges(which, parse) if which else range(count)
+        board = _test_board(args)
+    except ValueError as error:
+        return str(error)
+    opened = _open(args, _data(args), board)
+    if isinstance(opened, str):
+        return opened
+    return (chosen, *opened)
+
+
+def _hand(
+    session: BoardSession, args: argparse.Namespace, layout: Layout, intro: str
+) -> tuple[Hand, Progress]:
+    """Who places the pawns: the scripted hand of a simulated board (no prompts), else the
+    person at the board, told ``intro`` first."""
+    if session.firmware is not None:
+        hand, _eye = _sim_parts(session, args, layout)
+        return hand, _quiet
+    console = Console()
+    console.say(intro)
+    return PersonHand(console, session.view, layout, session.link.send_leds), console.say
+
+
 def parse_ranges(text: str, parse: Callable[[str], int]) -> list[int]:
     """``"T0..T14,red-S1"`` or ``"0..59,112"`` -> numbers (cells or LEDs), in the order given."""
     result: list[int] = []
@@ -117,15 +174,11 @@ def doctor_command(args: argparse.Namespace) -> int:
         return doctor.run_live(
             lambda: doctor.report_or_outage(args.url, pin), layout, sys.stdout, args.interval
         )
-    try:
-        session = connect(_board(args))
-    except (BoardSpecError, BoardUnavailable) as error:
-        return _err(str(error))
+    opened = _open(args, data)
+    if isinstance(opened, str):
+        return _err(opened)
+    session, layout = opened
     with session:
-        try:
-            layout = choose_calibrated_layout(args.layout, session.info.kind, data)
-        except (BoardUnavailable, ValueError) as error:
-            return _err(str(error))
         if once:
             colour = sys.stdout.isatty() and not args.json
             return doctor.run_once(session, layout, args.leds, sys.stdout, args.json, colour)
@@ -146,35 +199,17 @@ def doctor_command(args: argparse.Namespace) -> int:
 
 
 def sensor_test_command(args: argparse.Namespace) -> int:
-    try:
-        cells = parse_ranges(args.cells, parse_cell_name) if args.cells else range(CELLS)
-        board = _board(args)
-        if args.fault and not board.simulated:
-            return _err("--fault builds faults into the simulated board: add --sim")
-        parse_faults(args.fault)
-    except ValueError as error:
-        return _err(str(error))
-    try:
-        session = connect(board)
-    except BoardUnavailable as error:
-        return _err(str(error))
+    opened = _open_test(args, args.cells, parse_cell_name, CELLS)
+    if isinstance(opened, str):
+        return _err(opened)
+    cells, session, layout = opened
     with session:
-        try:
-            layout = choose_calibrated_layout(args.layout, session.info.kind, _data(args))
-        except (BoardUnavailable, ValueError) as error:
-            return _err(str(error))
-        console = Console()
-        hand: Hand
-        progress: Progress
-        if session.firmware is not None:
-            hand, _eye = _sim_parts(session, args, layout)
-            progress = _quiet  # the scripted person needs no prompts
-        else:
-            console.say(
-                "Sensor test: put a pawn on each place as asked (its LED lights), then lift it."
-            )
-            hand = PersonHand(console, session.view, layout, session.link.send_leds)
-            progress = console.say
+        hand, progress = _hand(
+            session,
+            args,
+            layout,
+            "Sensor test: put a pawn on each place as asked (its LED lights), then lift it.",
+        )
         report = run_sensor_test(session.view, hand, layout, cells, progress)
         session.link.send_leds([(0, 0, 0)] * LEDS)
     sensing = Sensing(layout)
@@ -207,23 +242,11 @@ def _findings_json(findings, describe, *context) -> list[dict[str, Any]]:
 
 
 def led_test_command(args: argparse.Namespace) -> int:
-    try:
-        leds = parse_ranges(args.leds, _led_number) if args.leds else range(LEDS)
-        board = _board(args)
-        if args.fault and not board.simulated:
-            return _err("--fault builds faults into the simulated board: add --sim")
-        parse_faults(args.fault)
-    except ValueError as error:
-        return _err(str(error))
-    try:
-        session = connect(board)
-    except BoardUnavailable as error:
-        return _err(str(error))
+    opened = _open_test(args, args.leds, _led_number, LEDS)
+    if isinstance(opened, str):
+        return _err(opened)
+    leds, session, layout = opened
     with session:
-        try:
-            layout = choose_calibrated_layout(args.layout, session.info.kind, _data(args))
-        except (BoardUnavailable, ValueError) as error:
-            return _err(str(error))
         console = Console()
         eye: Eye
         progress: Progress
@@ -257,34 +280,24 @@ def calibrate_command(args: argparse.Namespace) -> int:
         return _err(str(error))
     if board.sensing == "presence":
         return _err("only colour boards are calibrated: a presence board has nothing to measure")
-    try:
-        session = connect(board)
-    except BoardUnavailable as error:
-        return _err(str(error))
+    # No data given: the layout's own bands, uncalibrated (this is what calibrates).
+    opened = _open(args, None, board)
+    if isinstance(opened, str):
+        return _err(opened)
+    session, layout = opened
     with session:
-        try:
-            # No data given: the layout's own bands, uncalibrated (this is what calibrates).
-            layout = choose_calibrated_layout(args.layout, session.info.kind)
-        except (BoardUnavailable, ValueError) as error:
-            return _err(str(error))
         if not layout.colour_sensing:
             return _err(
                 f"only colour boards are calibrated (this {layout.name} board senses presence)"
             )
         plan = calibration.full_plan() if args.full else calibration.quick_plan(args.rounds)
-        console = Console()
-        hand: Hand
-        progress: Progress
-        if session.firmware is not None:
-            hand, _eye = _sim_parts(session, args, layout)
-            progress = _quiet
-        else:
-            console.say(
-                f"Calibration: {len(plan)} steps. Have the pawns of every colour at hand; "
-                "put them exactly where asked, centred on their places."
-            )
-            hand = PersonHand(console, session.view, layout, session.link.send_leds)
-            progress = console.say
+        hand, progress = _hand(
+            session,
+            args,
+            layout,
+            f"Calibration: {len(plan)} steps. Have the pawns of every colour at hand; "
+            "put them exactly where asked, centred on their places.",
+        )
         tolerance = args.tolerance if args.tolerance is not None else session.tolerance
         result = run_calibration(session.view, hand, layout, plan, tolerance, progress)
         session.link.send_leds([(0, 0, 0)] * LEDS)

@@ -62,6 +62,19 @@ class GameStatistics:
     def forfeit_total(self) -> int:
         return sum(self.forfeits.values())
 
+    def totals(self) -> dict[str, int]:
+        """The game's counts by the names the status page's JSON and the simulation's CSV
+        columns give them, in their order there."""
+        return {
+            "turns": self.turns,
+            "bumps": self.bumps,
+            "swept": self.swept,
+            "slides": self.slides,
+            "switches": self.switches,
+            "sorries": self.sorries,
+            "forfeits": self.forfeit_total,
+        }
+
     def summary(self) -> str:
         """A few lines for people, as the status page shows them at the end of a game."""
         winners = " and ".join(COLOURS[c] for c in self.winners) or "nobody"

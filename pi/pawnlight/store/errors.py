@@ -12,7 +12,7 @@ from ..errors import PawnlightError
 
 if TYPE_CHECKING:
     from ..rules.game import Game
-    from .record import GameRecord
+    from .game_record import GameRecord
 
 
 class StoreError(PawnlightError):

@@ -32,16 +32,15 @@ from typing import NamedTuple
 from ..rules.board import COLOURS
 from ..rules.game import Event, Game, GameConfig, GameError, Result
 from .errors import JournalDamaged, JournalError, ReplayError
+from .game_record import GameRecord, normal_config, now
+from .journal_files import lost_wal_problems, set_aside
 from .record import (
-    GameRecord,
     dump,
     event_json,
     header_json,
     json_object,
     make_event,
     make_result,
-    normal_config,
-    now,
     read_header,
     read_record,
     result_json,
@@ -217,8 +216,6 @@ class Journal:
             self._rescue(problem)
 
     def _rescue(self, problem: str) -> None:
-        from .safekeeping import set_aside
-
         writer = self._writer
         assert writer is not None
         path = self.path
@@ -710,8 +707,6 @@ def check_file(path: str | os.PathLike[str]) -> list[str]:
     """SQLite's full integrity check of a journal file, read-only, even one too damaged to open:
     the problems SQLite finds, or an empty list when the file is sound.  A write-ahead log that
     went missing (now, or found missing earlier by the companion) is a problem too."""
-    from .safekeeping import lost_wal_problems
-
     path = Path(path)
     lost = lost_wal_problems(path)
     if path.exists() and path.stat().st_size == 0:
