@@ -93,6 +93,9 @@ def test_installed_layouts_are_read_from_package_data(tmp_path, monkeypatch):
 
 
 def test_without_package_data_the_repository_layouts_are_used(monkeypatch):
+    if not layout_module.repository_layouts().is_dir():
+        pytest.skip("pawnlight installed, not run from a checkout: no hardware/layouts beside it")
+
     def files(package):
         raise ModuleNotFoundError(package)
 
