@@ -67,10 +67,12 @@ free_mb=$(( $(df -Pk "$where" | awk 'NR == 2 {print $4}') / 1024 ))
     die "not enough disk: $free_mb MB free on $where, $need_mb MB needed (sudo apt-get clean frees some)"
 
 # Debian's packages for building: a venv, and Python's headers and gcc for the compiled rules core
-# and the pi extra's spidev and evdev.  GPIO comes as wheels (rpi-lgpio, lgpio) from PyPI: no
-# package of the Raspberry Pi archive is needed, so plain Debian on a Pi works the same.
+# and the pi extra's spidev and evdev.  GPIO is lgpio from PyPI: a wheel where one exists (Python
+# 3.11 on arm64 and armhf), else built from its source with swig and linked statically (PYPI=1
+# below), so no package of the Raspberry Pi archive (liblgpio-dev) is needed and plain Debian
+# on a Pi works the same.
 missing=()
-for package in python3-venv python3-dev gcc; do
+for package in python3-venv python3-dev gcc swig; do
     [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ] ||
         missing+=("$package")
 done
@@ -138,7 +140,9 @@ pip_ "$(grep '^setuptools' "$here/scripts/build-requirements.txt")"
     echo "no mypyc for this machine: the rules core will run as Python" >&2
 # A second run builds and installs this checkout again (an upgrade after git pull); settings,
 # the PIN and the games are never touched below once they exist.
-pip_ --upgrade --no-build-isolation "$here[pi]"
+# PYPI=1: lgpio's own switch to build its C library into the module (it is read by lgpio's
+# setup.py only, when no wheel fits this Python).
+PYPI=1 pip_ --upgrade --no-build-isolation "$here[pi]"
 "$venv/bin/pawnlight" --version
 
 # -- settings, PIN and games: made once, kept on every upgrade ---------------------------------

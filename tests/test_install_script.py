@@ -47,7 +47,7 @@ if [ "$1" = -m ] && [ "$2" = venv ]; then
     cat >"$3/bin/python" <<'EOF'
 #!/bin/sh
 if [ "$1" = -m ] && [ "$2" = pip ]; then
-    echo "pip $*" >>"$CALLS"
+    echo "pip $*${{PYPI:+ [PYPI=$PYPI]}}" >>"$CALLS"
     if [ -n "${{FAKE_PIP_OFFLINE:-}}" ]; then
         echo "WARNING: Retrying after connection broken by NewConnectionError" >&2
         exit 1
@@ -164,15 +164,17 @@ def test_only_debian_packages_are_installed_and_only_when_missing(installer: Ins
     assert not [call for call in installer.called() if call.startswith("apt-get")]
     assert installer.run(FAKE_MISSING="1").returncode == 0
     install = [call for call in installer.called() if call.startswith("apt-get install")]
-    # No swig or liblgpio-dev (the Raspberry Pi archive's): lgpio comes as a wheel.
-    assert install == ["apt-get install -y -qq python3-venv python3-dev gcc"]
+    # No liblgpio-dev (the Raspberry Pi archive's): lgpio is a wheel, or built with Debian's swig.
+    assert install == ["apt-get install -y -qq python3-venv python3-dev gcc swig"]
 
 
 def test_pawnlight_is_installed_with_the_pi_extra_from_this_checkout(installer: Installer):
     assert installer.run().returncode == 0
     pip = [call for call in installer.called() if call.startswith("pip")]
     last = "install --disable-pip-version-check --upgrade --no-build-isolation"
-    assert pip[-1].endswith(f"{last} {ROOT}[pi]")
+    # PYPI=1: where no lgpio wheel fits, its source is built with its C library inside.
+    assert pip[-1].endswith(f"{last} {ROOT}[pi] [PYPI=1]")
+    assert not [call for call in pip[:-1] if "PYPI" in call]
 
 
 def test_a_second_run_upgrades_and_keeps_settings_pin_and_games(installer: Installer):
