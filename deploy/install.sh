@@ -125,7 +125,7 @@ log="$opt/pip.log"
 : >"$log"
 pip_() {
     "$venv/bin/python" -m pip install --disable-pip-version-check "$@" >>"$log" 2>&1 && return 0
-    if grep -qiE "NewConnectionError|Temporary failure in name resolution|Network is unreachable|ConnectTimeout|ReadTimeout|ProxyError" "$log"; then
+    if grep -qiE "NewConnectionError|ConnectionResetError|Temporary failure in name resolution|Network is unreachable|ConnectTimeout|ReadTimeout|ProxyError" "$log"; then
         die "no network: pip could not reach the package index (log: $log)"
     fi
     tail -n 15 "$log" >&2
