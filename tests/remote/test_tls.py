@@ -4,6 +4,7 @@ a board that does not is never connected (issue #36, docs/remote.md 'TLS with yo
 from __future__ import annotations
 
 import shutil
+import subprocess
 
 import pytest
 
@@ -50,3 +51,13 @@ def test_two_boards_play_over_tls_and_an_untrusting_board_stays_out(tmp_path):
         for daemon in [*boards.values(), untrusting]:
             daemon.stop()
         broker.stop()
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
+def test_the_certificates_pass_strict_checks(tmp_path):
+    """Python 3.13's default TLS context verifies strictly (VERIFY_X509_STRICT): a CA without
+    its key usage or a server certificate without an authority key identifier is refused."""
+    certificates = make_ca(tmp_path / "ca", host="127.0.0.1")
+    verify = ["openssl", "verify", "-x509_strict", "-CAfile", str(certificates.ca)]
+    done = subprocess.run([*verify, str(certificates.cert)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr

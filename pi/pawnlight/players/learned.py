@@ -41,7 +41,7 @@ from ..rules.editions import Variant
 from ..rules.moves import Move, Options
 from ..rules.position import Position
 from .base import Player, distinct_moves
-from .evaluation import BACKWARD_GAIN, HITS, TOGO, WIN, Evaluator
+from .evaluation import BACKWARD_GAIN, HITS, TOGO, WIN, Evaluator, in_order
 from .heuristic import HeuristicPlayer
 from .view import GameView, card_probabilities
 
@@ -112,7 +112,7 @@ def _threats(chances: tuple[tuple[str, float], ...], colour: int, place: int) ->
     """Square -> chance that the pawn of ``colour`` on ``place`` hits it with the next card."""
     chance = dict(chances)
     return {
-        square: min(1.0, sum(chance.get(c, 0.0) for c in cards))
+        square: min(1.0, in_order(chance.get(c, 0.0) for c in cards))
         for square, cards in HITS[colour][place]
     }
 

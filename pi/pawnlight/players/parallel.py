@@ -6,6 +6,7 @@ or which finished first: ``--jobs 1`` and ``--jobs 2`` print the same numbers.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -26,5 +27,8 @@ def run_all(
     if jobs <= 1:
         yield from map(work, items)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # forkserver (Python 3.14's default on Linux): forking this process, which has threads,
+    # may deadlock a child, and Python 3.12+ warns that it does.
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         yield from pool.map(work, items, chunksize=4)

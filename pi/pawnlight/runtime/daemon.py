@@ -22,6 +22,7 @@ from pawnlight.board.snapshot import Occupancy, read_occupancy
 from pawnlight.companion.deck import CardDeck, simulated_uids
 from pawnlight.companion.machine import Companion, Settings
 from pawnlight.devices.controls import Controls
+from pawnlight.devices.gpio_backend import choose_gpio, open_pin_factory
 from pawnlight.devices.open_board import (
     BoardSpec,
     OpenBoard,
@@ -127,6 +128,11 @@ class Daemon:
             from gpiozero.pins.mock import MockFactory
 
             self._pin_factory = MockFactory()
+        else:
+            # On a Pi: lgpio; said in one line, with what to install when it is missing.
+            choice = choose_gpio()
+            log.info("%s", choice.why)
+            self._pin_factory = open_pin_factory(choice)
         owner = Owner(
             companion,
             config.data / JOURNAL_FILE,

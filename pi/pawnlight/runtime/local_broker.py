@@ -97,8 +97,15 @@ def make_ca(folder: Path, host: str = "127.0.0.1") -> Certificates:
     cert, key, request = folder / "server.crt", folder / "server.key", folder / "server.csr"
     kind = "IP" if host.replace(".", "").isdigit() or ":" in host else "DNS"
     extensions = folder / "server.ext"
-    extensions.write_text(f"subjectAltName={kind}:{host}\n")
-    new_ca = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj"]
+    # Python 3.13's default TLS context is strict (X509_STRICT): it refuses a server certificate
+    # without an authority key identifier, and a CA without its key usage.
+    extensions.write_text(
+        f"subjectAltName={kind}:{host}\n"
+        "authorityKeyIdentifier=keyid,issuer\nbasicConstraints=CA:FALSE\n"
+        "keyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n"
+    )
+    new_ca = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30"]
+    new_ca += ["-addext", "keyUsage=critical,keyCertSign,cRLSign", "-subj"]
     new_key = ["req", "-newkey", "rsa:2048", "-nodes", "-subj"]
     steps = [
         [*new_ca, "/CN=pawnlight test CA", "-keyout", str(ca_key), "-out", str(ca)],

@@ -17,6 +17,7 @@ power entry (terminal block, fuse, 1000 uF) in the top-left corner.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -424,7 +425,10 @@ def write_hub_boards(
     router could not finish.  The hubs are routed side by side, one process each (minutes
     each, and independent)."""
     names = sorted(n for n in netlists if n.startswith("hub-"))
-    with ProcessPoolExecutor(max_workers=max(1, min(len(names), os.cpu_count() or 1))) as pool:
+    workers = max(1, min(len(names), os.cpu_count() or 1))
+    # forkserver, not fork: forking a process with threads may deadlock (Python 3.12+ warns).
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         boards = list(pool.map(hub_board, [netlists[name] for name in names]))
     written = []
     for name, (board, routed) in zip(names, boards, strict=True):
