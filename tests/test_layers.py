@@ -28,6 +28,7 @@ LAYER_OF = {
     "pawnlight": "shared",  # the package itself: its version
     "pawnlight.strict_json": "shared",
     "pawnlight.errors": "shared",  # PawnlightError, the root of every exception class
+    "pawnlight.background": "shared",  # a stoppable background thread
     "pawnlight.terminal_text": "shared",
     "pawnlight.firmware": "shared",  # the link protocol, shared with the Pico's MicroPython
     "pawnlight.layouts": "shared",  # data files only
@@ -36,7 +37,8 @@ LAYER_OF = {
     "pawnlight.store": "store",
     "pawnlight.devices": "devices",
     "pawnlight.players": "players",
-    "pawnlight.remote": "remote",  # remote play's protocol: topics, messages, checks
+    "pawnlight.remote": "remote",  # remote play's values: protocol, live summary, club view
+    "pawnlight.remote.link": "remote_link",  # remote play's MQTT client, threads, broker, demo
     "pawnlight.companion": "companion",
     "pawnlight.web": "web",
     "pawnlight.runtime": "runtime",
@@ -57,6 +59,7 @@ ORDER: list[set[str]] = [
     {"store", "devices", "players", "remote"},
     {"companion"},
     {"web"},
+    {"remote_link"},
     {"runtime"},
     {"cli"},
 ]
@@ -169,6 +172,10 @@ def test_no_import_runs_upward():
         ("companion", "hardware", False),
         ("hardware", "board", True),
         ("hardware", "store", False),
+        ("remote", "remote_link", False),  # the protocol's values never open a socket
+        ("remote_link", "web", True),  # the club's subscriber serves the club page
+        ("runtime", "remote_link", True),  # the daemon starts the board's link
+        ("remote_link", "runtime", False),
     ],
 )
 def test_the_rule_itself(importer, imported, ok):
