@@ -19,7 +19,7 @@ from ..signals import (
     Effect,
     PublishTakeback,
 )
-from ..table import RemoteGame, Table
+from ..table import RemoteGame, Table, TakebackAsk
 from ..turns import recorded
 from .copying import copying
 from .saying import say
@@ -48,7 +48,7 @@ def ask_takeback(table: Table) -> tuple[dict[str, object], list[Effect]]:
     if _doubled_since(table.game):
         raise CommandRefused("a double was called since that turn: the turn stays played")
     seq, words = last
-    remote.takeback, remote.agreed = (seq, remote.me), {remote.me}
+    remote.takeback = TakebackAsk.asked(seq, remote.me)
     say(
         table,
         f"Asked the other boards to take back {words}: waiting for them to agree",
@@ -64,8 +64,8 @@ def takeback_asked(table: Table) -> bool:
     return (
         remote is not None
         and remote.takeback is not None
-        and remote.takeback[1] != remote.me
-        and remote.me not in remote.agreed
+        and remote.takeback.by != remote.me
+        and remote.me not in remote.takeback.agreed
     )
 
 
@@ -77,12 +77,12 @@ def answer_takeback(
     agree = args.get("agree")
     if not isinstance(agree, bool):
         raise CommandRefused('answer with {"agree": true} or {"agree": false}', 400)
-    if remote is None or remote.takeback is None or remote.takeback[1] == remote.me:
+    if remote is None or remote.takeback is None or remote.takeback.by == remote.me:
         raise CommandRefused("no other board asks to take back a turn now")
-    seq, asker = remote.takeback
+    seq, asker = remote.takeback.seq, remote.takeback.by
     answer = Takeback(remote.setup.game, seq, remote.me, "agree" if agree else "refuse")
     if agree:
-        remote.agreed.add(remote.me)
+        remote.takeback = remote.takeback.agreed_by(remote.me)
         say(table, f"Agreed with board {asker} to take back turn {seq + 1}")
     else:
         remote.takeback = None
@@ -107,7 +107,7 @@ def takeback_heard(table: Table, remote: RemoteGame, heard: Takeback) -> list[Ef
             # Not the turn this board would undo (or one asked already): out of step.
             refusal = Takeback(remote.setup.game, heard.seq, remote.me, "refuse")
             return [PublishTakeback(refusal)]
-        remote.takeback, remote.agreed = (heard.seq, heard.board), {heard.board}
+        remote.takeback = TakebackAsk.asked(heard.seq, heard.board)
         turn = game.history[heard.seq] if heard.seq <= last else None
         words = f"{COLOURS[turn.colour]}'s {turn.text}" if turn else f"turn {heard.seq + 1}"
         say(
@@ -117,10 +117,10 @@ def takeback_heard(table: Table, remote: RemoteGame, heard: Takeback) -> list[Ef
             passing=False,
         )
         return [Buzz("turn")]
-    if remote.takeback is None or remote.takeback[0] != heard.seq:
+    if remote.takeback is None or remote.takeback.seq != heard.seq:
         return []
     if heard.answer == "agree":
-        remote.agreed.add(heard.board)
+        remote.takeback = remote.takeback.agreed_by(heard.board)
         return []
     remote.takeback = None
     say(table, f"Board {heard.board} refused to take back turn {heard.seq + 1}: play goes on")
@@ -132,10 +132,10 @@ def takeback_agreed(table: Table, remote: RemoteGame) -> list[Effect]:
     game = table.game
     if remote.takeback is None or game is None:
         return []
-    if not set(remote.setup.boards()) <= remote.agreed:
+    if not remote.takeback.everyone(remote.setup.boards()):
         return []
-    seq, _ = remote.takeback
-    remote.takeback, remote.agreed = None, set()
+    seq = remote.takeback.seq
+    remote.takeback = None
     upto = len(game.history)
     effects: list[Effect] = []
     while game.can_undo() and (len(game.history) > seq or game.phase != Phase.DRAW):
