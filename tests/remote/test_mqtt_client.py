@@ -67,7 +67,7 @@ def test_a_client_that_vanishes_leaves_its_will(broker):
         address, "club", user=DASHBOARD, password=password_of(DASHBOARD), max_delay=1
     )
     watcher.on_connect = lambda client, *_: client.subscribe(presence_topic("board-a"), qos=1)
-    watcher.on_message = lambda _c, _u, message: seen.put((message.topic, message.payload))
+    watcher.on_message = lambda _c, _u, message: seen.put((message.topic, bytes(message.payload)))
     connected: queue.Queue[bool] = queue.Queue()
     board = mqtt.new_client(
         address,
