@@ -51,7 +51,9 @@ LAYER_OF = {
 #: The layers, low to high.  A module may import its own layer and the rows below it; the
 #: layers of one row are siblings that never import each other.  The web sits below the
 #: runtime: the daemon starts the web server, and the web only ever reaches the running
-#: companion through the Service it is given (companion.service).
+#: companion through the Service it is given (companion.service).  Remote play's running parts
+#: (remote.link: MQTT, threads, the broker) sit between them: the club's subscriber serves the
+#: club page, the daemon starts the board's link; remote play's values (remote) sit low.
 ORDER: list[set[str]] = [
     {"shared"},
     {"rules"},
