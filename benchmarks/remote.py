@@ -44,6 +44,7 @@ import paho.mqtt.client as mqtt
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pawnlight.remote.link.local_broker import DASHBOARD, LocalBroker, free_port, missing  # noqa: E402
 from pawnlight.remote.live import encode, live_topic, summary  # noqa: E402
 from pawnlight.remote.protocol import presence_payload, presence_topic  # noqa: E402
 from pawnlight.rules import Deck  # noqa: E402
@@ -51,7 +52,6 @@ from pawnlight.rules.board import COLOURS, TRACK_SQUARES, Place  # noqa: E402
 from pawnlight.rules.game import Game, GameConfig, Phase  # noqa: E402
 from pawnlight.rules.notation import parse_move  # noqa: E402
 from pawnlight.rules.position import Position  # noqa: E402
-from pawnlight.runtime.local_broker import DASHBOARD, LocalBroker, free_port, missing  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 DARK = "#000000"  # an LED off, as GET /api/sim/leds says it

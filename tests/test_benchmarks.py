@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from pawnlight.devices.sim.emulated_pico import missing
-from pawnlight.runtime.local_broker import missing as no_broker
+from pawnlight.remote.link.local_broker import missing as no_broker
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"

@@ -29,6 +29,7 @@ LAYER_OF = {
     "pawnlight": "shared",  # the package itself: its version
     "pawnlight.strict_json": "shared",
     "pawnlight.errors": "shared",  # PawnlightError, the root of every exception class
+    "pawnlight.background": "shared",  # a stoppable background thread
     "pawnlight.terminal_text": "shared",
     "pawnlight.firmware": "shared",  # the link protocol, shared with the Pico's MicroPython
     "pawnlight.layouts": "shared",  # data files only
@@ -37,7 +38,8 @@ LAYER_OF = {
     "pawnlight.store": "store",
     "pawnlight.devices": "devices",
     "pawnlight.players": "players",
-    "pawnlight.remote": "remote",  # remote play's protocol: topics, messages, checks
+    "pawnlight.remote": "remote",  # remote play's values: protocol, live summary, club view
+    "pawnlight.remote.link": "remote_link",  # remote play's MQTT client, threads, broker, demo
     "pawnlight.companion": "companion",
     "pawnlight.web": "web",
     "pawnlight.runtime": "runtime",
@@ -51,7 +53,9 @@ LAYER_OF = {
 #: The layers, low to high.  A module may import its own layer and the rows below it; the
 #: layers of one row are siblings that never import each other.  The web sits below the
 #: runtime: the daemon starts the web server, and the web only ever reaches the running
-#: companion through the Service it is given (companion.service).
+#: companion through the Service it is given (companion.service).  Remote play's running parts
+#: (remote.link: MQTT, threads, the broker) sit between them: the club's subscriber serves the
+#: club page, the daemon starts the board's link; remote play's values (remote) sit low.
 ORDER: list[set[str]] = [
     {"shared"},
     {"rules"},
@@ -59,6 +63,7 @@ ORDER: list[set[str]] = [
     {"store", "devices", "players", "remote"},
     {"companion"},
     {"web"},
+    {"remote_link"},
     {"runtime"},
     {"cli"},
 ]
@@ -176,6 +181,10 @@ def test_no_import_runs_upward():
         ("companion", "hardware", False),
         ("hardware", "board", True),
         ("hardware", "store", False),
+        ("remote", "remote_link", False),  # the protocol's values never open a socket
+        ("remote_link", "web", True),  # the club's subscriber serves the club page
+        ("runtime", "remote_link", True),  # the daemon starts the board's link
+        ("remote_link", "runtime", False),
         ("lab", "players", True),
         ("players", "lab", False),
         ("cli", "lab", False),

@@ -135,7 +135,7 @@ class Broadcaster:
         public live fragment, and the history lines new since the last state sent."""
         from .pages import fragment, history_fragment
 
-        if self.ctx.prepare is not None:  # another page than the status page (web/club.py)
+        if self.ctx.prepare is not None:  # another page than the status page (web/club_page.py)
             try:
                 self.ctx.prepare(snapshot)
             except Exception:

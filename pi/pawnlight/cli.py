@@ -83,7 +83,7 @@ def _run(args: argparse.Namespace) -> int:
 def _remote_demo(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .runtime.demo import run_demo
+    from .remote.link.demo import run_demo
 
     if not 1 <= args.http_port <= 65534:
         print(
@@ -95,7 +95,7 @@ def _remote_demo(args: argparse.Namespace) -> int:
 
 
 def _club(args: argparse.Namespace) -> int:
-    from .runtime.club import run_club
+    from .remote.link.club_client import run_club
 
     return run_club(args.remote, args.http_host, args.http_port, args.ca, tuple(args.allow_host))
 

@@ -4,6 +4,8 @@ a board offline pauses the game (issue #36, docs/remote.md)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from pawnlight.companion.service import CommandRefused
@@ -25,6 +27,7 @@ from pawnlight.companion.signals import (
     RemoteTurn,
     StartRecord,
 )
+from pawnlight.companion.table import TakebackAsk
 from pawnlight.remote.protocol import (
     DoublingEvent,
     Handed,
@@ -668,3 +671,15 @@ def test_every_board_gives_the_setup_back_to_a_broker_on_each_connection():
         assert [e.setup for e in bench.effects if isinstance(e, PublishSetup)] == [SETUP]
     assert [e.seating.host for e in a.effects if isinstance(e, PublishSeating)] == ["board-a"]
     assert not [e for e in b.effects if isinstance(e, PublishSeating)]
+
+
+def test_a_takeback_asked_is_a_value_each_agreement_a_new_one():
+    """companion.table.TakebackAsk: frozen; agreeing makes a new value, the old one unchanged."""
+    asked = TakebackAsk.asked(3, "board-a")
+    assert asked.agreed == {"board-a"}
+    both = asked.agreed_by("board-b")
+    assert asked.agreed == {"board-a"} and both.agreed == {"board-a", "board-b"}
+    assert (both.seq, both.by) == (3, "board-a")
+    assert both.everyone(["board-a", "board-b"]) and not asked.everyone(["board-a", "board-b"])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        asked.seq = 4  # type: ignore[misc]

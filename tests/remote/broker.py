@@ -1,4 +1,4 @@
-"""The test broker: pawnlight's local Mosquitto (runtime.local_broker) with known passwords,
+"""The test broker: pawnlight's local Mosquitto (remote.link.local_broker) with known passwords,
 one user a board, the ACL (a board writes only its own topics) and a read-only dashboard."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from pawnlight.runtime.local_broker import (
+from pawnlight.remote.link.local_broker import (
     DASHBOARD,
     Certificates,
     LocalBroker,

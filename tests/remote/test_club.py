@@ -1,9 +1,9 @@
-"""The club's model (pawnlight.remote.club): the latest of every board, malformed messages
+"""The club's model (pawnlight.remote.club_view): the latest of every board, malformed messages
 ignored and counted, boards going offline marked, cleared boards gone."""
 
 from __future__ import annotations
 
-from pawnlight.remote.club import ClubModel
+from pawnlight.remote.club_view import ClubModel
 from pawnlight.remote.live import encode, live_topic, summary
 from pawnlight.remote.protocol import presence_payload, presence_topic
 

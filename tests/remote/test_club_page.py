@@ -22,15 +22,15 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
-from pawnlight.remote.club import ClubModel
+from pawnlight.remote.club_view import ClubModel
+from pawnlight.remote.link.board_link import parse_remote
+from pawnlight.remote.link.club_client import ClubListener
 from pawnlight.remote.live import encode, live_topic, summary
 from pawnlight.remote.protocol import presence_payload, presence_topic
 from pawnlight.rules import Deck
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.game import Game, GameConfig, Phase
-from pawnlight.runtime.club import ClubListener
-from pawnlight.runtime.remote_link import parse_remote
-from pawnlight.web.club import ClubFeed, create_club_app
+from pawnlight.web.club_page import ClubFeed, create_club_app
 from pawnlight.web.server import WebServer
 
 from ..helpers import PHONE, ROOT, screenshot

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
+from pawnlight.remote.link.board_link import RemoteUrlError, parse_remote
 from pawnlight.runtime import config as settings
-from pawnlight.runtime.remote_link import RemoteUrlError, parse_remote
 
 
 def test_broker_addresses():

@@ -1,7 +1,7 @@
 """A board's link to a real Mosquitto when other users misbehave (issue #44): poisoned messages
 stop nothing, a second board under one id is refused, the dashboard reads no join code, and a
 retained flood does not cost a board catching up any of its turns.  The links here are the
-daemon's own (runtime.remote_link), without a daemon behind them: what they hand on is kept."""
+daemon's own (remote.link.board_link), without a daemon behind them: what they hand on is kept."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from pawnlight.companion.signals import RemoteBoard, RemoteTurn, Trouble
+from pawnlight.remote.link.board_link import RemoteLink, parse_remote
 from pawnlight.remote.protocol import (
     Setup,
     TurnEvent,
@@ -23,7 +24,6 @@ from pawnlight.remote.protocol import (
     presence_topic,
     read_presence,
 )
-from pawnlight.runtime.remote_link import RemoteLink, parse_remote
 
 from .broker import Broker, password_of
 from .test_broker import client, connected, listen, publish

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from pawnlight.companion.service import CommandRefused
+from pawnlight.remote.link import board_link as remote_link
+from pawnlight.remote.link.board_link import RemoteLink, parse_remote
 from pawnlight.remote.protocol import presence_payload, presence_topic
-from pawnlight.runtime import remote_link
-from pawnlight.runtime.remote_link import RemoteLink, parse_remote
 
 
 class RecordingClient:

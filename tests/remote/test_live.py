@@ -183,7 +183,7 @@ class FakeSubscription:
 
 
 def test_the_publisher_sends_the_latest_retained_when_connected_and_again_on_reconnection() -> None:
-    from pawnlight.runtime.live_publisher import LivePublisher
+    from pawnlight.remote.link.live_publisher import LivePublisher
 
     now = [100.0]
     link = {"up": False}

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from pawnlight.runtime.local_broker import make_ca
+from pawnlight.remote.link.local_broker import make_ca
 
 from .boards import BoardProcess, Table, all_online
 from .broker import Broker, missing

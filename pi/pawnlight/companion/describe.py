@@ -153,7 +153,7 @@ def _remote(table: Table) -> RemoteState | None:
     )
     copy = table.guided if copying(table) else None
     asked = remote.takeback
-    takeback = None if asked is None else (asked[0], asked[1], tuple(sorted(remote.agreed)))
+    takeback = None if asked is None else (asked.seq, asked.by, tuple(sorted(asked.agreed)))
     seq = len(table.game.history) if table.game is not None else 0
     grace = table.offline_grace
     return RemoteState(

@@ -130,7 +130,7 @@ class RemoteDoubling:
     at: float
 
 
-#: What the remote link hands the companion (runtime.remote_link).
+#: What the remote link hands the companion (remote.link.board_link).
 RemoteInput = (
     RemoteTurn | RemoteBoard | RemoteResync | RemoteTakeback | RemoteSeating | RemoteDoubling
 )

@@ -6,7 +6,8 @@ the words on the page.  One mutable object, changed only by the companion's conc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..board.health.stuck import StuckSensorDetector
@@ -41,6 +42,28 @@ class LeaderDraw:
     rounds: int = 1
 
 
+@dataclass(frozen=True, slots=True)
+class TakebackAsk:
+    """A takeback asked for in a remote game: the turn it goes back to, the board that asked,
+    the boards that agreed so far (every board must).  A value: an agreement makes a new one."""
+
+    seq: int
+    by: str
+    agreed: frozenset[str]
+
+    @classmethod
+    def asked(cls, seq: int, by: str) -> TakebackAsk:
+        """Asked by ``by``, who agrees with itself."""
+        return cls(seq, by, frozenset({by}))
+
+    def agreed_by(self, board: str) -> TakebackAsk:
+        return replace(self, agreed=self.agreed | {board})
+
+    def everyone(self, boards: Iterable[str]) -> bool:
+        """Every one of ``boards`` agreed."""
+        return set(boards) <= self.agreed
+
+
 @dataclass
 class RemoteGame:
     """The remote game this board plays in (docs/remote.md): its setup, this board's id, which
@@ -64,10 +87,8 @@ class RemoteGame:
     #: paused (its warning goes when the game goes on).
     said: str | None = None
     paused_card: str | None = None
-    #: A takeback asked for: the turn it goes back to, the board that asked, the boards that
-    #: agreed so far (every board must).
-    takeback: tuple[int, str] | None = None
-    agreed: set[str] = field(default_factory=set)
+    #: A takeback asked for and not yet settled (companion.remote.takebacks).
+    takeback: TakebackAsk | None = None
     #: The seats the host handed since the setup (to its computer while a board was away, and
     #: back), in turn order; ``seats`` is the seating in force for the turn the game is at.
     handed: list[Handed] = field(default_factory=list)

@@ -8,7 +8,7 @@ is handed the latest at once) and sent on change, at most every :data:`INTERVAL`
 latest always winning (:class:`Throttle`).  ``"game": null`` says the board plays nothing now.
 
 Pure: :func:`summary` reads a published state, :func:`encode` / :func:`decode` are the wire
-form; runtime.live_publisher sends them.
+form; remote.link.live_publisher sends them.
 """
 
 from __future__ import annotations

@@ -193,9 +193,8 @@ def _check(config: Config, source: str) -> None:
 
 def _check_remote(config: Config, source: str) -> None:
     """--remote needs --board-id (and the other way round), both well formed."""
+    from pawnlight.remote.link.board_link import RemoteUrlError, parse_remote
     from pawnlight.remote.protocol import ProtocolError, check_board_id
-
-    from .remote_link import RemoteUrlError, parse_remote
 
     if not 2 <= config.mqtt_keepalive <= 600:
         raise ConfigError(f"{source}: mqtt_keepalive must be 2..600 seconds")

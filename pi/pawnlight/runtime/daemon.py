@@ -53,10 +53,9 @@ if TYPE_CHECKING:
     from pawnlight.devices.card_readers import KeyboardCardReader, SpiCardReader
     from pawnlight.devices.sim.board import SimulatedBoard
     from pawnlight.devices.sim.firmware import SimulatedFirmware
+    from pawnlight.remote.link.board_link import RemoteLink
+    from pawnlight.remote.link.live_publisher import LivePublisher
     from pawnlight.web.server import WebServer
-
-    from .live_publisher import LivePublisher
-    from .remote_link import RemoteLink
 
 log = logging.getLogger("pawnlight")
 
@@ -164,7 +163,7 @@ class Daemon:
         config, owner = self.config, self.owner
         if config.remote is None or config.board_id is None or owner is None:
             return
-        from .remote_link import RemoteLink, parse_remote
+        from pawnlight.remote.link.board_link import RemoteLink, parse_remote
 
         def remote_game() -> str | None:
             remote = owner.state().get("remote")
@@ -188,7 +187,7 @@ class Daemon:
 
     def _start_live(self, link: RemoteLink) -> None:
         """--remote: this board's game, retained on the broker for a club's page."""
-        from .live_publisher import LivePublisher
+        from pawnlight.remote.link.live_publisher import LivePublisher
 
         assert self.owner is not None
         self.live_publisher = LivePublisher(

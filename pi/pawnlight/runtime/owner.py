@@ -95,7 +95,7 @@ RESTARTS_SHOWN = 2
 RESTART_WINDOW = 300.0
 
 
-#: The web's commands the remote link answers (runtime.remote_link), not the companion.
+#: The web's commands the remote link answers (remote.link.board_link), not the companion.
 REMOTE_COMMANDS = ("remote_host", "remote_join")
 NOT_REMOTE = (
     "this board plays alone: start it with --remote mqtt://HOST:PORT --board-id NAME to host "
@@ -104,7 +104,7 @@ NOT_REMOTE = (
 
 
 class RemotePort(Protocol):
-    """What the owner needs of the remote link (runtime.remote_link.RemoteLink)."""
+    """What the owner needs of the remote link (remote.link.board_link.RemoteLink)."""
 
     def publish(self, event: TurnEvent) -> None: ...
 

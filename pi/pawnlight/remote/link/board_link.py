@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import ssl
 import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import paho.mqtt.client as mqtt
 
@@ -33,7 +30,6 @@ from pawnlight.companion.signals import (
     RemoteTurn,
     Trouble,
 )
-from pawnlight.errors import PawnlightError
 from pawnlight.remote.protocol import (
     CODE,
     PRESENCE_ALL,
@@ -64,6 +60,16 @@ from pawnlight.remote.protocol import (
     takeback_topic,
 )
 
+from .mqtt import (  # noqa: F401 (BrokerAddress, RemoteUrlError, parse_remote: named here too)
+    BrokerAddress,
+    RemoteUrlError,
+    Will,
+    connect,
+    disconnect,
+    new_client,
+    parse_remote,
+)
+
 log = logging.getLogger("pawnlight.remote")
 
 #: Seconds a join waits for the host's announcement of its code.
@@ -72,37 +78,6 @@ LOOKUP_TIMEOUT = 5.0
 LOGGED = 50
 #: How long hosting or joining waits for a connection being made before it is refused.
 CONNECT_WAIT = 3.0
-
-
-class RemoteUrlError(PawnlightError, ValueError):
-    """A ``--remote`` address that cannot be used (in words)."""
-
-
-@dataclass(frozen=True)
-class BrokerAddress:
-    host: str
-    port: int
-    tls: bool
-
-
-def parse_remote(url: str) -> BrokerAddress:
-    """``mqtt://HOST:PORT`` or ``mqtts://HOST:PORT`` (TLS); the port defaults to 1883 / 8883."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("mqtt", "mqtts"):
-        raise RemoteUrlError(
-            f"the remote broker must be mqtt://HOST:PORT or mqtts://..., not {url!r}"
-        )
-    try:
-        port = parts.port
-    except ValueError:
-        raise RemoteUrlError(f"the remote broker's port is not a number: {url!r}") from None
-    if not parts.hostname or parts.path not in ("", "/") or parts.username or parts.query:
-        raise RemoteUrlError(
-            f"the remote broker is given as mqtt://HOST:PORT (the user and password come from "
-            f"PAWNLIGHT_MQTT_USER and PAWNLIGHT_MQTT_PASSWORD), not {url!r}"
-        )
-    tls = parts.scheme == "mqtts"
-    return BrokerAddress(parts.hostname, port or (8883 if tls else 1883), tls)
 
 
 class RemoteLink:
@@ -146,17 +121,15 @@ class RemoteLink:
         # Set once stop() says "offline": that message coming back is this board's own goodbye,
         # not a stale will to answer with "online" again (_on_message).
         self._stopping = False
-        client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2,
-            client_id=f"pawnlight-{board}-{uuid.uuid4().hex[:8]}",
+        client = new_client(
+            address,
+            board,
+            user=user,
+            password=password,
+            ca_file=ca_file,
+            will=Will(presence_topic(board), presence_payload(False)),
+            max_delay=2,
         )
-        if user is not None:
-            client.username_pw_set(user, password)
-        if address.tls:
-            context = ssl.create_default_context(cafile=ca_file)
-            client.tls_set_context(context)
-        client.will_set(presence_topic(board), presence_payload(False), qos=1, retain=True)
-        client.reconnect_delay_set(min_delay=1, max_delay=2)
         client.on_connect = self._guarded(self._on_connect)
         client.on_disconnect = self._guarded(self._on_disconnect)
         client.on_message = self._on_message  # guarded itself: it names the message's topic
@@ -169,8 +142,7 @@ class RemoteLink:
     # -- lifecycle ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        self.client.connect_async(self.address.host, self.address.port, keepalive=self.keepalive)
-        self.client.loop_start()
+        connect(self.client, self.address, self.keepalive)
 
     def stop(self) -> None:
         self._stopping = True
@@ -180,8 +152,7 @@ class RemoteLink:
             )
             with contextlib.suppress(RuntimeError, ValueError):  # the link went meanwhile
                 info.wait_for_publish(timeout=2)
-        self.client.disconnect()
-        self.client.loop_stop()
+        disconnect(self.client)
 
     # -- MQTT callbacks (the client's thread) -----------------------------------------------------
 

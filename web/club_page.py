@@ -18,9 +18,10 @@ from typing import Any, cast
 
 from flask import Flask, Response, abort, jsonify, render_template, url_for
 
+from pawnlight.background import BackgroundThread
 from pawnlight.board.svg import Centre, render_board
 from pawnlight.companion.service import CommandRefused, Service
-from pawnlight.remote.club import ClubBoard, ClubModel
+from pawnlight.remote.club_view import ClubBoard, ClubModel
 from pawnlight.rules.editions import EDITIONS
 
 from . import errors, view
@@ -73,8 +74,7 @@ class ClubFeed:
         self._lock = threading.Lock()
         self._subscribers: list[_Subscription] = []
         self._cached: dict[str, Any] | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._worker = BackgroundThread("pawnlight-club")
 
     def state(self) -> dict[str, Any]:
         with self._lock:
@@ -105,19 +105,14 @@ class ClubFeed:
                 self._subscribers.remove(subscription)
 
     def start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="pawnlight-club", daemon=True)
-        self._thread.start()
+        self._worker.start(self._run)
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
+        self._worker.stop()
 
     def _run(self) -> None:
         sent = self.model.version
-        while not self._stop.wait(self.interval):
+        while not self._worker.stopping.wait(self.interval):
             if self.model.version == sent:
                 continue
             snapshot = self.state()

@@ -1,8 +1,9 @@
 """A club's live games: the latest of every board on a broker, as ``pawnlight club`` keeps it.
 
-The club's subscriber (runtime.club) hands every message of ``pawnlight/boards/+/live`` and
-``pawnlight/boards/+/presence`` to :meth:`ClubModel.receive`; the page reads
-:meth:`ClubModel.snapshot` (``GET /api/club``) and one board at a time (:meth:`ClubModel.board`).
+The club's subscriber (remote.link.club_client) hands every message of
+``pawnlight/boards/+/live`` and ``pawnlight/boards/+/presence`` to
+:meth:`ClubModel.receive`; the page reads :meth:`ClubModel.snapshot` (``GET /api/club``) and
+one board at a time (:meth:`ClubModel.board`).
 A message that is not what the protocol says is ignored and counted, with the last reason kept
 in words; it changes nothing shown.  Pure and thread-safe: no MQTT here.
 """

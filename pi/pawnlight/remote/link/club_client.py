@@ -2,7 +2,7 @@
 
 A subscriber (paho-mqtt, normally as the broker's read-only ``dashboard`` user) to every board's
 live game and presence (``pawnlight/boards/+/live``, ``.../presence``), kept in a
-pawnlight.remote.club.ClubModel and served by the web package's server (web/club.py).
+pawnlight.remote.club_view.ClubModel and served by the web package's server (web/club_page.py).
 docs/remote.md, "A club's live games".
 """
 
@@ -11,19 +11,17 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import ssl
 import sys
 import threading
-import uuid
 from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from pawnlight.remote.club import ClubModel
+from pawnlight.remote.club_view import ClubModel
 from pawnlight.remote.live import LIVE_ALL
 from pawnlight.remote.protocol import PRESENCE_ALL
 
-from .remote_link import BrokerAddress, RemoteUrlError, parse_remote
+from .mqtt import BrokerAddress, RemoteUrlError, connect, disconnect, new_client, parse_remote
 
 log = logging.getLogger("pawnlight.club")
 
@@ -41,14 +39,7 @@ class ClubListener:
     ) -> None:
         self.address = address
         self.model = model
-        client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2, client_id=f"pawnlight-club-{uuid.uuid4().hex[:8]}"
-        )
-        if user is not None:
-            client.username_pw_set(user, password)
-        if address.tls:
-            client.tls_set_context(ssl.create_default_context(cafile=ca_file))
-        client.reconnect_delay_set(min_delay=1, max_delay=5)
+        client = new_client(address, "club", user=user, password=password, ca_file=ca_file)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_connect_fail = self._on_connect_fail
@@ -56,12 +47,10 @@ class ClubListener:
         self.client = client
 
     def start(self) -> None:
-        self.client.connect_async(self.address.host, self.address.port, keepalive=30)
-        self.client.loop_start()
+        connect(self.client, self.address, keepalive=30)
 
     def stop(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        disconnect(self.client)
 
     def _on_connect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
@@ -100,7 +89,7 @@ def run_club(
     allowed_hosts: tuple[str, ...] = (),
 ) -> int:
     """Serve the club's page until SIGTERM or SIGINT; 2 with one line for bad options."""
-    from pawnlight.web.club import ClubFeed, create_club_app
+    from pawnlight.web.club_page import ClubFeed, create_club_app
     from pawnlight.web.server import WebServer
 
     logging.basicConfig(

@@ -18,7 +18,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from ..errors import PawnlightError
+from pawnlight.errors import PawnlightError
+
 from .local_broker import DASHBOARD, BrokerError, LocalBroker
 
 #: The two boards of the demo, and the colours each plays.

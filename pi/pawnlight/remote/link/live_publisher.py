@@ -10,11 +10,11 @@ goes out when it is back.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
+from pawnlight.background import BackgroundThread
 from pawnlight.companion.service import Subscription
 from pawnlight.remote.live import INTERVAL, Throttle, encode, live_topic, summary
 
@@ -52,26 +52,18 @@ class LivePublisher:
         self.throttle = Throttle(interval)
         self.sent = 0
         self._was_connected = False
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._worker = BackgroundThread("pawnlight-live")
 
     def start(self) -> None:
         subscription = self._subscribe()  # before the thread: no state falls in between
-        self._stop.clear()
-        self._thread = threading.Thread(
-            target=self._run, args=(subscription,), name="pawnlight-live", daemon=True
-        )
-        self._thread.start()
+        self._worker.start(self._run, subscription)
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
+        self._worker.stop()
 
     def _run(self, subscription: Subscription) -> None:
         try:
-            while not self._stop.is_set():
+            while not self._worker.stopping.is_set():
                 wait = self.throttle.wait(self._clock())
                 state = subscription.get(WAKE if wait is None else min(WAKE, max(wait, 0.01)))
                 while state is not None and (newer := subscription.get(0)) is not None:

@@ -1,0 +1,62 @@
+"""What another board's message does here, said on this board's page: a warning about its
+moment (``PASSES``) or a question still open; a turn refused; a message from a board with no
+seat there."""
+
+from __future__ import annotations
+
+from ...remote.protocol import (
+    TurnEvent,
+)
+from ...rules.board import COLOURS
+from ...rules.words import a_card
+from ..signals import (
+    Buzz,
+    Effect,
+)
+from ..table import RemoteGame, Table
+
+#: What a warning about its moment says of its end (it goes when the phase changes).
+PASSES = "this goes once the game moves on"
+
+
+def say(table: Table, words: str, passing: bool = True) -> None:
+    """Say what another board's message did here. Most of it is about its moment (a turn
+    refused, the boards out of step) and goes once the game moves to another phase;
+    ``passing=False`` for a question still open, which is replaced when it is answered."""
+    if passing:
+        words += f" ({PASSES})"
+    table.warning = words
+    table.passing_warning = words if passing else None
+    if table.remote is not None:
+        table.remote.said = None
+
+
+def not_seated(
+    table: Table, remote: RemoteGame, what: str, board: str, colour: int, seq: int
+) -> list[Effect]:
+    """A message from ``board`` for ``colour`` at turn ``seq``, refused in words (the effects)
+    unless the colour is seated there.  The host may play any colour: its seating message
+    (which hands it a seat while the seat's board is away) can arrive after the turns played
+    under it."""
+    seated = remote.seated_at(seq).get(colour)
+    if board in (seated, remote.setup.host):
+        return []
+    name = COLOURS[colour]
+    say(table, f"a {what} from board {board} for {name} was refused: {name} is seated at {seated}")
+    return [Buzz("illegal")]
+
+
+def turn_refused(table: Table, remote: RemoteGame, event: TurnEvent) -> list[Effect]:
+    """A turn from a board where its colour is not seated (a forgery, or a board out of step):
+    refused in words naming the board and the card, once."""
+    if (event.board, event.seq) in remote.refused:
+        return []
+    remote.refused.add((event.board, event.seq))
+    name = COLOURS[event.colour]
+    seated = remote.seated_at(event.seq).get(event.colour)
+    say(
+        table,
+        f"a turn from board {event.board} for {name} ({a_card(event.card)}, turn "
+        f"{event.seq + 1}) was refused: {name} is seated at board {seated}",
+    )
+    return [Buzz("illegal")]
