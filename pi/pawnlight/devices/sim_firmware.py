@@ -48,6 +48,7 @@ from .sim_firmware_process import (
     FirmwareProcess,
     control_loop,
     kill_all,
+    on_event,
     reap,
     spawn,
     wait_ready,
@@ -140,7 +141,7 @@ class SimulatedFirmware(FirmwareWorld):
             # The oldest sensor report of the simulator's life, for the "replay" line fault.
             self._relay.keep_first(TO_HOST, P.CHANGES_TYPES)
             self.plug_in()
-            spawn(self)
+            self._spawn()
             boot = self._boots
         self._thread = threading.Thread(
             target=control_loop, args=(self,), name="sim-firmware", daemon=True
@@ -207,16 +208,6 @@ class SimulatedFirmware(FirmwareWorld):
             return "".join(self._stderr)
 
     # --- what the firmware shows -------------------------------------------------------
-    def leds(self) -> list[RGB]:
-        """The colours on the LEDs now, after the firmware's brightness limit."""
-        with self._lock:
-            return list(self._leds)
-
-    @property
-    def led_writes(self) -> int:
-        with self._lock:
-            return self._led_writes
-
     def wait_for_leds(
         self, predicate: Callable[[list[RGB]], bool], timeout: float = 5.0
     ) -> list[RGB]:
@@ -254,6 +245,14 @@ class SimulatedFirmware(FirmwareWorld):
                 raise TimeoutError(f"card reader polled {polls - start} times, not {count}")  # type: ignore[operator]
             time.sleep(0.005)
 
+    def _spawn(self) -> None:
+        """Start a firmware process (lock held); EmulatedPico starts its emulator instead."""
+        spawn(self)
+
+    def _on_event(self, event: dict[str, object]) -> None:
+        """An event from the control channel (EmulatedPico looks at some first)."""
+        on_event(self, event)
+
     # --- power and cable ---------------------------------------------------------------
     def restart(self, *, unplug: bool = False) -> None:
         """Power-cycle the board: the process is killed and started again (pawns and card
@@ -267,7 +266,7 @@ class SimulatedFirmware(FirmwareWorld):
             if unplug:
                 self.unplug()
             if self._proc is None:
-                spawn(self)  # it had halted (maintenance mode): power it on again
+                self._spawn()  # it had halted (maintenance mode): power it on again
             else:
                 self._restart_requested = True
                 self._proc.popen.kill()

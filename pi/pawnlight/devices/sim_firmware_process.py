@@ -168,7 +168,7 @@ def reap(fw: SimulatedFirmware, proc: FirmwareProcess) -> None:
     if code == EXIT_WATCHDOG:
         fw._reset_cause = "watchdog"
     if respawn:
-        spawn(fw)
+        fw._spawn()
     fw._changed.notify_all()
 
 
@@ -242,4 +242,4 @@ def control_step(fw: SimulatedFirmware) -> None:
                 except ValueError:
                     fw._stderr.append(f"bad control line: {line!r}\n")
                     continue  # next line
-                on_event(fw, event)
+                fw._on_event(event)

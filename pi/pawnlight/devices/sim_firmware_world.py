@@ -11,15 +11,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
+from ..board.leds import RGB
+
 
 class FirmwareWorld:
-    """Sensors, the card, noise, LED timing, hangs and BOOTSEL of a simulated board."""
+    """Sensors, the card, noise, LED timing, hangs and BOOTSEL of a simulated board, and the
+    LEDs it shows."""
 
     channels: int
     _lock: threading.RLock
     _sensors: list[int]
     _card: str | None
     _bootsel: bool
+    _leds: list[RGB]
+    _led_writes: int
 
     def _command(self, cmd: dict[str, object]) -> None:
         """Send one command to the firmware's control channel (SimulatedFirmware does)."""
@@ -81,3 +86,14 @@ class FirmwareWorld:
         boots, and skips itself while it is held (docs/firmware.md)."""
         with self._lock:
             self._bootsel = held
+
+    # --- what the firmware shows ---------------------------------------------------------
+    def leds(self) -> list[RGB]:
+        """The colours on the LEDs now, after the firmware's brightness limit."""
+        with self._lock:
+            return list(self._leds)
+
+    @property
+    def led_writes(self) -> int:
+        with self._lock:
+            return self._led_writes
