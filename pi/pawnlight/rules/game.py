@@ -290,7 +290,7 @@ class Game:
         card = card if type(card) is str and card in DRAW_RANK else parse_card(card)
         state = self._state
         if state.phase != _DRAW:
-            self._require(_DRAW, "draw a card")
+            _require(self, _DRAW, "draw a card")
         rules = self.rules
         options = legal_options(state.position, state.turn, card, rules.edition, rules.teams)
         event = _new(Event, (EventKind.DRAW, state.turn, card, None))
@@ -303,16 +303,16 @@ class Game:
             # Point play's dead hand: "his turn then ends" (000), "your turn ends" (001), even
             # for a discarded 2; a 2 gives its extra card only when it is played.
             if self.config.variant == Variant.POINTS:
-                self._finish_turn(DISCARD, None, again=False)
+                _finish_turn(self, DISCARD, None, again=False)
             else:
-                self._finish_turn(FORFEIT, None, options.again)
+                _finish_turn(self, FORFEIT, None, options.again)
         return options
 
     def play(self, move: Move | str) -> Move:
         """Play one of the legal moves for the card drawn (a Move or its notation)."""
         state = self._state
         if state.phase != _MOVE:
-            self._require(_MOVE, "move")
+            _require(self, _MOVE, "move")
         assert state.options is not None
         # One of the generated moves itself (the usual case) needs no search and no check.
         for candidate in state.options.moves:
@@ -320,17 +320,17 @@ class Game:
                 chosen = move
                 break
         else:
-            chosen = self._find_legal(move)
+            chosen = _find_legal(self, move)
         notation = move_text(chosen)
         event = _new(Event, (EventKind.MOVE, state.turn, state.card, notation))
         self._undo.append((state, event))
         self.events.append(event)
-        self._finish_turn(notation, chosen, state.options.again)
+        _finish_turn(self, notation, chosen, state.options.again)
         return chosen
 
     def forfeit(self) -> None:
         """End the turn without moving, where the rules let the player decline (an 11)."""
-        self._require(_MOVE, "forfeit")
+        _require(self, _MOVE, "forfeit")
         state = self._state
         assert state.options is not None
         if not state.options.forfeit:
@@ -339,11 +339,11 @@ class Game:
                 "(the rule books allow declining only an 11 that cannot move forward)"
             )
         self._push(Event(EventKind.FORFEIT, state.turn, state.card))
-        self._finish_turn(FORFEIT, None, state.options.again)
+        _finish_turn(self, FORFEIT, None, state.options.again)
 
     def double(self, colour: int | str) -> None:
         """Point play: ``colour`` calls "double" (or "re-double")."""
-        caller = self._player(colour)
+        caller = _player(self, colour)
         if self.config.variant != Variant.POINTS or self.edition.scoring.drop_out_win is None:
             raise GameError("doubling belongs to point play in the classic editions")
         state = self._state
@@ -360,10 +360,10 @@ class Game:
         )
 
     def accept(self, colour: int | str) -> None:
-        self._answer(colour, EventKind.ACCEPT)
+        _answer(self, colour, EventKind.ACCEPT)
 
     def drop(self, colour: int | str) -> None:
-        self._answer(colour, EventKind.DROP)
+        _answer(self, colour, EventKind.DROP)
 
     def undo(self) -> Event:
         """Take back the last event; the undo itself is kept in the events."""
@@ -401,150 +401,9 @@ class Game:
                 raise GameError(message) from None
         return game
 
-    # -- inside -------------------------------------------------------------------------------
-
-    def _require(self, phase: Phase, action: str) -> None:
-        if self._state.phase != phase:
-            if self.phase == _OVER:
-                raise GameError(f"cannot {action}: the game is over")
-            raise GameError(f"cannot {action} now: waiting for {self._waiting_text()}")
-
-    def _waiting_text(self) -> str:
-        state = self._state
-        if state.phase == _DRAW:
-            return f"{COLOURS[state.turn]} to draw a card"
-        if state.phase == _MOVE:
-            return f"{COLOURS[state.turn]} to play the {state.card}"
-        if state.phase == _DOUBLE:
-            return "answers to the double from " + ", ".join(COLOURS[c] for c in state.waiting)
-        return "nothing"
-
-    def _player(self, colour: int | str) -> int:
-        value = parse_colour(colour) if isinstance(colour, str) else colour
-        if value not in self.active_players:
-            raise GameError(f"{COLOURS[value]} is not playing")
-        return value
-
     def _push(self, event: Event) -> None:
         self._undo.append((self._state, event))
         self.events.append(event)
-
-    def _find_legal(self, move: Move | str) -> Move:
-        state = self._state
-        candidate = (
-            parse_move(move, state.position, self.config.teams) if isinstance(move, str) else move
-        )
-        legal = state.options.moves if state.options else []
-        if any(candidate is m for m in legal) or candidate in legal:
-            return candidate
-        # A split 7 written in another order that ends the same way is the same play.
-        if (
-            state.card == "7"
-            and len(candidate.steps) > 1
-            and all(s.kind == StepKind.FORWARD for s in candidate.steps)
-            and sum(len(s.path) for s in candidate.steps) == 7
-            and any(m.after == candidate.after and len(m.steps) > 1 for m in legal)
-        ):
-            return candidate
-        raise GameError(f"{move_text(candidate)} is not a legal move for the {state.card}")
-
-    def _finish_turn(self, label: str, move: Move | None, again: bool) -> None:
-        state = self._state
-        assert state.card is not None
-        after = state.position if move is None else move.after
-        turns = self._turns
-        if len(turns) > state.turns:
-            del turns[state.turns :]  # turns undone since
-        turns.append(_new(Turn, (state.turn, state.card, label, state.position, after)))
-        # Only a move can end the game, and only for the colours it moved; a colour whose lowest
-        # place (places are sorted) is not HOME has a pawn out: that settles nearly every turn.
-        result = None
-        if move is not None:
-            steps = move.steps
-            if len(steps) == 1:  # no generator expression for the usual one-pawn move
-                maybe_won = after[steps[0][0]][0] == HOME  # type: ignore[index]
-            else:
-                maybe_won = any(after[s[0]][0] == HOME for s in steps)  # type: ignore[index]
-            if maybe_won or self.patience:
-                result = self._result(after, {s.colour for s in steps})
-        if result is not None:
-            phase, turn = _OVER, state.turn
-        else:
-            phase = _DRAW
-            if again:
-                turn = state.turn
-            elif state.dropped:
-                turn = self._next_player(state.turn, state.dropped)
-            else:
-                turn = self._after[state.turn]
-        # Built directly rather than by _replace, which costs more than the rest of a turn.
-        self._state = tuple.__new__(
-            _State,
-            (after, turn, phase, None, None, state.turns + 1, *state[6:12], result),
-        )
-
-    def _next_player(self, colour: int, dropped: frozenset[int]) -> int:
-        order = self.order
-        index = order.index(colour)
-        for step in range(1, len(order) + 1):
-            candidate = order[(index + step) % len(order)]
-            if candidate not in dropped:
-                return candidate
-        return colour
-
-    def _answer(self, colour: int | str, answer: EventKind) -> None:
-        player = self._player(colour)
-        state = self._state
-        if state.phase != _DOUBLE or player not in state.waiting:
-            raise GameError(f"{COLOURS[player]} has no double to answer")
-        self._push(Event(answer, player))
-        waiting = state.waiting - {player}
-        accepted = state.accepted | {player} if answer == EventKind.ACCEPT else state.accepted
-        dropped = state.dropped | {player} if answer == EventKind.DROP else state.dropped
-        state = state._replace(waiting=waiting, accepted=accepted, dropped=dropped)
-        if waiting:
-            self._state = state
-            return
-        if not accepted:
-            # "If all players drop out on a double ... the game ends, and the player calling the
-            # double wins twenty-five points."
-            scores = drop_out_scores(self.edition, self.order, state.caller)
-            result = Result((state.caller,), scores=scores, reason="every other player dropped")
-            self._state = state._replace(phase=_OVER, result=result, card=None, options=None)
-            return
-        state = state._replace(doubled=state.doubled + 1, phase=state.resume)
-        if state.turn in state.dropped:
-            # The player to move dropped out: the card goes unplayed and play passes on.
-            state = state._replace(
-                phase=_DRAW,
-                card=None,
-                options=None,
-                turn=self._next_player(state.turn, dropped),
-            )
-        self._state = state
-
-    def _result(self, position: Position, moved: set[int]) -> Result | None:
-        if self.patience:
-            return _patience_result(position, self.order)
-        if self.config.teams:
-            for colour in moved:
-                pair = (colour, PARTNER[colour])
-                if all(position.all_home(c) for c in pair):
-                    opponents = [c for c in self.order if c not in pair]
-                    double = self.edition.double_team_win and not any(
-                        position.all_home(c) for c in opponents
-                    )
-                    return Result(tuple(sorted(pair)), double, reason="all eight pawns home")
-            return None
-        for colour in moved:
-            if position.all_home(colour):
-                scores = None
-                if self.config.variant == Variant.POINTS:
-                    scores = final_scores(self.edition, position, colour, self._state.doubled)
-                    for quitter in self._state.dropped:
-                        scores[quitter] = 0
-                return Result((colour,), scores=scores, reason="all pawns home")
-        return None
 
 
 _new = tuple.__new__
@@ -562,4 +421,154 @@ def _patience_result(position: Position, colours: Sequence[int]) -> Result | Non
         return Result((), patience="success", reason="two of each colour home, two in safety")
     if any(count > 2 for count in home.values()):
         return Result((), patience="failure", reason="a third pawn of one colour went home first")
+    return None
+
+
+# -- inside a game: its workings, as functions of it (compiled, they are called natively) --
+
+
+def _require(game: Game, phase: Phase, action: str) -> None:
+    if game._state.phase != phase:
+        if game.phase == _OVER:
+            raise GameError(f"cannot {action}: the game is over")
+        raise GameError(f"cannot {action} now: waiting for {_waiting_text(game)}")
+
+
+def _waiting_text(game: Game) -> str:
+    state = game._state
+    if state.phase == _DRAW:
+        return f"{COLOURS[state.turn]} to draw a card"
+    if state.phase == _MOVE:
+        return f"{COLOURS[state.turn]} to play the {state.card}"
+    if state.phase == _DOUBLE:
+        return "answers to the double from " + ", ".join(COLOURS[c] for c in state.waiting)
+    return "nothing"
+
+
+def _player(game: Game, colour: int | str) -> int:
+    value = parse_colour(colour) if isinstance(colour, str) else colour
+    if value not in game.active_players:
+        raise GameError(f"{COLOURS[value]} is not playing")
+    return value
+
+
+def _find_legal(game: Game, move: Move | str) -> Move:
+    state = game._state
+    candidate = (
+        parse_move(move, state.position, game.config.teams) if isinstance(move, str) else move
+    )
+    legal = state.options.moves if state.options else []
+    if any(candidate is m for m in legal) or candidate in legal:
+        return candidate
+    # A split 7 written in another order that ends the same way is the same play.
+    if (
+        state.card == "7"
+        and len(candidate.steps) > 1
+        and all(s.kind == StepKind.FORWARD for s in candidate.steps)
+        and sum(len(s.path) for s in candidate.steps) == 7
+        and any(m.after == candidate.after and len(m.steps) > 1 for m in legal)
+    ):
+        return candidate
+    raise GameError(f"{move_text(candidate)} is not a legal move for the {state.card}")
+
+
+def _finish_turn(game: Game, label: str, move: Move | None, again: bool) -> None:
+    state = game._state
+    assert state.card is not None
+    after = state.position if move is None else move.after
+    turns = game._turns
+    if len(turns) > state.turns:
+        del turns[state.turns :]  # turns undone since
+    turns.append(_new(Turn, (state.turn, state.card, label, state.position, after)))
+    # Only a move can end the game, and only for the colours it moved; a colour whose lowest
+    # place (places are sorted) is not HOME has a pawn out: that settles nearly every turn.
+    result = None
+    if move is not None:
+        steps = move.steps
+        if len(steps) == 1:  # no generator expression for the usual one-pawn move
+            maybe_won = after[steps[0][0]][0] == HOME  # type: ignore[index]
+        else:
+            maybe_won = any(after[s[0]][0] == HOME for s in steps)  # type: ignore[index]
+        if maybe_won or game.patience:
+            result = _result(game, after, {s.colour for s in steps})
+    if result is not None:
+        phase, turn = _OVER, state.turn
+    else:
+        phase = _DRAW
+        if again:
+            turn = state.turn
+        elif state.dropped:
+            turn = _next_player(game, state.turn, state.dropped)
+        else:
+            turn = game._after[state.turn]
+    # Built directly rather than by _replace, which costs more than the rest of a turn.
+    game._state = tuple.__new__(
+        _State,
+        (after, turn, phase, None, None, state.turns + 1, *state[6:12], result),
+    )
+
+
+def _next_player(game: Game, colour: int, dropped: frozenset[int]) -> int:
+    order = game.order
+    index = order.index(colour)
+    for step in range(1, len(order) + 1):
+        candidate = order[(index + step) % len(order)]
+        if candidate not in dropped:
+            return candidate
+    return colour
+
+
+def _answer(game: Game, colour: int | str, answer: EventKind) -> None:
+    player = _player(game, colour)
+    state = game._state
+    if state.phase != _DOUBLE or player not in state.waiting:
+        raise GameError(f"{COLOURS[player]} has no double to answer")
+    game._push(Event(answer, player))
+    waiting = state.waiting - {player}
+    accepted = state.accepted | {player} if answer == EventKind.ACCEPT else state.accepted
+    dropped = state.dropped | {player} if answer == EventKind.DROP else state.dropped
+    state = state._replace(waiting=waiting, accepted=accepted, dropped=dropped)
+    if waiting:
+        game._state = state
+        return
+    if not accepted:
+        # "If all players drop out on a double ... the game ends, and the player calling the
+        # double wins twenty-five points."
+        scores = drop_out_scores(game.edition, game.order, state.caller)
+        result = Result((state.caller,), scores=scores, reason="every other player dropped")
+        game._state = state._replace(phase=_OVER, result=result, card=None, options=None)
+        return
+    state = state._replace(doubled=state.doubled + 1, phase=state.resume)
+    if state.turn in state.dropped:
+        # The player to move dropped out: the card goes unplayed and play passes on.
+        state = state._replace(
+            phase=_DRAW,
+            card=None,
+            options=None,
+            turn=_next_player(game, state.turn, dropped),
+        )
+    game._state = state
+
+
+def _result(game: Game, position: Position, moved: set[int]) -> Result | None:
+    if game.patience:
+        return _patience_result(position, game.order)
+    if game.config.teams:
+        for colour in moved:
+            pair = (colour, PARTNER[colour])
+            if all(position.all_home(c) for c in pair):
+                opponents = [c for c in game.order if c not in pair]
+                double = game.edition.double_team_win and not any(
+                    position.all_home(c) for c in opponents
+                )
+                return Result(tuple(sorted(pair)), double, reason="all eight pawns home")
+        return None
+    for colour in moved:
+        if position.all_home(colour):
+            scores = None
+            if game.config.variant == Variant.POINTS:
+                scores = final_scores(game.edition, position, colour, game._state.doubled)
+                for quitter in game._state.dropped:
+                    scores[quitter] = 0
+            return Result((colour,), scores=scores, reason="all pawns home")
     return None

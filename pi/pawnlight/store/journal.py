@@ -33,7 +33,14 @@ from ..rules.board import COLOURS
 from ..rules.game import Event, Game, GameConfig, GameError, Result
 from .errors import JournalDamaged, JournalError, ReplayError
 from .game_record import GameRecord, normal_config, now
-from .journal_files import lost_wal_problems, set_aside
+from .journal_files import (
+    check_size,
+    file_names,
+    identity,
+    lost_wal_problems,
+    place,
+    rescue,
+)
 from .record import (
     dump,
     event_json,
@@ -47,7 +54,7 @@ from .record import (
     write_record,
 )
 from .replay import apply_event, outcome, replay_events, replay_record, same_result
-from .schema import check_version, prepare, sync_directory
+from .schema import check_version, prepare
 
 #: How long a write waits for another process's write (an import from the command line).
 BUSY_TIMEOUT = 10.0
@@ -94,7 +101,7 @@ class Journal:
         #: Which files the writer has open (device and inode of the journal, its -wal and -shm),
         #: to notice them deleted or replaced under it (docs/records.md, 'Files deleted or
         #: replaced while running').
-        self._files: list[tuple[int, int] | None] = self._identity() if writer else []
+        self._files: list[tuple[int, int] | None] = identity(self) if writer else []
         #: A rescued copy not yet put in the journal's place (it is, at the next write).
         self._unplaced: Path | None = None
         self._unplaced_note = ""
@@ -153,17 +160,6 @@ class Journal:
 
     # -- the files under the writer ------------------------------------------------------------
 
-    def _identity(self) -> list[tuple[int, int] | None]:
-        found: list[tuple[int, int] | None] = []
-        for name in _file_names(self.path):
-            try:
-                stat = os.stat(name)
-            except OSError:
-                found.append(None)
-            else:
-                found.append((stat.st_dev, stat.st_ino))
-        return found
-
     def files_problem(self) -> str | None:
         """What became of the files the writer has open, when they are no longer the ones in
         the data folder: deleted, or replaced by other files; None while they are.  (SQLite
@@ -172,10 +168,10 @@ class Journal:
             return f"the rescued copy {self._unplaced.name} is not in place yet"
         if self._writer is None:
             return None
-        now = self._identity()
+        now = identity(self)
         problems = []
         for index, (name, before, after) in enumerate(
-            zip(_file_names(self.path), self._files, now, strict=True)
+            zip(file_names(self.path), self._files, now, strict=True)
         ):
             if before is None:
                 self._files[index] = after  # a -wal/-shm made after the open: its first sight
@@ -185,99 +181,16 @@ class Journal:
                 problems.append(f"{name.name} was replaced by another file")
         return "; ".join(problems) or None
 
-    def _check_size(self) -> None:
-        """A journal never shrinks (no VACUUM): one that did was cut short under the writer,
-        whose view of it is broken (JournalDamaged: it is kept aside, a fresh one started)."""
-        if self._writer is None or self._unplaced is not None:
-            return
-        try:
-            stat = os.stat(self.path)
-        except OSError:
-            return  # deleted: files_problem says so
-        if self._files and (stat.st_dev, stat.st_ino) != self._files[0]:
-            return  # replaced: files_problem says so
-        if stat.st_size < self._size:
-            raise JournalDamaged(
-                f"the journal {self.path} was cut short while pawnlight was running (from "
-                f"{self._size} to {stat.st_size} bytes); it was left as it is: see "
-                "docs/records.md, 'Damage'"
-            )
-        self._size = stat.st_size
-
     def heal(self) -> None:
         """Check the files under the writer; when they were deleted or replaced, write what the
         writer still sees — every game, every confirmed event — to a fresh journal in their
         place (JournalError when that cannot be done now: try again)."""
-        self._check_size()
+        check_size(self)
         problem = self.files_problem()
         if self._unplaced is not None:
-            self._place(problem or "")
+            place(self, problem or "")
         elif problem is not None:
-            self._rescue(problem)
-
-    def _rescue(self, problem: str) -> None:
-        writer = self._writer
-        assert writer is not None
-        path = self.path
-        fresh = path.with_name(f"{path.name}.rescue-{os.getpid()}")
-        try:
-            for leftover in _file_names(fresh):
-                leftover.unlink(missing_ok=True)
-            copy = sqlite3.connect(fresh, isolation_level=None)
-            try:
-                # The writer still reads its own (deleted or replaced) files: the backup copies
-                # the journal as it was at the last confirmed event, write-ahead log included.
-                writer.backup(copy)
-                problems = [str(row[0]) for row in copy.execute("PRAGMA quick_check")]
-                if problems != ["ok"]:
-                    raise sqlite3.DatabaseError("; ".join(problems[:3]))
-            finally:
-                copy.close()
-            with open(fresh, "rb+") as file:
-                os.fsync(file.fileno())
-            # What is in the folder now is kept, never deleted; then the writer lets go of its
-            # files (it removes its -wal by name as it closes: nothing is there any more).
-            kept = (
-                set_aside(path, "replaced") if any(n.exists() for n in _file_names(path)) else None
-            )
-            self._writer = None
-            writer.close()
-            aside = f"; what was found in their place is kept as {kept.name}" if kept else ""
-            self._unplaced = fresh  # from here on, the copy is all there is: put in place
-            self._unplaced_note = (
-                f"The journal's files were deleted or replaced while pawnlight was running "
-                f"({problem}). Every game and move it held was written to a fresh "
-                f"{path.name}{aside}."
-            )
-            self._place(problem)
-        except (OSError, sqlite3.Error) as error:
-            raise JournalError(
-                f"the journal's files were deleted or replaced while pawnlight was running "
-                f"({problem}); what it holds could not be written to a fresh journal yet: "
-                f"{error}"
-            ) from None
-
-    def _place(self, problem: str) -> None:
-        """Put the rescued copy where the journal belongs and write through it from now on."""
-        fresh = self._unplaced
-        assert fresh is not None
-        try:
-            os.replace(fresh, self.path)
-            sync_directory(self.path.parent)
-        except OSError as error:
-            raise JournalError(
-                f"the journal's files were deleted or replaced while pawnlight was running "
-                f"({problem}); everything it held is in {fresh.name}, which could not be put "
-                f"in its place yet: {error}"
-            ) from None
-        self._unplaced = None
-        path = self.path
-        reopened = Journal.open(path)
-        self._writer, reopened._writer = reopened._writer, None
-        self._files = reopened._files
-        self._size = 0
-        self._live = None
-        self.notices.append(self._unplaced_note)
+            rescue(self, problem)
 
     def reopen(self) -> None:
         """Write through a freshly opened connection from now on (after a storage fault: one
@@ -356,7 +269,7 @@ class Journal:
         with self._transaction() as db:
             ended, last = _stored_end(db, game_id)
             try:
-                game = self._live_game(db, game_id, last)
+                game = _live_game(self, db, game_id, last)
                 if ended is not None and not game.over:
                     raise JournalError(
                         f"game {game_id} was ended early and takes no more events", game_id
@@ -444,7 +357,7 @@ class Journal:
             ).fetchone()
             if stored is None:
                 raise JournalError(f"no game {game_id} in the journal", game_id)
-            game = self._live_game(db, game_id, stored[0] or 0)
+            game = _live_game(self, db, game_id, stored[0] or 0)
             if game.over:
                 assert game.result is not None
                 if not same_result(game.result, result):
@@ -659,23 +572,6 @@ class Journal:
         finally:
             db.close()
 
-    def _live_game(self, db: sqlite3.Connection, game_id: int, last: int) -> Game:
-        live = self._live
-        if live is not None and live[0] == game_id and len(live[1].events) == last:
-            return live[1]
-        # First event of this session, or another process wrote to the game: replay it.
-        record = _load(db, game_id)
-        try:
-            game = replay_events(record.config, record.events)
-        except ReplayError as error:
-            raise ReplayError(f"game {game_id}, {error}", error.number, error.game) from None
-        self._live = (game_id, game)
-        return game
-
-
-def _file_names(path: Path) -> list[Path]:
-    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
-
 
 def _stored_end(db: sqlite3.Connection, game_id: int) -> tuple[str | None, int]:
     """A game's stored result (None while it is not over) and its last event's number."""
@@ -819,3 +715,17 @@ def _sqlite_error(path: Path, error: sqlite3.Error) -> JournalError:
 
 def _now() -> str:
     return now().isoformat()
+
+
+def _live_game(journal: Journal, db: sqlite3.Connection, game_id: int, last: int) -> Game:
+    live = journal._live
+    if live is not None and live[0] == game_id and len(live[1].events) == last:
+        return live[1]
+    # First event of this session, or another process wrote to the game: replay it.
+    record = _load(db, game_id)
+    try:
+        game = replay_events(record.config, record.events)
+    except ReplayError as error:
+        raise ReplayError(f"game {game_id}, {error}", error.number, error.game) from None
+    journal._live = (game_id, game)
+    return game

@@ -33,6 +33,7 @@ from pawnlight.firmware import config as firmware_config
 from ...board.leds import RGB
 from ..link_session import LinkSettings
 from .firmware import FIRMWARE_DIR, SimulatedFirmware
+from .firmware_process import launch
 
 RP2040_DIR_VARIABLE = "PAWNLIGHT_RP2040_DIR"
 UF2_NAME = "micropython-1.26.1-rpi_pico.uf2"
@@ -205,7 +206,7 @@ class EmulatedPico(SimulatedFirmware):
                 str(ctl_out),
             ]
 
-        self._launch(argv, cwd=EMULATOR_DIR)
+        launch(self, argv, cwd=EMULATOR_DIR)
 
     def _on_event(self, event: dict[str, object]) -> None:
         if event.get("ev") in ("report", "applied", "tracing", "sent"):

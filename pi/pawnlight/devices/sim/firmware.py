@@ -26,10 +26,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import select
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -37,21 +35,28 @@ import time
 import tty
 import weakref
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
-import pawnlight.firmware
 from pawnlight.firmware import config as firmware_config
 from pawnlight.firmware import protocol as P
 
 from ...board.leds import RGB
 from .pty_relay import TO_BOARD, TO_HOST, PtyRelay
+from .firmware_process import (
+    FIRMWARE_DIR,
+    FirmwareProcess,
+    control_loop,
+    kill_all,
+    on_event,
+    reap,
+    spawn,
+    wait_ready,
+)
+from .firmware_world import FirmwareWorld
 
 __all__ = ["TO_BOARD", "TO_HOST", "SimulatedFirmware", "find_micropython"]
 
-FIRMWARE_DIR = Path(pawnlight.firmware.__file__).parent
-EXIT_REBOOT = 75  # firmware asked for a reset (RESET message, crash)
-EXIT_WATCHDOG = 76  # the simulated watchdog fired
 PRESENCE_REST = 0
 COLOUR_REST = 32768  # ratiometric hall sensor with no magnet near
 
@@ -70,32 +75,7 @@ def find_micropython() -> str:
     )
 
 
-class _Process:
-    """One run of the firmware and the parent's ends of its pipes."""
-
-    def __init__(self, popen: subprocess.Popen[bytes], ctl_in: int, ctl_out: int, err: int):
-        self.popen = popen
-        self.ctl_in = ctl_in
-        self.ctl_out = ctl_out
-        self.err: int | None = err
-        self.line = b""
-
-    def close(self) -> None:
-        for fd in (self.ctl_in, self.ctl_out, self.err):
-            if fd is not None:
-                os.close(fd)
-        self.err = None
-
-
-def _kill_all(processes: list[_Process]) -> None:
-    """Last-resort cleanup if a SimulatedFirmware is dropped without stop()."""
-    for proc in processes:
-        if proc.popen.poll() is None:
-            proc.popen.kill()
-            proc.popen.wait()
-
-
-class SimulatedFirmware:
+class SimulatedFirmware(FirmwareWorld):
     def __init__(
         self,
         board: str = "presence",
@@ -133,8 +113,8 @@ class SimulatedFirmware:
         self._ready_boot = 0
         self._pongs: dict[int, dict[str, object]] = {}
         self._next_ping = 0
-        self._proc: _Process | None = None
-        self._procs: list[_Process] = []  # for the finaliser
+        self._proc: FirmwareProcess | None = None
+        self._procs: list[FirmwareProcess] = []  # for the finaliser
         self._relay: PtyRelay | None = None
         self._tmp: Path | None = None
         self._stopping = False
@@ -148,7 +128,7 @@ class SimulatedFirmware:
         self._events_log: deque[dict[str, object]] = deque(maxlen=200)
         self._wake_r, self._wake_w = os.pipe()
         self._thread: threading.Thread | None = None
-        self._finalizer = weakref.finalize(self, _kill_all, self._procs)
+        self._finalizer = weakref.finalize(self, kill_all, self._procs)
 
     # --- lifecycle ---------------------------------------------------------------------
     def start(self) -> SimulatedFirmware:
@@ -163,9 +143,11 @@ class SimulatedFirmware:
             self.plug_in()
             self._spawn()
             boot = self._boots
-        self._thread = threading.Thread(target=self._control_loop, name="sim-firmware", daemon=True)
+        self._thread = threading.Thread(
+            target=control_loop, args=(self,), name="sim-firmware", daemon=True
+        )
         self._thread.start()
-        self._wait_ready(boot)
+        wait_ready(self, boot)
         return self
 
     def stop(self) -> None:
@@ -180,7 +162,7 @@ class SimulatedFirmware:
             self._thread.join(timeout=10)
         with self._lock:
             if self._proc is not None:  # the control thread did not get to it
-                self._reap(self._proc)
+                reap(self, self._proc)
             if self._relay is not None:
                 self._relay.close()
             if self._tmp is not None:
@@ -225,69 +207,7 @@ class SimulatedFirmware:
         with self._lock:
             return "".join(self._stderr)
 
-    # --- the physical world ------------------------------------------------------------
-    def set_sensor(self, channel: int, value: int) -> None:
-        """A pawn arrives or leaves: 0/1 on a presence board, 0..65535 on a colour board."""
-        if not 0 <= channel < self.channels:
-            raise ValueError(f"channel {channel} out of range 0..{self.channels - 1}")
-        with self._lock:
-            self._sensors[channel] = int(value)
-            self._command({"op": "set", "channel": channel, "value": int(value)})
-
-    def set_sensors(self, values: Sequence[int]) -> None:
-        """Every channel at once."""
-        if len(values) != self.channels:
-            raise ValueError(f"{len(values)} values for {self.channels} channels")
-        with self._lock:
-            self._sensors = [int(v) for v in values]
-            self._command({"op": "set_all", "values": self._sensors})
-
-    @property
-    def sensors(self) -> tuple[int, ...]:
-        with self._lock:
-            return tuple(self._sensors)
-
-    def present_card(self, uid: str | None) -> None:
-        """Lay a card (UID as hex, 4/7/10 bytes) on the reader; None takes it away."""
-        if uid is not None:
-            raw = bytes.fromhex(uid)
-            if len(raw) not in (4, 7, 10):
-                raise ValueError("a card UID has 4, 7 or 10 bytes")
-            uid = raw.hex().upper()
-        with self._lock:
-            self._card = uid
-            self._command({"op": "card", "uid": uid})
-
-    def remove_card(self) -> None:
-        self.present_card(None)
-
-    def set_noise(self, amplitude: int) -> None:
-        """Colour boards: jitter every ADC reading by up to +-amplitude (until reboot)."""
-        with self._lock:
-            self._command({"op": "noise", "amplitude": int(amplitude)})
-
-    def set_led_write_time(self, ms: int) -> None:
-        """Make every LED write take ``ms`` milliseconds of the firmware's time, as clocking
-        a real WS2812 chain out does (about 4 ms for 132 LEDs on a Pico)."""
-        with self._lock:
-            self._command({"op": "led_write_ms", "ms": int(ms)})
-
-    def hang(self, ms: int) -> None:
-        """Stall the firmware's main loop for ms milliseconds (to trip the watchdog)."""
-        with self._lock:
-            self._command({"op": "hang", "ms": int(ms)})
-
     # --- what the firmware shows -------------------------------------------------------
-    def leds(self) -> list[RGB]:
-        """The colours on the LEDs now, after the firmware's brightness limit."""
-        with self._lock:
-            return list(self._leds)
-
-    @property
-    def led_writes(self) -> int:
-        with self._lock:
-            return self._led_writes
-
     def wait_for_leds(
         self, predicate: Callable[[list[RGB]], bool], timeout: float = 5.0
     ) -> list[RGB]:
@@ -325,11 +245,13 @@ class SimulatedFirmware:
                 raise TimeoutError(f"card reader polled {polls - start} times, not {count}")  # type: ignore[operator]
             time.sleep(0.005)
 
-    def hold_bootsel(self, held: bool = True) -> None:
-        """Hold (or let go of) the Pico's BOOTSEL button; the firmware looks at it when it
-        boots, and skips itself while it is held (docs/firmware.md)."""
-        with self._lock:
-            self._bootsel = held
+    def _spawn(self) -> None:
+        """Start a firmware process (lock held); EmulatedPico starts its emulator instead."""
+        spawn(self)
+
+    def _on_event(self, event: dict[str, object]) -> None:
+        """An event from the control channel (EmulatedPico looks at some first)."""
+        on_event(self, event)
 
     # --- power and cable ---------------------------------------------------------------
     def restart(self, *, unplug: bool = False) -> None:
@@ -348,7 +270,7 @@ class SimulatedFirmware:
             else:
                 self._restart_requested = True
                 self._proc.popen.kill()
-        self._wait_ready(target)
+        wait_ready(self, target)
         if unplug:
             self.plug_in()
 
@@ -442,191 +364,6 @@ class SimulatedFirmware:
         with contextlib.suppress(OSError):
             os.write(proc.ctl_in, json.dumps(cmd).encode() + b"\n")
 
-    def _wait_ready(self, boot: int) -> None:
-        with self._changed:
-            ok = self._changed.wait_for(
-                lambda: self._ready_boot >= boot or (self._proc is None and not self._respawning),
-                self._ready_timeout,
-            )
-            if not ok or self._ready_boot < boot:
-                raise RuntimeError(
-                    f"simulated firmware did not start (exit codes {self.exit_codes}):\n"
-                    + "".join(self._stderr)
-                )
-
     @property
     def _respawning(self) -> bool:
         return self._restart_requested
-
-    def _spawn(self) -> None:
-        """Start a firmware process (lock held)."""
-        assert self._tmp is not None and self._relay is not None
-        world = {
-            "sensors": self._sensors,
-            "card": self._card,
-            "no_card_reader": not self._card_reader,
-            "bootsel": self._bootsel,
-        }
-        (self._tmp / "world.json").write_text(json.dumps(world))
-        env = dict(os.environ)
-        env.pop("PAWNLIGHT_SIM_RESET_CAUSE", None)
-        if self._reset_cause:
-            env["PAWNLIGHT_SIM_RESET_CAUSE"] = self._reset_cause
-
-        def argv(ctl_in: int, ctl_out: int) -> list[str]:
-            return [
-                self._micropython,
-                "-X",
-                f"heapsize={self._heap_kb}K",
-                str(FIRMWARE_DIR / "main.py"),
-                str(self.config_path.resolve()),
-                str(ctl_in),
-                str(ctl_out),
-                str(self._tmp),
-            ]
-
-        # The firmware polls its serial line and control pipe, then reads what is there.
-        self._launch(argv, cwd=self._tmp, env=env, polled=True)
-
-    def _launch(
-        self,
-        argv: Callable[[int, int], list[str]],
-        cwd: Path,
-        env: dict[str, str] | None = None,
-        polled: bool = False,
-    ) -> None:
-        """Start the chip's process (lock held): its serial line on stdin/stdout through the
-        relay, the control channel on two more pipes whose descriptors ``argv`` is given."""
-        assert self._relay is not None
-        serial_in_r, serial_in_w = os.pipe()
-        serial_out_r, serial_out_w = os.pipe()
-        ctl_in_r, ctl_in_w = os.pipe()
-        ctl_out_r, ctl_out_w = os.pipe()
-        if polled:
-            os.set_blocking(serial_in_r, False)
-            os.set_blocking(ctl_in_r, False)
-        try:
-            popen = subprocess.Popen(
-                argv(ctl_in_r, ctl_out_w),
-                stdin=serial_in_r,
-                stdout=serial_out_w,
-                stderr=subprocess.PIPE,
-                pass_fds=(ctl_in_r, ctl_out_w),
-                cwd=str(cwd),
-                env=env,
-            )
-        finally:
-            for fd in (serial_in_r, serial_out_w, ctl_in_r, ctl_out_w):
-                os.close(fd)
-        assert popen.stderr is not None
-        err = os.dup(popen.stderr.fileno())
-        popen.stderr.close()
-        self._relay.attach_firmware(serial_in_w, serial_out_r)
-        self._proc = _Process(popen, ctl_in_w, ctl_out_r, err)
-        self._procs[:] = [self._proc]
-        self._boots += 1
-        self._reset_cause = None
-        os.write(self._wake_w, b"x")
-
-    def _reap(self, proc: _Process) -> None:
-        """The process ended (or must): collect it, and start the next one if the board
-        rebooted itself (lock held)."""
-        try:
-            code = proc.popen.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.popen.kill()
-            code = proc.popen.wait()
-        if proc.err is not None:
-            os.set_blocking(proc.err, False)
-            try:
-                while chunk := os.read(proc.err, 65536):
-                    self._stderr.append(chunk.decode(errors="replace"))
-            except BlockingIOError:
-                pass
-        proc.close()
-        self.exit_codes.append(code)
-        if self._proc is proc:
-            self._proc = None
-        # A process killed by a signal (the OOM killer, a stray kill) is a board that lost
-        # power for a moment: it boots again, as a Pico on its supply would. Exit 0 is a
-        # deliberate halt (maintenance mode, or the simulator going away).
-        killed = code < 0
-        respawn = not self._stopping and (
-            self._restart_requested or killed or code in (EXIT_REBOOT, EXIT_WATCHDOG)
-        )
-        self._restart_requested = False
-        if code == EXIT_WATCHDOG:
-            self._reset_cause = "watchdog"
-        if respawn:
-            self._spawn()
-        self._changed.notify_all()
-
-    def _on_event(self, event: dict[str, object]) -> None:
-        kind = event.get("ev")
-        if kind == "ready":
-            self._ready_boot = self._boots
-        elif kind == "leds":
-            rgb = bytes.fromhex(str(event["rgb"]))
-            self._leds = [tuple(rgb[i : i + 3]) for i in range(0, len(rgb), 3)]  # type: ignore[misc]
-            self._led_writes += 1
-        elif kind == "pong":
-            scans = bytes.fromhex(str(event.pop("scans_hex", "")))
-            event["scans"] = [
-                int.from_bytes(scans[i : i + 2], "little") for i in range(0, len(scans), 2)
-            ]
-            self._pongs[int(event["id"])] = event  # type: ignore[call-overload]
-        else:
-            self._events_log.append(event)
-        self._changed.notify_all()
-
-    def _control_loop(self) -> None:
-        while True:
-            with self._lock:
-                if self._proc is None and self._stopping:
-                    return
-            try:
-                self._control_step()
-            except Exception as e:  # keep the simulator alive; the log shows what happened
-                with self._lock:
-                    self._stderr.append(f"simulator control thread: {e!r}\n")
-                time.sleep(0.05)
-
-    def _control_step(self) -> None:
-        """Wait for output of the current firmware process and handle it. Only this thread
-        closes the process's descriptors, so none is closed while being waited on."""
-        with self._lock:
-            proc = self._proc
-        watched = [self._wake_r]
-        if proc is not None:
-            watched.append(proc.ctl_out)
-            if proc.err is not None:
-                watched.append(proc.err)
-        readable, _, _ = select.select(watched, [], [], 1.0)
-        if self._wake_r in readable:
-            os.read(self._wake_r, 4096)
-        if proc is None:
-            return
-        with self._lock:
-            if proc.err is not None and proc.err in readable:
-                chunk = os.read(proc.err, 65536)
-                if chunk:
-                    self._stderr.append(chunk.decode(errors="replace"))
-                else:
-                    os.close(proc.err)
-                    proc.err = None
-            if proc.ctl_out in readable:
-                chunk = os.read(proc.ctl_out, 65536)
-                if not chunk:
-                    self._reap(proc)  # EOF: the process has ended
-                    return
-                proc.line += chunk
-                *lines, proc.line = proc.line.split(b"\n")
-                for line in lines:
-                    if not line:
-                        continue
-                    try:
-                        event = json.loads(line)
-                    except ValueError:
-                        self._stderr.append(f"bad control line: {line!r}\n")
-                        continue  # next line
-                    self._on_event(event)
