@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from pawnlight.board.leds import Scene
 from pawnlight.companion.machine import Companion
@@ -56,11 +56,11 @@ from pawnlight.companion.signals import (
     Trouble,
 )
 from pawnlight.companion.state import Published
-from pawnlight.remote.protocol import DoublingEvent, Seating, Setup, Takeback, TurnEvent
 from pawnlight.runtime import records
 from pawnlight.runtime.disk_advice import NEARLY_FULL, mount_point, storage_advice, storage_kind
 from pawnlight.runtime.held_lights import HeldLights
 from pawnlight.runtime.inbox import Barrier, Command, Inbox
+from pawnlight.runtime.owner_core import RemotePort
 from pawnlight.runtime.publisher import (
     RESTART_WINDOW,
     RESTARTS_SHOWN,
@@ -99,24 +99,6 @@ NOT_REMOTE = (
     "this board plays alone: start it with --remote mqtt://HOST:PORT --board-id NAME to host "
     "or join a remote game (docs/remote.md)"
 )
-
-
-class RemotePort(Protocol):
-    """What the owner needs of the remote link (remote.link.board_link.RemoteLink)."""
-
-    def publish(self, event: TurnEvent) -> None: ...
-
-    def publish_takeback(self, takeback: Takeback) -> None: ...
-
-    def publish_seating(self, seating: Seating) -> None: ...
-
-    def publish_setup(self, setup: Setup) -> None: ...
-
-    def publish_doubling(self, doubling: DoublingEvent) -> None: ...
-
-    def clear(self, game: str, seq: int, upto: int) -> None: ...
-
-    def command(self, name: str, args: dict[str, Any]) -> dict[str, Any]: ...
 
 
 class Owner:

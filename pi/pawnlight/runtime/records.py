@@ -18,12 +18,12 @@ from pawnlight.store.errors import StoreError
 from pawnlight.store.journal import Decided, Journal
 
 if TYPE_CHECKING:
-    from pawnlight.runtime.owner import Owner
+    from pawnlight.runtime.owner_core import OwnerCore
 
 log = logging.getLogger("pawnlight")
 
 
-def restore(owner: Owner) -> None:
+def restore(owner: OwnerCore) -> None:
     """Carry on where the board stopped: its settings, then a leader draw in progress (it
     is newer than any unfinished game: starting one ends the draw), else the unfinished
     game, with the match it belongs to."""
@@ -41,7 +41,7 @@ def restore(owner: Owner) -> None:
     owner._execute(owner.companion.restore_remote(_recall(owner, "remote")))
 
 
-def _recall(owner: Owner, name: str) -> dict[str, Any] | None:
+def _recall(owner: OwnerCore, name: str) -> dict[str, Any] | None:
     """Board state kept in the journal; a damaged one is reported and left out, never
     in the way of the game."""
     assert owner._journal is not None
@@ -52,7 +52,7 @@ def _recall(owner: Owner, name: str) -> dict[str, Any] | None:
         return None
 
 
-def _resume(owner: Owner) -> None:
+def _resume(owner: OwnerCore) -> None:
     journal = owner._journal
     assert journal is not None
     game_id = journal.unfinished() or _match_between_games(journal)
@@ -86,7 +86,7 @@ def _match_between_games(journal: Journal) -> int | None:
     return last.id if last.variant == Variant.POINTS or "match" in meta else None
 
 
-def _match_games(owner: Owner, journal: Journal, match: object) -> list[Game]:
+def _match_games(owner: OwnerCore, journal: Journal, match: object) -> list[Game]:
     """The match's earlier games, replayed from the journal (their points carry over)."""
     owner.match_ids = []
     if match is None:
@@ -105,7 +105,7 @@ def _match_games(owner: Owner, journal: Journal, match: object) -> list[Game]:
     return games
 
 
-def new_record(owner: Owner, journal: Journal, effect: StartRecord) -> None:
+def new_record(owner: OwnerCore, journal: Journal, effect: StartRecord) -> None:
     meta: dict[str, Any] = {"computer": dict(effect.computer)} if effect.computer else {}
     match = []
     if effect.match and owner.game_id is not None:
@@ -115,7 +115,7 @@ def new_record(owner: Owner, journal: Journal, effect: StartRecord) -> None:
     owner.match_ids = match
 
 
-def append(owner: Owner, journal: Journal, effect: RecordEvent) -> None:
+def append(owner: OwnerCore, journal: Journal, effect: RecordEvent) -> None:
     """Write down what the companion decided (no second run of the rules); an event that
     does not say (seq 0) is checked against the store's own replay."""
     decided = None
@@ -128,7 +128,7 @@ def append(owner: Owner, journal: Journal, effect: RecordEvent) -> None:
         owner.saved_turns = effect.turns
 
 
-def finish_record(owner: Owner, journal: Journal, effect: FinishRecord) -> None:
+def finish_record(owner: OwnerCore, journal: Journal, effect: FinishRecord) -> None:
     if owner.game_id is not None:
         # No result: the game was ended early (a new game started over it).
         journal.finish(owner.game_id, effect.result or Result((), reason="abandoned"))

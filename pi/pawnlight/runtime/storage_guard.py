@@ -37,7 +37,7 @@ from pawnlight.store.record import GameRecord
 from pawnlight.store.safekeeping import open_for_play, set_aside
 
 if TYPE_CHECKING:
-    from pawnlight.runtime.owner import Owner
+    from pawnlight.runtime.owner_core import OwnerCore
 
 log = logging.getLogger("pawnlight")
 
@@ -55,7 +55,7 @@ def _heal(journal: Journal) -> None:
 class StorageGuard:
     """Makes the owner's writes durable, or holds them (and the board) until they can be."""
 
-    def __init__(self, owner: Owner) -> None:
+    def __init__(self, owner: OwnerCore) -> None:
         self._owner = owner
         #: The storage fault's words for the page; None while writes succeed.
         self.fault: str | None = None

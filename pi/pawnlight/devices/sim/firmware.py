@@ -42,7 +42,6 @@ from pawnlight.firmware import config as firmware_config
 from pawnlight.firmware import protocol as P
 
 from ...board.leds import RGB
-from .pty_relay import TO_BOARD, TO_HOST, PtyRelay
 from .firmware_process import (
     FIRMWARE_DIR,
     FirmwareProcess,
@@ -54,6 +53,7 @@ from .firmware_process import (
     wait_ready,
 )
 from .firmware_world import FirmwareWorld
+from .pty_relay import TO_BOARD, TO_HOST, PtyRelay
 
 __all__ = ["TO_BOARD", "TO_HOST", "SimulatedFirmware", "find_micropython"]
 

@@ -1,6 +1,6 @@
 """The simulated firmware's process: launched, watched, reaped and restarted.
 
-:class:`~pawnlight.devices.sim_firmware.SimulatedFirmware` runs ``firmware/main.py`` in a
+:class:`~pawnlight.devices.sim.firmware.SimulatedFirmware` runs ``firmware/main.py`` in a
 ``micropython`` process; these functions start it (:func:`spawn`), wait for it to boot
 (:func:`wait_ready`) and run its control thread (:func:`control_loop`): the events it writes
 on the control pipe come in, and a process that ended is reaped and, when the board only
@@ -14,18 +14,83 @@ import os
 import select
 import subprocess
 import time
+from collections import deque
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pawnlight.firmware
 
 if TYPE_CHECKING:
-    from .firmware import SimulatedFirmware
+    import threading
+
+    from ...board.leds import RGB
+    from .pty_relay import PtyRelay
 
 FIRMWARE_DIR = Path(pawnlight.firmware.__file__).parent
 EXIT_REBOOT = 75  # firmware asked for a reset (RESET message, crash)
 EXIT_WATCHDOG = 76  # the simulated watchdog fired
+
+
+class FirmwareHost(Protocol):
+    """What the process functions below use of a :class:`~.firmware.SimulatedFirmware` (named
+    here, not imported, so that the two modules import in one direction only)."""
+
+    _boots: int
+    _led_writes: int
+    _leds: list[RGB]
+    _proc: FirmwareProcess | None
+    _ready_boot: int
+    _reset_cause: str | None
+    _restart_requested: bool
+
+    @property
+    def config_path(self) -> Path: ...
+    @property
+    def exit_codes(self) -> list[int]: ...
+    @property
+    def _bootsel(self) -> bool: ...
+    @property
+    def _card(self) -> str | None: ...
+    @property
+    def _card_reader(self) -> bool: ...
+    @property
+    def _changed(self) -> threading.Condition: ...
+    @property
+    def _events_log(self) -> deque[dict[str, object]]: ...
+    @property
+    def _heap_kb(self) -> int: ...
+    @property
+    def _lock(self) -> AbstractContextManager[Any]: ...
+    @property
+    def _micropython(self) -> str: ...
+    @property
+    def _pongs(self) -> dict[int, dict[str, object]]: ...
+    @property
+    def _procs(self) -> list[FirmwareProcess]: ...
+    @property
+    def _ready_timeout(self) -> float: ...
+    @property
+    def _relay(self) -> PtyRelay | None: ...
+    @property
+    def _respawning(self) -> bool: ...
+    @property
+    def _sensors(self) -> list[int]: ...
+    @property
+    def _stderr(self) -> deque[str]: ...
+    @property
+    def _stopping(self) -> bool: ...
+    @property
+    def _tmp(self) -> Path | None: ...
+    @property
+    def _wake_r(self) -> int: ...
+    @property
+    def _wake_w(self) -> int: ...
+
+    def _spawn(self) -> None: ...
+
+    def _on_event(self, event: dict[str, object]) -> None: ...
 
 
 class FirmwareProcess:
@@ -53,7 +118,7 @@ def kill_all(processes: list[FirmwareProcess]) -> None:
             proc.popen.wait()
 
 
-def wait_ready(fw: SimulatedFirmware, boot: int) -> None:
+def wait_ready(fw: FirmwareHost, boot: int) -> None:
     with fw._changed:
         ok = fw._changed.wait_for(
             lambda: fw._ready_boot >= boot or (fw._proc is None and not fw._respawning),
@@ -66,7 +131,7 @@ def wait_ready(fw: SimulatedFirmware, boot: int) -> None:
             )
 
 
-def spawn(fw: SimulatedFirmware) -> None:
+def spawn(fw: FirmwareHost) -> None:
     """Start a firmware process (lock held)."""
     assert fw._tmp is not None and fw._relay is not None
     world = {
@@ -98,7 +163,7 @@ def spawn(fw: SimulatedFirmware) -> None:
 
 
 def launch(
-    fw: SimulatedFirmware,
+    fw: FirmwareHost,
     argv: Callable[[int, int], list[str]],
     cwd: Path,
     env: dict[str, str] | None = None,
@@ -138,7 +203,7 @@ def launch(
     os.write(fw._wake_w, b"x")
 
 
-def reap(fw: SimulatedFirmware, proc: FirmwareProcess) -> None:
+def reap(fw: FirmwareHost, proc: FirmwareProcess) -> None:
     """The process ended (or must): collect it, and start the next one if the board
     rebooted itself (lock held)."""
     try:
@@ -172,7 +237,7 @@ def reap(fw: SimulatedFirmware, proc: FirmwareProcess) -> None:
     fw._changed.notify_all()
 
 
-def on_event(fw: SimulatedFirmware, event: dict[str, object]) -> None:
+def on_event(fw: FirmwareHost, event: dict[str, object]) -> None:
     kind = event.get("ev")
     if kind == "ready":
         fw._ready_boot = fw._boots
@@ -191,7 +256,7 @@ def on_event(fw: SimulatedFirmware, event: dict[str, object]) -> None:
     fw._changed.notify_all()
 
 
-def control_loop(fw: SimulatedFirmware) -> None:
+def control_loop(fw: FirmwareHost) -> None:
     while True:
         with fw._lock:
             if fw._proc is None and fw._stopping:
@@ -204,7 +269,7 @@ def control_loop(fw: SimulatedFirmware) -> None:
             time.sleep(0.05)
 
 
-def control_step(fw: SimulatedFirmware) -> None:
+def control_step(fw: FirmwareHost) -> None:
     """Wait for output of the current firmware process and handle it. Only this thread
     closes the process's descriptors, so none is closed while being waited on."""
     with fw._lock:
