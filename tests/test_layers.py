@@ -29,6 +29,7 @@ LAYER_OF = {
     "pawnlight.strict_json": "shared",
     "pawnlight.errors": "shared",  # PawnlightError, the root of every exception class
     "pawnlight.terminal_text": "shared",
+    "pawnlight.i18n": "shared",  # the catalogs and the choice of a language
     "pawnlight.firmware": "shared",  # the link protocol, shared with the Pico's MicroPython
     "pawnlight.layouts": "shared",  # data files only
     "pawnlight.rules": "rules",
