@@ -59,6 +59,27 @@ PAGE_ERRORS: dict[int, str] = {
 }
 
 
+#: What the page's scripts write, whole (web/static/live.js's ``t()``): sent with each page.
+JS_MESSAGES: tuple[str, ...] = (
+    N_("Live"),
+    N_("Polling"),
+    N_("Offline"),
+    N_("Retrying…"),
+    N_("Live updates: Live"),
+    N_("Live updates: Polling"),
+    N_("Live updates: Offline"),
+    N_("Live updates: Retrying…"),
+)
+
+
+def script_words() -> dict[str, str]:
+    """The scripts' messages in this request's language (none in English: they are the ids)."""
+    if current() == "en":
+        return {}
+    words = translations(current())
+    return {message: words.gettext(message) for message in JS_MESSAGES}
+
+
 def colour_name(colour: object) -> str:
     """A colour's name (``red``) as the page writes it, in this request's language."""
     name = COLOUR_NAMES.get(str(colour).lower())
@@ -111,6 +132,7 @@ def install(app: Flask) -> None:
         language_names=LANGUAGE_NAMES,
         page_language=current,
         colour_name=colour_name,
+        script_words=script_words,
     )
     app.before_request(_choose)
     app.after_request(_vary)

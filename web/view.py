@@ -21,6 +21,8 @@ from pawnlight.rules.board import START, Place, parse_colour
 from pawnlight.rules.editions import Variant
 from pawnlight.rules.words import a_card, move_words, no_move_reason
 
+from . import language
+
 #: The page's heading for each phase (plain strings from the state find them too: str enum).
 PHASES: dict[str, str] = {
     CompanionPhase.IDLE: N_("No game"),
@@ -339,10 +341,27 @@ def result_text(state: Mapping[str, Any]) -> str | None:
         return f"Patience Sorry: {result['patience']}"
     winners = result.get("winners") or []
     if not winners:
-        return "The game is over."
+        return language.gettext("The game is over.")
+    double = bool(result.get("double_game"))
+    if len(winners) == 1:
+        message = N_("%(colour)s won — a double game!") if double else N_("%(colour)s won")
+        return language.gettext(message, colour=language.colour_name(winners[0]))
+    if len(winners) == 2:
+        message = (
+            N_("%(colour)s and %(partner)s won — a double game!")
+            if double
+            else N_("%(colour)s and %(partner)s won")
+        )
+        # English names the partner in lower case ("Yellow and red won"), as it always did.
+        partner = str(winners[1]) if language.current() == "en" else None
+        return language.gettext(
+            message,
+            colour=language.colour_name(winners[0]),
+            partner=partner or language.colour_name(winners[1]),
+        )
     names = " and ".join(str(w) for w in winners)
     text = f"{names[:1].upper()}{names[1:]} won"
-    return text + (" — a double game!" if result.get("double_game") else "")
+    return text + (" — a double game!" if double else "")
 
 
 def doubling(state: Mapping[str, Any]) -> bool:

@@ -112,3 +112,28 @@ def test_the_english_page_is_unchanged_in_its_words(client):
     words = visible_text(text(client, "/games"))
     assert "A game’s record is the whole game, move by move" in words
     assert "Back to the game" in words
+
+
+def test_the_winner_is_named_in_the_phones_language(client, service):
+    service.start(("red", "blue"))
+    service.patch(
+        phase="over",
+        result={"winners": ["yellow", "red"], "double_game": True, "patience": None, "reason": ""},
+    )
+    assert "Yellow and red won — a double game!" in text(client, "/")
+    german = text(client, "/", **GERMAN)
+    assert "Gelb und Rot haben gewonnen – ein doppeltes Spiel!" in german
+    assert '<h1 id="phase" data-phase="over">Spiel vorbei</h1>' in german
+
+
+def test_the_scripts_get_their_words_in_the_page_and_english_needs_none(client):
+    import json
+    import re
+
+    german = text(client, "/", **{"Accept-Language": "fr"})
+    found = re.search(r'<script type="application/json" id="page-words">(.*?)</script>', german)
+    assert found is not None
+    words = json.loads(found.group(1))
+    assert words["Live"] == "En direct"
+    assert words["Live updates: Offline"] == "Mises à jour en direct : hors ligne"
+    assert 'id="page-words"' not in text(client, "/")
