@@ -65,3 +65,17 @@ def test_the_language_is_a_setting_checked_like_the_others():
         Settings().changed({"language": "xx"})
     with pytest.raises(ConfigError, match="unknown language 7"):
         Settings().changed({"language": 7})
+
+
+def test_the_speaker_says_each_sentence_in_the_voice_it_was_given(monkeypatch):
+    """The daemon hands each sentence its language's voice: the espeak-ng command says so."""
+    ran: list[list[str]] = []
+    monkeypatch.setattr(speaker.subprocess, "run", lambda args, **_: ran.append(args))
+    talker = speaker.Speaker()
+    try:
+        talker.say("Rot ist dran", voice("de"))
+        talker.say("Red's turn")
+    finally:
+        talker.close()
+    assert [args[:3] for args in ran] == [["espeak-ng", "-v", "de"], ["espeak-ng", "-v", "en"]]
+    assert [args[-1] for args in ran] == ["Rot ist dran", "Red's turn"]
