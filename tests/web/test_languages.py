@@ -137,3 +137,19 @@ def test_the_scripts_get_their_words_in_the_page_and_english_needs_none(client):
     assert words["Live"] == "En direct"
     assert words["Live updates: Offline"] == "Mises à jour en direct : hors ligne"
     assert 'id="page-words"' not in text(client, "/")
+
+
+def test_the_game_in_numbers_counts_in_each_languages_plurals(client, service):
+    from .test_fits_the_phone import FIGURES
+
+    service.start(("red", "blue"))
+    one = {**FIGURES, "turns": 1, "bumps": 1, "swept": 0, "forfeits": 0}
+    service.patch(phase="over", statistics=one)
+    german = visible_text(text(client, "/", **GERMAN))
+    assert "1 Zug · 1 Figur auf START zurückgeschickt (0 davon von Rutschen gefegt)" in german
+    assert "0 Züge ohne Bewegung" in german
+    french = visible_text(text(client, "/", **{"Accept-Language": "fr"}))
+    assert "0 tour sans coup" in french  # French counts 0 as one
+    assert "1 turn · 1 pawn sent back to start (0 swept off slides)" in visible_text(
+        text(client, "/")
+    )
