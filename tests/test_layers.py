@@ -31,6 +31,7 @@ LAYER_OF = {
     "pawnlight.errors": "shared",  # PawnlightError, the root of every exception class
     "pawnlight.background": "shared",  # a stoppable background thread
     "pawnlight.terminal_text": "shared",
+    "pawnlight.i18n": "shared",  # the catalogs and the choice of a language
     "pawnlight.firmware": "shared",  # the link protocol, shared with the Pico's MicroPython
     "pawnlight.layouts": "shared",  # data files only
     "pawnlight.rules": "rules",

@@ -20,7 +20,7 @@ from flask import Flask, Response, request, url_for
 
 from pawnlight.companion.service import Service
 
-from . import actions, api, auth, errors, pages, story, view
+from . import actions, api, auth, errors, language, pages, story, view
 from . import sim as sim_routes
 from .context import KEY, Context, Stories, StreamSlots, context
 from .hosts import HostPolicy
@@ -143,6 +143,7 @@ def create_app(
     app.before_request(_check_host)
     app.after_request(_headers)
     errors.install(app)
+    language.install(app)
     blueprints = (pages, api, actions, auth, story)
     for blueprint in (module.blueprint for module in blueprints):
         app.register_blueprint(blueprint)

@@ -15,6 +15,8 @@ from werkzeug.exceptions import HTTPException
 from pawnlight.companion.service import CommandRefused
 from pawnlight.errors import PawnlightError
 
+from . import language
+
 log = logging.getLogger(__name__)
 
 #: Flask's own wording is written for browsers; these say what to do instead.
@@ -51,7 +53,8 @@ def wants_json() -> bool:
 def _http(error: HTTPException):
     status = error.code or 500
     if not wants_json():
-        return render_template("error.html", status=status, message=error.description), status
+        message = language.page_error(status, error.description or "")
+        return render_template("error.html", status=status, message=message), status
     message = MESSAGES.get(status) or error.description or error.name
     if status == 405:
         # OPTIONS and HEAD come with every route; the methods worth naming are the others.
@@ -68,7 +71,8 @@ def _http(error: HTTPException):
 def _unexpected(error: Exception):
     log.exception("unexpected error serving %s %s", request.method, request.path)
     if not wants_json():
-        return render_template("error.html", status=500, message="Something went wrong."), 500
+        message = language.gettext("Something went wrong.")
+        return render_template("error.html", status=500, message=message), 500
     return json_error("internal error: see the Pi's log", 500)
 
 

@@ -16,7 +16,7 @@ from pawnlight.rules.board import COLOURS
 from pawnlight.rules.editions import EDITIONS, VARIANTS
 from pawnlight.rules.house_rules import HOUSE_RULES
 
-from . import diagnostics_view, live, qr, story, view
+from . import diagnostics_view, language, live, qr, story, view
 from .auth import csrf_token, is_owner
 from .context import context
 from .errors import ApiError
@@ -56,7 +56,7 @@ def fragment(template: str, key: Any, extra: Callable[[], Mapping[str, Any]] | N
             template, **{**live_context(state, history=False, owner=owner), **more}
         )
 
-    return live.respond(ctx.live.text(state, (key, owner), render), "text/html")
+    return live.respond(ctx.live.text(state, (key, owner, language.current()), render), "text/html")
 
 
 def _replay(state: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
@@ -118,8 +118,11 @@ def status():
     if is_owner() or request.args:
         return render()
     # Everyone else's page of this version is the same (but for the address it was opened
-    # at, in the QR code): rendered once when a table of phones opens it at once.
-    return live.respond(context().live.text(state, ("page", url), render), "text/html")
+    # at, in the QR code, and the phone's language): rendered once when a table of phones
+    # opens it at once.
+    return live.respond(
+        context().live.text(state, ("page", url, language.current()), render), "text/html"
+    )
 
 
 @blueprint.get("/partial/live")
@@ -149,7 +152,9 @@ def history_fragment():
             )
         return render_template("_history_lines.html", history=lines[: max(0, len(lines) - after)])
 
-    return live.respond(ctx.live.text(state, ("history", after), render), "text/html")
+    return live.respond(
+        ctx.live.text(state, ("history", after, language.current()), render), "text/html"
+    )
 
 
 @blueprint.get("/diagnostics")

@@ -15,37 +15,40 @@ from pawnlight.board.marks import NO_MARKS, marks_for, turn_marks
 from pawnlight.board.svg import Centre, render_board
 from pawnlight.companion.phases import CompanionPhase
 from pawnlight.companion.state import PlayedTurn, Published
+from pawnlight.i18n.marks import N_
 from pawnlight.rules import EDITIONS
 from pawnlight.rules.board import START, Place, parse_colour
 from pawnlight.rules.editions import Variant
 from pawnlight.rules.words import a_card, move_words, no_move_reason
 
+from . import language
+
 #: The page's heading for each phase (plain strings from the state find them too: str enum).
 PHASES: dict[str, str] = {
-    CompanionPhase.IDLE: "No game",
-    CompanionPhase.ENROL: "Enrolling the pack",
-    CompanionPhase.LEADER: "Drawing for the lead",
-    CompanionPhase.SETUP: "Set up the board",
-    CompanionPhase.DRAW: "Draw a card",
-    CompanionPhase.MOVE: "Make the move",
-    CompanionPhase.CHOOSE: "Which move was it?",
-    CompanionPhase.DOUBLE: "A double was called",
-    CompanionPhase.OVER: "Game over",
+    CompanionPhase.IDLE: N_("No game"),
+    CompanionPhase.ENROL: N_("Enrolling the pack"),
+    CompanionPhase.LEADER: N_("Drawing for the lead"),
+    CompanionPhase.SETUP: N_("Set up the board"),
+    CompanionPhase.DRAW: N_("Draw a card"),
+    CompanionPhase.MOVE: N_("Make the move"),
+    CompanionPhase.CHOOSE: N_("Which move was it?"),
+    CompanionPhase.DOUBLE: N_("A double was called"),
+    CompanionPhase.OVER: N_("Game over"),
 }
 
 #: What each card does, in a line (the same in every edition pawnlight knows).
 CARDS: dict[str, str] = {
-    "1": "Start a pawn, or move one forward 1.",
-    "2": "Start a pawn, or move one forward 2 — then draw again.",
-    "3": "Move a pawn forward 3.",
-    "4": "Move a pawn backward 4.",
-    "5": "Move a pawn forward 5.",
-    "7": "Move a pawn forward 7, or split the 7 between two pawns.",
-    "8": "Move a pawn forward 8.",
-    "10": "Move a pawn forward 10, or backward 1.",
-    "11": "Move a pawn forward 11, or switch places with an opponent.",
-    "12": "Move a pawn forward 12.",
-    "sorry": "Take a pawn from START and bump an opponent back to its START.",
+    "1": N_("Start a pawn, or move one forward 1."),
+    "2": N_("Start a pawn, or move one forward 2 — then draw again."),
+    "3": N_("Move a pawn forward 3."),
+    "4": N_("Move a pawn backward 4."),
+    "5": N_("Move a pawn forward 5."),
+    "7": N_("Move a pawn forward 7, or split the 7 between two pawns."),
+    "8": N_("Move a pawn forward 8."),
+    "10": N_("Move a pawn forward 10, or backward 1."),
+    "11": N_("Move a pawn forward 11, or switch places with an opponent."),
+    "12": N_("Move a pawn forward 12."),
+    "sorry": N_("Take a pawn from START and bump an opponent back to its START."),
 }
 
 #: Each variant as the page names it (the API and the records keep the names).
@@ -234,30 +237,30 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
 
 #: What each role of a lit place looks like on the page and means: (legend key, words).
 LEGEND: dict[str, tuple[str, str]] = {
-    "turn": ("key-turn", "whose turn it is: their START glows"),
-    "destination": ("key-dest", "where a pawn may go, in its colour"),
-    "hint": ("key-hint", "the move suggested"),
-    "pawn": ("key-from", "a pawn that can move (dashed ring)"),
-    "slide": ("key-slide", "a slide that would fire"),
-    "bump": ("key-bump", "a pawn that would go back to START"),
-    "switch": ("key-switch", "the pawn an 11 would switch places with"),
-    "choice": ("key-choice", "a move the board may show (dashed)"),
-    "moved": ("key-dest", "the move just made"),
-    "correction": ("key-fix", "a place to put right: follow the arrows, 1 first"),
-    "check": ("key-check", "a pawn whose colour cannot be read"),
-    "position": ("key-dest", "a pawn where the game has it"),
-    "celebration": ("key-gold", "the winner's lights"),
-    "ask": ("key-ask", "the board asks: press New game again to end this game"),
-    "error": ("key-check", "a fault: see the message above"),
+    "turn": ("key-turn", N_("whose turn it is: their START glows")),
+    "destination": ("key-dest", N_("where a pawn may go, in its colour")),
+    "hint": ("key-hint", N_("the move suggested")),
+    "pawn": ("key-from", N_("a pawn that can move (dashed ring)")),
+    "slide": ("key-slide", N_("a slide that would fire")),
+    "bump": ("key-bump", N_("a pawn that would go back to START")),
+    "switch": ("key-switch", N_("the pawn an 11 would switch places with")),
+    "choice": ("key-choice", N_("a move the board may show (dashed)")),
+    "moved": ("key-dest", N_("the move just made")),
+    "correction": ("key-fix", N_("a place to put right: follow the arrows, 1 first")),
+    "check": ("key-check", N_("a pawn whose colour cannot be read")),
+    "position": ("key-dest", N_("a pawn where the game has it")),
+    "celebration": ("key-gold", N_("the winner's lights")),
+    "ask": ("key-ask", N_("the board asks: press New game again to end this game")),
+    "error": ("key-check", N_("a fault: see the message above")),
 }
 #: The legend of a turn replayed: (legend key, words, the board drawing's attribute for that
 #: mark). A line is shown only when the turn's drawing has its mark (a turn with no slide says
 #: nothing of slides).
 REPLAY_LEGEND: tuple[tuple[str, str, str], ...] = (
-    ("key-dest", "where the turn's pawns went", "data-dest"),
-    ("key-from", "the pawns that moved", "data-from"),
-    ("key-slide", "a slide taken", "data-slide"),
-    ("key-bump", "a pawn sent back to START or switched", "data-bump"),
+    ("key-dest", N_("where the turn's pawns went"), "data-dest"),
+    ("key-from", N_("the pawns that moved"), "data-from"),
+    ("key-slide", N_("a slide taken"), "data-slide"),
+    ("key-bump", N_("a pawn sent back to START or switched"), "data-bump"),
 )
 
 
@@ -338,10 +341,27 @@ def result_text(state: Mapping[str, Any]) -> str | None:
         return f"Patience Sorry: {result['patience']}"
     winners = result.get("winners") or []
     if not winners:
-        return "The game is over."
+        return language.gettext("The game is over.")
+    double = bool(result.get("double_game"))
+    if len(winners) == 1:
+        message = N_("%(colour)s won — a double game!") if double else N_("%(colour)s won")
+        return language.gettext(message, colour=language.colour_name(winners[0]))
+    if len(winners) == 2:
+        message = (
+            N_("%(colour)s and %(partner)s won — a double game!")
+            if double
+            else N_("%(colour)s and %(partner)s won")
+        )
+        # English names the partner in lower case ("Yellow and red won"), as it always did.
+        partner = str(winners[1]) if language.current() == "en" else None
+        return language.gettext(
+            message,
+            colour=language.colour_name(winners[0]),
+            partner=partner or language.colour_name(winners[1]),
+        )
     names = " and ".join(str(w) for w in winners)
     text = f"{names[:1].upper()}{names[1:]} won"
-    return text + (" — a double game!" if result.get("double_game") else "")
+    return text + (" — a double game!" if double else "")
 
 
 def doubling(state: Mapping[str, Any]) -> bool:

@@ -244,8 +244,14 @@ def test_commands_not_allowed_now_are_409_with_the_companions_words(client):
 
 def test_settings_reach_the_companion(client, service):
     response = client.post("/api/settings", json={"brightness": 0.25, "settle": 0.5}, headers=OWNER)
-    assert response.json == {"ok": True, "brightness": 0.25, "settle": 0.5, "speech": False}
-    settings = {"brightness": 0.25, "settle": 0.5, "speech": False}
+    assert response.json == {
+        "ok": True,
+        "brightness": 0.25,
+        "settle": 0.5,
+        "speech": False,
+        "language": "en",
+    }
+    settings = {"brightness": 0.25, "settle": 0.5, "speech": False, "language": "en"}
     assert client.get("/api/state").json["settings"] == settings
     # Spoken announcements are off until the owner turns them on.
     response = client.post("/api/settings", json={"speech": True}, headers=OWNER)

@@ -396,7 +396,7 @@ def test_a_fragment_is_rendered_once_per_version_for_everyone(client, app, servi
     ctx = context_of(app)
     assert ctx is not None
     state = service.state()
-    ctx.live.text(state, ("live", False), render)
+    ctx.live.text(state, ("live", False, "en"), render)  # per language too (#48)
     assert renders == []  # already built for this version
 
 

@@ -16,11 +16,20 @@
   };
   window.Pawnlight = Pawnlight;
 
+  /* The page's words for its scripts, in the phone's language (web/language.py: JS_MESSAGES). */
+  var words = {};
+  try {
+    var wordsNode = document.getElementById("page-words");
+    if (wordsNode) words = JSON.parse(wordsNode.textContent) || {};
+  } catch (error) { words = {}; }
+  function t(text) { return Object.prototype.hasOwnProperty.call(words, text) ? words[text] : text; }
+  Pawnlight.t = t;
+
   function setConnection(state, text) {
     if (!conn) return;
     conn.dataset.state = state;
-    conn.textContent = text;
-    conn.setAttribute("aria-label", "Live updates: " + text);
+    conn.textContent = t(text);
+    conn.setAttribute("aria-label", t("Live updates: " + text));
   }
   Pawnlight.setConnection = setConnection;
 

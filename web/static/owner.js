@@ -251,6 +251,8 @@
       };
       var speech = document.getElementById("speech");
       if (speech) body.speech = speech.checked;
+      var voiceLanguage = document.getElementById("voice-language");
+      if (voiceLanguage) body.language = voiceLanguage.value;
       act("/api/settings", body, "Settings saved.");
     });
   }

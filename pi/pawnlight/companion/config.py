@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from ..errors import PawnlightError
+from ..i18n import LANGUAGES
 from ..rules.board import COLOURS
 from ..rules.editions import EDITIONS, VARIANTS
 from ..rules.game import GameConfig, GameError
@@ -25,7 +26,7 @@ SETTLE_DEFAULT = 0.3
 SETTLE_MIN, SETTLE_MAX = 0.1, 2.0
 
 #: The settings' names, in the order the page and the journal give them.
-SETTING_NAMES = ("brightness", "settle", "speech")
+SETTING_NAMES = ("brightness", "settle", "speech", "language")
 #: The fields of a new game's request (``POST /api/game``).
 NEW_GAME_FIELDS = (
     "edition",
@@ -48,9 +49,15 @@ class Settings:
     brightness: float = BRIGHTNESS_DEFAULT  # 0..1, applied to every LED frame
     settle: float = SETTLE_DEFAULT  # seconds a board must be still before a move is accepted
     speech: bool = False  # spoken announcements (espeak-ng on the Pi's audio out)
+    language: str = "en"  # the board's voice (pawnlight.i18n.LANGUAGES); phones choose their own
 
-    def to_json(self) -> dict[str, float | bool]:
-        return {"brightness": self.brightness, "settle": self.settle, "speech": self.speech}
+    def to_json(self) -> dict[str, float | bool | str]:
+        return {
+            "brightness": self.brightness,
+            "settle": self.settle,
+            "speech": self.speech,
+            "language": self.language,
+        }
 
     def changed(self, changes: Mapping[str, object]) -> Settings:
         """These settings with ``changes`` (any of SETTING_NAMES) checked and applied."""
@@ -83,21 +90,24 @@ def settle(value: object) -> float:
     return seconds
 
 
-def setting(name: str, value: object) -> float | bool:
-    """One setting checked by its name (brightness, settle, speech)."""
+def setting(name: str, value: object) -> float | bool | str:
+    """One setting checked by its name (brightness, settle, speech, language)."""
     if name == "brightness":
         return brightness(value)
     if name == "settle":
         return settle(value)
     if name == "speech":
         return flag(value, "speech")
+    if name == "language":
+        return _name(value, "language", LANGUAGES)
     raise ConfigError(f"unknown setting {name!r} (expected {', '.join(SETTING_NAMES)})")
 
 
 #: What the settings are, in words (the answer to an empty change).
 SETTINGS_WORDS = (
     f"brightness ({BRIGHTNESS_MIN:g} to {BRIGHTNESS_MAX:g}), "
-    f"settle ({SETTLE_MIN:g} to {SETTLE_MAX:g} seconds) or speech (true or false)"
+    f"settle ({SETTLE_MIN:g} to {SETTLE_MAX:g} seconds), speech (true or false) "
+    f"or language ({', '.join(LANGUAGES)})"
 )
 
 

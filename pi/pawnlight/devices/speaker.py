@@ -45,25 +45,29 @@ class Speaker:
 
     def __init__(self, voice: str = "en") -> None:
         self.voice = voice
-        self._queue: queue.Queue[str | None] = queue.Queue(maxsize=QUEUE)
+        self._queue: queue.Queue[tuple[str, str] | None] = queue.Queue(maxsize=QUEUE)
         self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
         self._thread.start()
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, voice: str | None = None) -> None:
+        """Say ``text`` in ``voice`` (an espeak-ng voice: pawnlight.i18n.voice), else the
+        speaker's own."""
+        item = (text, voice or self.voice)
         try:
-            self._queue.put_nowait(text)
+            self._queue.put_nowait(item)
         except queue.Full:
             with contextlib.suppress(queue.Empty):
                 self._queue.get_nowait()  # drop the oldest: say what is happening now
-            self._queue.put_nowait(text)
+            self._queue.put_nowait(item)
 
     def close(self) -> None:
         self._queue.put(None)
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        while (text := self._queue.get()) is not None:
+        while (item := self._queue.get()) is not None:
+            text, voice = item
             try:
-                subprocess.run(command(text, voice=self.voice), capture_output=True, timeout=60)
+                subprocess.run(command(text, voice=voice), capture_output=True, timeout=60)
             except (OSError, subprocess.SubprocessError) as error:
                 log.warning("could not speak %r: %s", text, error)

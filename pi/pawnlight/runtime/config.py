@@ -162,7 +162,7 @@ def _apply_file(config: Config, path: Path) -> None:
                 if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item <= 27:
                     raise ConfigError(f"{path}: pins.{sub} must be a BCM pin number 0..27")
             config.pins = ControlPins(**{**config.pins.__dict__, **value})
-        elif key in checks.SETTING_NAMES and key != "speech":
+        elif key in checks.SETTING_NAMES and key not in ("speech", "language"):
             setattr(config, key, _setting(key, value, str(path)))
         elif key in _TOP_KEYS:
             if not isinstance(value, _TOP_KEYS[key]) or (

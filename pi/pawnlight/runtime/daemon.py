@@ -296,6 +296,7 @@ class Daemon:
         snapshots like any phone, saying what announce.announcement picks."""
         from pawnlight.companion.announce import announcement
         from pawnlight.devices import speaker
+        from pawnlight.i18n import voice as voice_of
 
         if not speaker.available():
             log.info("espeak-ng is not installed: no spoken announcements")
@@ -312,10 +313,12 @@ class Daemon:
                 state = subscription.get(timeout=0.5)
                 if state is None:
                     continue
-                said = announcement(last, state)
+                settings = state.get("settings") or {}
+                language = str(settings.get("language") or "en")
+                said = announcement(last, state, language)
                 last = state
-                if said and (state.get("settings") or {}).get("speech"):
-                    voice.say(said)
+                if said and settings.get("speech"):
+                    voice.say(said, voice_of(language))
             subscription.close()
 
         self._speech_thread = threading.Thread(target=run, name="announcements", daemon=True)
