@@ -69,7 +69,8 @@ class Probe:
 
         # The owner lights the board one of two ways: a frame (firmware 1.0) or a scene the
         # board animates itself (1.1 on); whichever it takes, its moment is the LEDs' moment.
-        send_leds, send_scene = owner._send_leds, owner._send_scene
+        lights = owner.lights  # runtime/held_lights.py sends what the owner shows
+        send_leds, send_scene = lights._send_leds, lights._send_scene
 
         def sending_frame(frame: Sequence[RGB]) -> None:
             noted()
@@ -80,8 +81,8 @@ class Probe:
             return send_scene(scene, phase_ms) if send_scene is not None else False
 
         owner.post = posting  # type: ignore[method-assign]
-        owner._send_leds = sending_frame
-        owner._send_scene = sending_scene if send_scene is not None else None
+        lights._send_leds = sending_frame
+        lights._send_scene = sending_scene if send_scene is not None else None
         link = daemon.link
         assert link is not None
         link._emit = posting

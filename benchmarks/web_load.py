@@ -537,10 +537,10 @@ def main() -> int:
         publish = owner._publish
 
         def publishing() -> None:
-            before = owner._version
+            before = owner.publisher._version  # runtime/publisher.py numbers each state
             publish()
-            if owner._version != before:
-                published[owner._version] = time.perf_counter()
+            if owner.publisher._version != before:
+                published[owner.publisher._version] = time.perf_counter()
 
         owner._publish = publishing  # type: ignore[method-assign]
         try:
@@ -569,12 +569,12 @@ def main() -> int:
                     for process in processes:
                         process.start()
                     time.sleep(3.0)  # every client has loaded the page and opened its stream
-                    first = owner._version + 1
+                    first = owner.publisher._version + 1
                     began = time.monotonic()
                     for _ in range(args.measure_turns):
                         if players.turn()["phase"] == "over":
                             break
-                    last = owner._version
+                    last = owner.publisher._version
                     took = time.monotonic() - began
                     time.sleep(1.0)  # the last update reaches everyone
                     stop.set()

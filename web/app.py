@@ -20,7 +20,7 @@ from flask import Flask, Response, request, url_for
 
 from pawnlight.companion.service import Service
 
-from . import actions, api, auth, errors, language, pages, story, view
+from . import actions, api, auth, buttons, errors, language, pages, story, view
 from . import sim as sim_routes
 from .context import KEY, Context, Stories, StreamSlots, context
 from .hosts import HostPolicy
@@ -132,7 +132,7 @@ def create_app(
         phases=view.PHASES,
         cards=view.CARDS,
         card_label=view.card_label,
-        owner_actions=view.owner_actions,
+        owner_actions=buttons.owner_actions,
         legend=view.legend,
         replay_legend=view.REPLAY_LEGEND,
         correction_lines=view.correction_lines,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pawnlight.web.view import owner_actions
+from pawnlight.web.buttons import owner_actions
 
 
 def remote_state(phase: str, turn: str, waiting: list[str]) -> dict[str, Any]:

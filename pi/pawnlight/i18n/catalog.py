@@ -9,6 +9,8 @@ import io
 import struct
 from pathlib import Path
 
+from ..errors import PawnlightError
+
 #: Where the catalogs are: ``locale/<lang>/LC_MESSAGES/pawnlight.po`` in the package.
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
 DOMAIN = "pawnlight"
@@ -25,7 +27,7 @@ LANGUAGE_NAMES: dict[str, str] = {
 VOICES: dict[str, str] = {"en": "en", "de": "de", "fr": "fr-fr", "es": "es"}
 
 
-class CatalogError(ValueError):
+class CatalogError(PawnlightError, ValueError):
     """A .po file that cannot be read; the message names the file and line."""
 
 

@@ -1,0 +1,132 @@
+"""The owner's buttons and the seats' actions, from a published state: what the page offers to
+do now (each a POST to the API), apart from :mod:`.view`, which says what the state shows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pawnlight.companion.phases import CompanionPhase
+from pawnlight.rules import EDITIONS
+
+from .view import card_label, doubling
+
+
+@dataclass(frozen=True)
+class Action:
+    """An owner's button: POST /api/<action> with ``body``."""
+
+    action: str
+    label: str
+    body: Mapping[str, Any] | None = None
+    primary: bool = False
+    #: A question to answer before the action is sent (nothing destructive on one tap).
+    confirm: str | None = None
+    #: A word of explanation under the buttons (one line for a group of them).
+    note: str | None = None
+
+
+#: The phases of a game in play, when a seat may go to the computer or back to a person.
+SEATS_CHANGE = (
+    CompanionPhase.SETUP,
+    CompanionPhase.DRAW,
+    CompanionPhase.MOVE,
+    CompanionPhase.CHOOSE,
+    CompanionPhase.DOUBLE,
+)
+#: The computer player a seat is given to during a game (the New game form offers the others).
+SEAT_PLAYER = "normal"
+
+
+def seat_actions(state: Mapping[str, Any]) -> list[Action]:
+    """One button a playing colour: the computer takes the seat (a player leaves the table),
+    or a person takes it back (POST /api/seat)."""
+    computer = state.get("computer") or {}
+    note = (
+        "The computer chooses the moves of a colour it plays; a person still draws and scans "
+        "its card and moves its pawns as lit."
+    )
+    actions = []
+    for colour in state.get("players") or []:
+        name = str(colour).capitalize()
+        if colour in computer:
+            label, player = f"A person plays {name} again", None
+        else:
+            label, player = f"Computer plays {name}", SEAT_PLAYER
+        actions.append(Action("seat", label, {"colour": colour, "player": player}, note=note))
+    return actions
+
+
+def owner_actions(state: Mapping[str, Any]) -> list[Action]:
+    """The buttons that make sense at this moment of the game (the choices of an ambiguous
+    board are offered with the moves, not here)."""
+    phase = state.get("phase")
+    actions = []
+    if state.get("can_undo"):
+        if state.get("undo_again"):
+            actions.append(
+                Action(
+                    "undo",
+                    "Undo one more",
+                    confirm="Undo one more? This goes back further than the last move.",
+                )
+            )
+        else:
+            actions.append(Action("undo", "Undo the last move"))
+    if state.get("forfeit_allowed"):
+        actions.append(Action("forfeit", f"Decline the {card_label(state.get('card'))}"))
+    computer = state.get("computer") or {}
+    if (
+        phase == CompanionPhase.MOVE
+        and not state.get("guided")
+        and state.get("turn") not in computer
+    ):
+        actions.append(Action("hint", "Show a hint on the board"))
+    if phase in SEATS_CHANGE and state.get("remote") is None:
+        # A remote game's seats are its boards' (the host hands an away board's: remote.md).
+        actions += seat_actions(state)
+    if phase == CompanionPhase.OVER:
+        actions.append(Action("next-game", "Next game", primary=True))
+    if phase == CompanionPhase.ENROL:
+        actions.append(Action("enrol/cancel", "Cancel the enrolment"))
+    edition = EDITIONS.get(str(state.get("edition")))
+    points = edition.scoring.drop_out_win if edition is not None else None
+    here = seated_here(state)
+    if doubling(state) and phase in (CompanionPhase.DRAW, CompanionPhase.MOVE):
+        note = (
+            "Doubling: a player who expects to win may double what this game scores. Each "
+            "other player then accepts (play on, every score counts double) or drops out of "
+            f"this game; if all drop, the doubler scores {points} points."
+        )
+        callers = state.get("players") or []
+        if state.get("remote") is not None:  # on several boards: at its own turn, before its card
+            callers = [state.get("turn")] if phase == CompanionPhase.DRAW else []
+        for colour in [c for c in callers if c in here]:
+            actions.append(
+                Action(
+                    "double",
+                    f"{str(colour).capitalize()} doubles",
+                    {"colour": colour},
+                    note=note,
+                )
+            )
+    if phase == CompanionPhase.DOUBLE:
+        note = (
+            "Accept: play on, every score counts double. Drop: leave this game now "
+            f"(if all drop, the doubler scores {points} points)."
+        )
+        for colour in [c for c in state.get("waiting_for") or [] if c in here]:
+            name = str(colour).capitalize()
+            actions.append(Action("accept", f"{name} accepts", {"colour": colour}, note=note))
+            actions.append(Action("drop", f"{name} drops", {"colour": colour}, note=note))
+    return actions
+
+
+def seated_here(state: Mapping[str, Any]) -> list[str]:
+    """The colours played at this board: every player, or in a remote game this board's seats."""
+    remote = state.get("remote")
+    if remote is None:
+        return list(state.get("players") or [])
+    board = (remote.get("boards") or {}).get(remote.get("me")) or {}
+    return list(board.get("seats") or [])
