@@ -22,6 +22,8 @@ SOURCES = {
     "pawnlight.web": ROOT / "web",
     "pawnlight.firmware": ROOT / "firmware",
     "pawnlight_lab": ROOT / "lab" / "pawnlight_lab",  # the player lab, its own distribution
+    # the hardware generators, their own distribution
+    "pawnlight_hardware": ROOT / "hardware" / "pawnlight_hardware",
 }
 
 #: Every package (or top-level module) and its layer; the longest matching prefix wins.
@@ -41,7 +43,7 @@ LAYER_OF = {
     "pawnlight.companion": "companion",
     "pawnlight.web": "web",
     "pawnlight.runtime": "runtime",
-    "pawnlight.hardware": "hardware",
+    "pawnlight_hardware": "hardware",
     "pawnlight.diagnostics": "diagnostics",
     "pawnlight.terminal_game": "cli",
     "pawnlight.cli": "cli",
@@ -66,9 +68,12 @@ ORDER: list[set[str]] = [
 #: Packages beside the stack: (the layers they may import, the only layers that may import
 #: them).  Nothing the running companion needs lives in them.
 SIDE: dict[str, tuple[set[str], set[str]]] = {
-    "hardware": ({"shared", "rules", "board", "devices"}, {"diagnostics", "cli"}),
+    # The hardware generators (hardware/pawnlight_hardware): the builder's desk, never on a Pi.
+    # They read the board model and write files; nothing of the Pi's package imports them (the
+    # command line finds them through their entry point).
+    "hardware": ({"shared", "rules", "board", "devices"}, set()),
     "diagnostics": (
-        {"shared", "rules", "board", "store", "devices", "hardware"},
+        {"shared", "rules", "board", "store", "devices"},
         {"cli"},
     ),
     # The player lab (lab/): training and measuring the players, never run by the board.  It
@@ -120,8 +125,8 @@ def imports(name: str, path: Path, known: Collection[str]) -> set[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            if target in ("pawnlight", "pawnlight_lab") or target.startswith(
-                ("pawnlight.", "pawnlight_lab.")
+            if target in ("pawnlight", "pawnlight_lab", "pawnlight_hardware") or target.startswith(
+                ("pawnlight.", "pawnlight_lab.", "pawnlight_hardware.")
             ):
                 out.add(target)
                 out |= {f"{target}.{a.name}" for a in node.names} & set(known)
@@ -176,6 +181,8 @@ def test_no_import_runs_upward():
         ("companion", "hardware", False),
         ("hardware", "board", True),
         ("hardware", "store", False),
+        ("cli", "hardware", False),  # through the entry point only
+        ("diagnostics", "hardware", False),
         ("lab", "players", True),
         ("players", "lab", False),
         ("cli", "lab", False),

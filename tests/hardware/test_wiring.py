@@ -11,7 +11,7 @@ from pawnlight.board.chips import MUX, SHIFT_REGISTER, chip_input
 from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import CHANNELS, Layout
 from pawnlight.devices.controls import ControlPins
-from pawnlight.hardware.wiring import (
+from pawnlight_hardware.wiring import (
     Chip,
     PicoPin,
     Wiring,
