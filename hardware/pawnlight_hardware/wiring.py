@@ -102,8 +102,16 @@ class WiringError(PawnlightError, ValueError):
 
 
 def repository_hardware() -> Path:
-    """hardware/ in a checkout: hardware/pawnlight_hardware/wiring.py is three levels down."""
-    return Path(__file__).resolve().parents[3] / "hardware"
+    """The hardware/ folder this package lives in (hardware/pawnlight_hardware/wiring.py):
+    its data (wiring.toml, the OpenSCAD files) is not copied into a wheel, so the generators
+    run from a checkout, installed with pip install -e hardware."""
+    folder = Path(__file__).resolve().parent.parent
+    if not (folder / "wiring.toml").is_file():
+        raise WiringError(
+            f"{folder / 'wiring.toml'} not found: the hardware generators read the repository's "
+            "hardware/ folder; install them from a checkout with pip install -e hardware"
+        )
+    return folder
 
 
 def load_wiring(path: str | Path | None = None) -> Wiring:
