@@ -134,7 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="pawnlight-hardware", description="the files to build a board from"
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    # its usage lines read as the documented `pawnlight hardware ...`, which runs the same code
+    commands = parser.add_subparsers(dest="command", required=True, prog="pawnlight")
     register(commands)
     args = parser.parse_args(["hardware", *(sys.argv[1:] if argv is None else argv)])
     return int(args.handler(args) or 0)
