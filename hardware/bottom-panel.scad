@@ -7,7 +7,7 @@
 // frame strips: eight of them, so a leaning elbow does not bend the panel.
 //
 // Do not edit the sizes here: `pawnlight hardware parts --out DIR` renders this file with the
-// sizes in pi/pawnlight/hardware/underside.py and writes DIR/print/hatch.stl and foot.stl,
+// sizes in hardware/pawnlight_hardware/underside.py and writes DIR/print/hatch.stl and foot.stl,
 // DIR/panel.svg (the panel's cut-out and holes at 1:1) and DIR/under/*.stl (placed under the
 // board). By hand: openscad -D 'part="hatch"' -o hatch.stl bottom-panel.scad
 //

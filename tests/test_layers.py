@@ -22,6 +22,8 @@ SOURCES = {
     "pawnlight.web": ROOT / "web",
     "pawnlight.firmware": ROOT / "firmware",
     "pawnlight_lab": ROOT / "lab" / "pawnlight_lab",  # the player lab, its own distribution
+    # the hardware generators, their own distribution
+    "pawnlight_hardware": ROOT / "hardware" / "pawnlight_hardware",
 }
 
 #: Every package (or top-level module) and its layer; the longest matching prefix wins.
@@ -44,7 +46,7 @@ LAYER_OF = {
     "pawnlight.companion": "companion",
     "pawnlight.web": "web",
     "pawnlight.runtime": "runtime",
-    "pawnlight.hardware": "hardware",
+    "pawnlight_hardware": "hardware",
     "pawnlight.diagnostics": "diagnostics",
     "pawnlight.terminal_game": "cli",
     "pawnlight.cli": "cli",
@@ -72,9 +74,12 @@ ORDER: list[set[str]] = [
 #: Packages beside the stack: (the layers they may import, the only layers that may import
 #: them).  Nothing the running companion needs lives in them.
 SIDE: dict[str, tuple[set[str], set[str]]] = {
-    "hardware": ({"shared", "rules", "board", "devices"}, {"diagnostics", "cli"}),
+    # The hardware generators (hardware/pawnlight_hardware): the builder's desk, never on a Pi.
+    # They read the board model and write files; nothing of the Pi's package imports them (the
+    # command line finds them through their entry point).
+    "hardware": ({"shared", "rules", "board", "devices"}, set()),
     "diagnostics": (
-        {"shared", "rules", "board", "store", "devices", "hardware"},
+        {"shared", "rules", "board", "store", "devices"},
         {"cli"},
     ),
     # The player lab (lab/): training and measuring the players, never run by the board.  It
@@ -126,8 +131,8 @@ def imports(name: str, path: Path, known: Collection[str]) -> set[str]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            if target in ("pawnlight", "pawnlight_lab") or target.startswith(
-                ("pawnlight.", "pawnlight_lab.")
+            if target in ("pawnlight", "pawnlight_lab", "pawnlight_hardware") or target.startswith(
+                ("pawnlight.", "pawnlight_lab.", "pawnlight_hardware.")
             ):
                 out.add(target)
                 out |= {f"{target}.{a.name}" for a in node.names} & set(known)
@@ -186,6 +191,8 @@ def test_no_import_runs_upward():
         ("remote_link", "web", True),  # the club's subscriber serves the club page
         ("runtime", "remote_link", True),  # the daemon starts the board's link
         ("remote_link", "runtime", False),
+        ("cli", "hardware", False),  # through the entry point only
+        ("diagnostics", "hardware", False),
         ("lab", "players", True),
         ("players", "lab", False),
         ("cli", "lab", False),
@@ -304,9 +311,6 @@ def test_the_circle_finder_itself():
     assert import_circles({"a": {"b"}, "b": set()}) == []
 
 
-HARDWARE_CIRCLE_LEFT_TO_43A = ["pawnlight.hardware.parts", "pawnlight.hardware.template"]
-
-
 def test_no_import_circle():
     """No two modules import each other, directly or round a longer loop: every import counted,
     also those inside functions and under TYPE_CHECKING, which only hide a circle.  A module's
@@ -321,7 +325,5 @@ def test_no_import_circle():
         }
         for name, path in found.items()
     }
-    # Issue #43's part 43a moves the hardware generators out of pi/ and breaks this one circle;
-    # delete this line when that is merged.
-    circles = [c for c in import_circles(graph) if c != HARDWARE_CIRCLE_LEFT_TO_43A]
+    circles = import_circles(graph)
     assert not circles, "import circles:\n" + "\n".join(" <-> ".join(c) for c in circles)

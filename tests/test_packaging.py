@@ -62,6 +62,41 @@ def test_the_lab_yardstick_is_found_through_its_entry_point():
     assert points == {"apologies": "pawnlight_lab.apologies_match"}
 
 
+#: Modules no wheel of the Pi's package may hold, by file name.  The hardware generators
+#: (hardware/pawnlight_hardware, issue #43 part a):
+HARDWARE_MODULES = {
+    "route.py",  # the PCB router
+    "build.py",  # the PCB generator ...
+    "circuit.py",
+    "netlist.py",
+    "hub.py",
+    "strips.py",
+    "kicad_fab.py",
+    "fab_files.py",
+    "parts.py",  # the printed parts
+    "build_files.py",
+    "template.py",
+    "underside.py",
+    "stl.py",
+    "draw_wiring.py",  # the wiring drawings
+    "draw_board_maps.py",
+    "wiring_tables.py",
+    "bom_tables.py",
+    "pictures.py",
+}
+#: ... and the player lab (lab/pawnlight_lab, issue #43 part b): checked by name so that this
+#: test holds once both parts are merged.
+LAB_MODULES = {
+    "train_value.py",
+    "fit_win_chance.py",
+    "headroom.py",
+    # not "plots.py": part b kept pawnlight/players/plots.py in the Pi's package, the pictures
+    # of `pawnlight simulate --plots` (the stats extra), which the lab does not draw.
+    "apologies_match.py",
+    "story_calibration.py",
+}
+
+
 def test_the_linked_folders_are_the_top_level_ones():
     """web/, firmware/ and hardware/layouts/ stay where they are (the Pico runs firmware/ as bare
     modules); the package reaches them through relative symlinks, which git keeps as links."""
@@ -77,7 +112,7 @@ def test_the_linked_folders_are_the_top_level_ones():
         assert link.resolve() == (ROOT / target).resolve()
 
 
-def test_the_wheel_builds_without_warnings_and_ships_its_data(tmp_path):
+def test_the_wheel_builds_without_warnings_ships_its_data_and_no_generator(tmp_path):
     """Folders of data (web/templates, web/static, firmware/configs) are declared as data: a
     build says nothing about packages absent from the configuration (issue #46)."""
     source = tmp_path / "source"
@@ -107,3 +142,42 @@ def test_the_wheel_builds_without_warnings_and_ships_its_data(tmp_path):
     ):
         assert data in names
     assert any(name.startswith("pawnlight/web/static/") for name in names)
+    modules = [name for name in names if name.endswith(".py")]
+    assert "pawnlight/cli.py" in modules and "pawnlight/board/layout.py" in modules
+    # Issue #43: no module of the PCB generator, the router, the printed parts, the wiring
+    # drawings nor the player training.
+    found = sorted(
+        name for name in modules if name.rpartition("/")[2] in HARDWARE_MODULES | LAB_MODULES
+    )
+    assert not found, f"the Pi's wheel holds generator or lab modules: {found}"
+    assert not [name for name in names if "hardware" in name.split("/")[:2]]
+
+
+def test_the_hardware_generators_are_a_distribution_of_their_own():
+    """hardware/pyproject.toml ships the generators; the Pi's pyproject lists none of them and
+    `pawnlight hardware` finds them through their entry point."""
+    hardware = tomllib.loads((ROOT / "hardware" / "pyproject.toml").read_text())
+    assert hardware["project"]["name"] == "pawnlight-hardware"
+    assert "pawnlight" in hardware["project"]["dependencies"]
+    folders = {
+        ".".join(init.parent.relative_to(ROOT / "hardware").parts)
+        for init in (ROOT / "hardware").rglob("__init__.py")
+    } - {"layouts"}  # the layouts ship with the Pi's package, as pawnlight.layouts
+    assert set(hardware["tool"]["setuptools"]["packages"]) == folders
+    assert hardware["project"]["entry-points"]["pawnlight.commands"] == {
+        "hardware": "pawnlight_hardware.cli:register"
+    }
+    pi = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert not [name for name in pi["tool"]["setuptools"]["packages"] if "hardware" in name]
+    assert "pcb" not in pi["project"]["optional-dependencies"]
+
+
+def test_pawnlight_hardware_without_the_generators_says_how_to_install_them(monkeypatch, capsys):
+    import importlib.metadata
+
+    from pawnlight import cli
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kw: [])
+    assert cli.main(["hardware", "parts", "--out", "x"]) == 1
+    assert capsys.readouterr().err == cli.HARDWARE_MISSING + "\n"
+    assert "pip install -e hardware" in cli.HARDWARE_MISSING

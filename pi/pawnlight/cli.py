@@ -13,7 +13,6 @@ from . import __version__, strict_json
 from .devices.open_board import EXAMPLES as BOARD_EXAMPLES
 from .devices.open_board import SIM_PICO
 from .diagnostics.cli import register as register_diagnostics
-from .hardware.cli import register as register_hardware
 from .players.cli import register as register_players
 from .runtime.story_cli import register_story
 from .store.cli import register as register_games
@@ -115,6 +114,35 @@ class _Version(argparse.Action):
 
         print(f"pawnlight {__version__}\n{compiled.describe()}")
         parser.exit()
+
+
+HARDWARE_MISSING = (
+    "error: pawnlight hardware needs the hardware generators (hardware/ in a checkout): "
+    "pip install -e hardware"
+)
+
+
+def register_hardware(commands: Any) -> None:
+    """``pawnlight hardware ...``: the hardware generators' own subcommands, found through their
+    entry point (group ``pawnlight.commands``, hardware/pyproject.toml), so the Pi's package
+    names no module of them; without them, the command says in one line how to install them."""
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group="pawnlight.commands", name="hardware"):
+        try:
+            register = entry.load()
+        except ImportError:
+            break
+        register(commands)
+        return
+    missing = commands.add_parser("hardware", help="the files to build a board from")
+    missing.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    missing.set_defaults(handler=_hardware_missing)
+
+
+def _hardware_missing(args: argparse.Namespace) -> int:
+    print(HARDWARE_MISSING, file=sys.stderr)
+    return 1
 
 
 def build_parser() -> argparse.ArgumentParser:

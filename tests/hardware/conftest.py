@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pawnlight.cli import main
-from pawnlight.hardware.pcb.netlist import Netlist
+from pawnlight_hardware.pcb.netlist import Netlist
 
 #: Routing the two hubs takes a minute or two each (docs/pcb.md): the tests that route them (and
 #: the whole command's) run when PAWNLIGHT_PCB_HUBS=1, before a release, not in every ./test.
@@ -51,7 +51,7 @@ class PcbWritten:
 
 def pcb_missing() -> str | None:
     """Why the PCB tests cannot run here, or None."""
-    from pawnlight.hardware.pcb.circuit import KICAD_SHARE
+    from pawnlight_hardware.pcb.circuit import KICAD_SHARE
 
     if importlib.util.find_spec("skidl") is None or importlib.util.find_spec("kiutils") is None:
         return "SKiDL or kiutils missing (the pcb extra)"
@@ -70,10 +70,10 @@ def pcb_written(tmp_path_factory: pytest.TempPathFactory) -> PcbWritten:
     missing = pcb_missing()
     if missing:
         pytest.skip(missing)
-    from pawnlight.hardware.pcb.build import Report, write_netlists
-    from pawnlight.hardware.pcb.layout import write_strip_boards
-    from pawnlight.hardware.pcb.netlist import read_netlist
-    from pawnlight.hardware.wiring import load_wiring
+    from pawnlight_hardware.pcb.build import Report, write_netlists
+    from pawnlight_hardware.pcb.layout import write_strip_boards
+    from pawnlight_hardware.pcb.netlist import read_netlist
+    from pawnlight_hardware.wiring import load_wiring
 
     out = tmp_path_factory.mktemp("pcb")
     report = Report()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pawnlight.hardware import assembly, solids, stl, underside
-from pawnlight.hardware.pcb import hub as hub_module
+from pawnlight_hardware import assembly, solids, stl, underside
+from pawnlight_hardware.pcb import hub as hub_module
 
 KINDS = ["presence", "colour"]
 
@@ -92,7 +92,7 @@ def test_solids_touch_without_interfering_and_overlap_when_they_do():
 
 
 def test_the_command_writes_a_model_a_viewer_opens(tmp_path: Path, capsys):
-    from pawnlight.hardware.cli import _assembly
+    from pawnlight_hardware.cli import _assembly
 
     class Args:
         out = str(tmp_path)

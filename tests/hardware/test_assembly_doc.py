@@ -10,8 +10,8 @@ import pytest
 
 from pawnlight.board import geometry
 from pawnlight.board.cells import parse_cell_name
-from pawnlight.hardware import underside
-from pawnlight.hardware.wiring import load_wiring
+from pawnlight_hardware import underside
+from pawnlight_hardware.wiring import load_wiring
 
 DOC = Path(__file__).parents[2] / "docs" / "assembly.md"
 TEXT = DOC.read_text(encoding="utf-8")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pawnlight.hardware import bom_tables, underside
-from pawnlight.hardware.wiring import load_wiring, repository_hardware
+from pawnlight_hardware import bom_tables, underside
+from pawnlight_hardware.wiring import load_wiring, repository_hardware
 
 WIRING = load_wiring()
 BOM = (repository_hardware() / "bom.md").read_text(encoding="utf-8")

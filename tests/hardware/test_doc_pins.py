@@ -22,8 +22,8 @@ from pawnlight.board.chips import (
     SHIFT_REGISTER_INPUT_PINS,
     SHIFT_REGISTER_PINS,
 )
-from pawnlight.hardware.pins import PI_GROUND, PI_HEADER, PICO_PIN
-from pawnlight.hardware.wiring import load_wiring, repository_hardware
+from pawnlight_hardware.pins import PI_GROUND, PI_HEADER, PICO_PIN
+from pawnlight_hardware.wiring import load_wiring, repository_hardware
 
 ROOT = repository_hardware().parent
 DOCS = sorted(

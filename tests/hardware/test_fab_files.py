@@ -9,14 +9,14 @@ import io
 
 import pytest
 
-from pawnlight.hardware.pcb.fab_files import (
+from pawnlight_hardware.pcb.fab_files import (
     PLACEMENT_COLUMNS,
     part_number,
     placement_rows,
     rotation_correction,
     write_placement,
 )
-from pawnlight.hardware.pcb.strips import DESIGNS
+from pawnlight_hardware.pcb.strips import DESIGNS
 
 
 def test_rotation_corrections_are_the_assembly_houses():

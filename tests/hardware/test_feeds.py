@@ -1,5 +1,5 @@
-"""The LED chain's power feeds (pawnlight.hardware.feeds), the terminal blocks and what sits
-under the deck (pawnlight.hardware.underside)."""
+"""The LED chain's power feeds (pawnlight_hardware.feeds), the terminal blocks and what sits
+under the deck (pawnlight_hardware.underside)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import math
 import pytest
 
 from pawnlight.board import geometry
-from pawnlight.hardware import feeds, underside
-from pawnlight.hardware.power import blocks_for, rail_connections
-from pawnlight.hardware.wiring import load_firmware_config, load_wiring
+from pawnlight_hardware import feeds, underside
+from pawnlight_hardware.power import blocks_for, rail_connections
+from pawnlight_hardware.wiring import load_firmware_config, load_wiring
 
 WIRING = load_wiring()
 CONFIG = load_firmware_config("presence.json")["leds"]

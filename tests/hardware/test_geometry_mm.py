@@ -7,8 +7,8 @@ import math
 
 from pawnlight.board import geometry
 from pawnlight.board.cells import CELLS, LEDS, START_BASE
-from pawnlight.hardware.draw_board_maps import led_position
-from pawnlight.hardware.wiring import load_wiring
+from pawnlight_hardware.draw_board_maps import led_position
+from pawnlight_hardware.wiring import load_wiring
 
 BOARD_MM = geometry.GRID * geometry.SQUARE_MM
 PAWN_BASE_MM = 13.5

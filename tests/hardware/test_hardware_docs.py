@@ -1,5 +1,5 @@
 """The generated hardware files are what the generator writes today, and it writes the same
-thing every time: regenerate with ``python -m pawnlight.hardware.docs --write``."""
+thing every time: regenerate with ``python -m pawnlight_hardware.docs --write``."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 
-from pawnlight.hardware import docs as hardware_docs
-from pawnlight.hardware.draw_board_maps import hops
-from pawnlight.hardware.wiring import load_wiring, repository_hardware
+from pawnlight_hardware import docs as hardware_docs
+from pawnlight_hardware.draw_board_maps import hops
+from pawnlight_hardware.wiring import load_wiring, repository_hardware
 
 SVG = "{http://www.w3.org/2000/svg}"
 GENERATED = hardware_docs.outputs()
@@ -17,9 +17,9 @@ GENERATED = hardware_docs.outputs()
 
 @pytest.mark.parametrize("path", sorted(GENERATED), ids=lambda p: p.name)
 def test_the_committed_file_is_current(path):
-    assert path.exists(), f"{path.name} missing: python -m pawnlight.hardware.docs --write"
+    assert path.exists(), f"{path.name} missing: python -m pawnlight_hardware.docs --write"
     assert path.read_text(encoding="utf-8") == GENERATED[path], (
-        f"{path.name} is out of date: python -m pawnlight.hardware.docs --write"
+        f"{path.name} is out of date: python -m pawnlight_hardware.docs --write"
     )
 
 

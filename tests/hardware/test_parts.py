@@ -13,16 +13,16 @@ import pytest
 
 from pawnlight.board import geometry
 from pawnlight.board.cells import CELL_NAMES
-from pawnlight.hardware import stl, underside
-from pawnlight.hardware.parts import (
+from pawnlight_hardware import stl, underside
+from pawnlight_hardware.parts import (
     CUP_SIDE_MM,
     PANEL_UNDERSIDE_Z,
     PLA_G_PER_CM3,
     TRAY_RADIUS_MM,
     parts,
 )
-from pawnlight.hardware.template import PT_PER_MM, SCALE_BAR_MM, scale_bar_points
-from pawnlight.hardware.wiring import load_wiring
+from pawnlight_hardware.template import PT_PER_MM, SCALE_BAR_MM, scale_bar_points
+from pawnlight_hardware.wiring import load_wiring
 
 #: OpenSCAD renders every part (./test --fast leaves it out).
 pytestmark = pytest.mark.slow

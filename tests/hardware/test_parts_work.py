@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from pawnlight.board import magnets
-from pawnlight.hardware import stl
-from pawnlight.hardware.parts import PANEL_UNDERSIDE_Z, parts
-from pawnlight.hardware.underside import DECK_THICKNESS_MM, HATCH_RIM_MM, PANEL_THICKNESS_MM
+from pawnlight_hardware import stl
+from pawnlight_hardware.parts import PANEL_UNDERSIDE_Z, parts
+from pawnlight_hardware.underside import DECK_THICKNESS_MM, HATCH_RIM_MM, PANEL_THICKNESS_MM
 
 #: OpenSCAD renders the parts, then every LED and resting place is checked.
 pytestmark = pytest.mark.slow

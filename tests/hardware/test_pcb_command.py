@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pawnlight.cli import main
-from pawnlight.hardware.pcb.circuit import KICAD_SHARE
-from pawnlight.hardware.pcb.strips import DESIGNS, INSTANCES
+from pawnlight_hardware.pcb.circuit import KICAD_SHARE
+from pawnlight_hardware.pcb.strips import DESIGNS, INSTANCES
 
 from .conftest import has_pcbnew, needs_hub_routing
 
@@ -91,7 +91,7 @@ needs_kicad = pytest.mark.skipif(
 def _drc(pcb_written, tmp_path, design: str, edit=None) -> tuple[int, int, str]:
     """KiCad's DRC of a copy of one written strip board (edited first by ``edit``), through
     the command's own path: (errors, unrouted connections, the report)."""
-    from pawnlight.hardware.pcb.build import Report, kicad_python, run_kicad
+    from pawnlight_hardware.pcb.build import Report, kicad_python, run_kicad
 
     tmp_path.mkdir(parents=True, exist_ok=True)
     board = tmp_path / f"strip-{design}.kicad_pcb"
@@ -164,10 +164,11 @@ def test_a_missing_library_is_an_error_naming_the_extra(tmp_path, capsys, monkey
     import sys
 
     for name in list(sys.modules):
-        if name.startswith("pawnlight.hardware.pcb."):
+        if name.startswith("pawnlight_hardware.pcb."):
             monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "numpy", None)
     assert main(["hardware", "pcb", "--out", str(tmp_path / "out")]) == 1
     error = capsys.readouterr().err
-    assert error.startswith("error: ") and "numpy" in error and "pawnlight[pcb]" in error
+    assert error.startswith("error: ") and "numpy" in error
+    assert "pip install -e 'hardware[pcb]'" in error
     assert not (tmp_path / "out").exists()

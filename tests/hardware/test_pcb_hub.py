@@ -20,13 +20,13 @@ KINDS = ("presence", "colour")
 @pytest.fixture(scope="module")
 def placed(pcb_written):
     """Each hub's board, placed but not routed."""
-    from pawnlight.hardware.pcb.hub import hub_board
+    from pawnlight_hardware.pcb.hub import hub_board
 
     return {kind: hub_board(pcb_written.netlists[f"hub-{kind}"], copper=False)[0] for kind in KINDS}
 
 
 def _courtyard(footprint) -> tuple[float, float, float, float]:
-    from pawnlight.hardware.pcb.layout import _courtyard
+    from pawnlight_hardware.pcb.layout import _courtyard
 
     left, top, right, bottom = _courtyard(footprint)
     turn = math.radians(footprint.position.angle or 0.0)
@@ -40,7 +40,7 @@ def _courtyard(footprint) -> tuple[float, float, float, float]:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_part_is_placed_once_inside_the_board_and_none_overlap(placed, pcb_written, kind):
-    from pawnlight.hardware.pcb.hub import ORIGIN, SIDE_MM
+    from pawnlight_hardware.pcb.hub import ORIGIN, SIDE_MM
 
     board = placed[kind]
     refs = [f.properties["Reference"] for f in board.footprints]
@@ -68,7 +68,7 @@ def test_the_strip_connectors_go_round_the_edge_in_the_strips_order(placed, kind
     mirrored left to right: seen from its parts, red's six connectors are along the top,
     blue's down the left, yellow's along the bottom and green's up the right (each ribbon leaves
     towards the side of the board where its strips lie; assembly.py checks the directions)."""
-    from pawnlight.hardware.pcb.hub import ORIGIN, SIDE_MM
+    from pawnlight_hardware.pcb.hub import ORIGIN, SIDE_MM
 
     sides = []
     for number in range(1, 25):
@@ -105,7 +105,7 @@ def test_every_pad_carries_its_netlist_net(placed, pcb_written, kind):
 def test_the_hub_has_four_copper_layers_with_the_planes_inside(placed, kind):
     """F.Cu and B.Cu for the signals, In1.Cu a GND plane and In2.Cu a +5V plane over the whole
     board, and a layer stack of 1.6 mm."""
-    from pawnlight.hardware.pcb.hub import ORIGIN, SIDE_MM
+    from pawnlight_hardware.pcb.hub import ORIGIN, SIDE_MM
 
     board = placed[kind]
     copper = [layer.name for layer in board.layers if layer.name.endswith(".Cu")]
@@ -129,7 +129,7 @@ def test_the_hub_has_four_copper_layers_with_the_planes_inside(placed, kind):
 def test_the_order_gives_each_board_its_fab_parameters(placed, pcb_written, tmp_path):
     """What the board house is asked for, read from the board files: the hub on four layers
     with thinner inner copper, a strip on two."""
-    from pawnlight.hardware.pcb.build import FAB_COLUMNS, fab_parameters
+    from pawnlight_hardware.pcb.build import FAB_COLUMNS, fab_parameters
 
     hub = tmp_path / "hub-presence.kicad_pcb"
     placed["presence"].to_file(str(hub))
@@ -149,8 +149,8 @@ def test_the_order_gives_each_board_its_fab_parameters(placed, pcb_written, tmp_
 @pytest.fixture(scope="module")
 def routed_hubs(pcb_written, tmp_path_factory):
     """Each hub placed and routed, and its board file (the router's part of the command)."""
-    from pawnlight.hardware.pcb.hub import hub_board
-    from pawnlight.hardware.pcb.layout import board_pads, write_rules
+    from pawnlight_hardware.pcb.hub import hub_board
+    from pawnlight_hardware.pcb.layout import board_pads, write_rules
 
     out = tmp_path_factory.mktemp("hub")
     found = {}
@@ -171,8 +171,8 @@ def routed_hubs(pcb_written, tmp_path_factory):
 @needs_hub_routing
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_hub_is_routed_whole_within_the_rules(routed_hubs, kind):
-    from pawnlight.hardware.pcb.hub import PLANES
-    from pawnlight.hardware.pcb.route import Rules
+    from pawnlight_hardware.pcb.hub import PLANES
+    from pawnlight_hardware.pcb.route import Rules
 
     pads, routed, outline, _ = routed_hubs[kind]
     assert routed.unrouted == []
@@ -199,7 +199,7 @@ def test_the_hub_is_routed_whole_within_the_rules(routed_hubs, kind):
 def test_kicad_finds_the_hub_routed_without_a_violation(routed_hubs, tmp_path, kind):
     from kiutils.board import Board
 
-    from pawnlight.hardware.pcb.build import Report, kicad_python, run_kicad
+    from pawnlight_hardware.pcb.build import Report, kicad_python, run_kicad
 
     *_, path = routed_hubs[kind]
     report = Report()

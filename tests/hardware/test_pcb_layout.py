@@ -13,8 +13,8 @@ import pytest
 
 from pawnlight.board.cells import CELL_NAMES, LEDS, parse_cell_name
 from pawnlight.board.geometry import SENSORS_MM, led_hole_mm
-from pawnlight.hardware.pcb.circuit import KICAD_SHARE
-from pawnlight.hardware.pcb.strips import DESIGNS, INSTANCES, covered_places
+from pawnlight_hardware.pcb.circuit import KICAD_SHARE
+from pawnlight_hardware.pcb.strips import DESIGNS, INSTANCES, covered_places
 
 pytestmark = [
     pytest.mark.skipif(
@@ -46,7 +46,7 @@ def boards(pcb_written):
 
 
 def _positions(board) -> dict[str, tuple[float, float]]:
-    from pawnlight.hardware.pcb.layout import PAGE_ORIGIN
+    from pawnlight_hardware.pcb.layout import PAGE_ORIGIN
 
     found = {}
     for footprint in board.footprints:
@@ -86,7 +86,7 @@ def test_sensors_and_leds_lie_at_their_places(boards, strip):
 
 
 def _outline(board) -> tuple[float, float, float, float]:
-    from pawnlight.hardware.pcb.layout import PAGE_ORIGIN
+    from pawnlight_hardware.pcb.layout import PAGE_ORIGIN
 
     (edge,) = [g for g in board.graphicItems if g.layer == "Edge.Cuts"]
     ox, oy = PAGE_ORIGIN

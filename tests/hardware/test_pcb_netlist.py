@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from pawnlight.hardware.pcb.circuit import KICAD_SHARE, STRIP_PINS, strip_ref
-from pawnlight.hardware.pcb.netlist import Netlist
-from pawnlight.hardware.pcb.strips import INSTANCES
-from pawnlight.hardware.pins import PICO_PIN
-from pawnlight.hardware.wiring import load_wiring
+from pawnlight_hardware.pcb.circuit import KICAD_SHARE, STRIP_PINS, strip_ref
+from pawnlight_hardware.pcb.netlist import Netlist
+from pawnlight_hardware.pcb.strips import INSTANCES
+from pawnlight_hardware.pins import PICO_PIN
+from pawnlight_hardware.wiring import load_wiring
 
 pytestmark = [
     pytest.mark.skipif(
@@ -170,7 +170,7 @@ def test_the_led_data_passes_the_leds_in_wiring_tomls_order(netlists, sensing):
 
 def test_the_erc_counts_errors():
     """A circuit with two outputs driving one net: the ERC collector reports an error."""
-    from pawnlight.hardware.pcb.circuit import _check, _circuit, _Parts
+    from pawnlight_hardware.pcb.circuit import _check, _circuit, _Parts
 
     with _circuit("two-drivers") as (skidl, circuit):
         p = _Parts(skidl)
@@ -185,7 +185,7 @@ def test_the_erc_counts_errors():
 def test_a_chain_a_strip_cannot_carry_is_refused():
     import dataclasses
 
-    from pawnlight.hardware.pcb.circuit import CircuitError, chain_segments
+    from pawnlight_hardware.pcb.circuit import CircuitError, chain_segments
 
     chain = list(WIRING.led_chain)
     chain[0], chain[1] = chain[1], chain[0]
@@ -195,7 +195,7 @@ def test_a_chain_a_strip_cannot_carry_is_refused():
 
 def test_files_are_not_left_in_the_working_folder(netlists, tmp_path, monkeypatch):
     """SKiDL writes log files beside the running script unless told not to."""
-    from pawnlight.hardware.pcb.circuit import _skidl
+    from pawnlight_hardware.pcb.circuit import _skidl
 
     monkeypatch.chdir(tmp_path)
     _skidl()

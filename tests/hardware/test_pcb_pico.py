@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from pawnlight.hardware.pcb.pico import pico_footprint, pin_position
+from pawnlight_hardware.pcb.pico import pico_footprint, pin_position
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("kiutils") is None, reason="kiutils missing (the pcb extra)"

@@ -1,4 +1,4 @@
-"""The strip router (pawnlight.hardware.pcb.route) joins every net and keeps the clearances.
+"""The strip router (pawnlight_hardware.pcb.route) joins every net and keeps the clearances.
 
 Its copper is checked here with exact geometry, independent of the router's grid: every track
 and via against every pad, track and via of another net (at least the clearance apart), against
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from pawnlight.hardware.pcb.route import (
+from pawnlight_hardware.pcb.route import (
     FRONT,
     LAYERS,
     Pad,
@@ -388,7 +388,7 @@ def test_no_via_hole_comes_near_another_hole_of_any_net():
 def test_the_rip_up_finds_the_nets_a_trial_path_crosses():
     """What the rip-up tears out: the nets whose copper a trial path comes too near (on the
     same layer, or a via on any), not those it passes at a distance."""
-    from pawnlight.hardware.pcb.route import _blockers
+    from pawnlight_hardware.pcb.route import _blockers
 
     trial = Routed([Track("A", FRONT, (0.0, 5.0), (10.0, 5.0), 0.25)], [])
     laid = Routed(
@@ -409,7 +409,7 @@ def test_the_rip_up_finds_the_nets_a_trial_path_crosses():
 def _read_back(path) -> tuple[list[Pad], Routed, tuple[float, float, float, float]]:
     from kiutils.board import Board
 
-    from pawnlight.hardware.pcb.layout import HOLE_KEEPOUT_MM, board_pads
+    from pawnlight_hardware.pcb.layout import HOLE_KEEPOUT_MM, board_pads
 
     board = Board.from_file(str(path))
     names = {net.number: net.name for net in board.nets}
@@ -485,7 +485,7 @@ def test_every_strip_has_a_ground_pour_kept_off_its_holes(pcb_written):
     each mounting hole on both layers, so no copper lies under a screw head."""
     from kiutils.board import Board
 
-    from pawnlight.hardware.pcb.layout import HOLE_KEEPOUT_MM
+    from pawnlight_hardware.pcb.layout import HOLE_KEEPOUT_MM
 
     for design, path in pcb_written.boards.items():
         board = Board.from_file(str(path))

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from pawnlight.hardware.pcb.circuit import PI_BLOCK_FIRST, pi_block_nets
-from pawnlight.hardware.pins import PI_GROUND, PI_HEADER
-from pawnlight.hardware.wiring import load_wiring
+from pawnlight_hardware.pcb.circuit import PI_BLOCK_FIRST, pi_block_nets
+from pawnlight_hardware.pins import PI_GROUND, PI_HEADER
+from pawnlight_hardware.wiring import load_wiring
 
 #: The Raspberry Pi's 40-pin header (every model since the B+), physical pin -> function.
 PI_40 = {
@@ -87,7 +87,7 @@ def test_the_written_hub_netlist_wires_j33_as_the_pis_header(pcb_written, sensin
 def test_a_pi_line_outside_the_block_is_refused():
     from dataclasses import replace
 
-    from pawnlight.hardware.pcb.circuit import CircuitError
+    from pawnlight_hardware.pcb.circuit import CircuitError
 
     moved = replace(WIRING.pi[0], header=11, bcm=17)
     wiring = replace(WIRING, pi=(moved, *WIRING.pi[1:]))

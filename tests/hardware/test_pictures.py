@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pawnlight.cli import main
-from pawnlight.hardware import pictures
+from pawnlight_hardware import pictures
 
 DOCS_IMG = Path(__file__).parents[2] / "docs" / "img"
 

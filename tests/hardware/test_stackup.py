@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from pawnlight.board import magnets
-from pawnlight.hardware import stackup
-from pawnlight.hardware.pcb.layout import placements
-from pawnlight.hardware.pcb.strips import DESIGNS
+from pawnlight_hardware import stackup
+from pawnlight_hardware.pcb.layout import placements
+from pawnlight_hardware.pcb.strips import DESIGNS
 
 PRESENCE_MARGIN_MT = 1.0
 COLOUR_MARGIN_COUNTS = 1000
@@ -68,7 +68,7 @@ def test_the_hand_build_is_the_magnet_models_nominal_depth():
 
 
 def test_every_footprint_the_boards_use_has_a_height():
-    from pawnlight.hardware.pcb.circuit import FP
+    from pawnlight_hardware.pcb.circuit import FP
 
     for footprint in FP.values():
         low, high = stackup.height_mm(footprint)

@@ -11,7 +11,7 @@ from pawnlight.board.chips import MUX, SHIFT_REGISTER, chip_input
 from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import CHANNELS, Layout
 from pawnlight.devices.controls import ControlPins
-from pawnlight.hardware.wiring import (
+from pawnlight_hardware.wiring import (
     Chip,
     PicoPin,
     Wiring,
@@ -222,3 +222,13 @@ def test_the_protective_parts_cannot_be_dropped_from_the_wiring(tmp_path, line, 
         broken.write_text(text.replace(line, value))
         with pytest.raises(WiringError, match=message):
             load_wiring(broken)
+
+
+def test_the_generators_outside_a_checkout_say_how_to_install_them(tmp_path, monkeypatch):
+    """Installed from a wheel, the generators have no hardware/ folder beside them: one clear
+    error naming the install from a checkout, not a missing file deep in a traceback."""
+    import pawnlight_hardware.wiring as wiring_module
+
+    monkeypatch.setattr(wiring_module, "__file__", str(tmp_path / "pkg" / "wiring.py"))
+    with pytest.raises(wiring_module.WiringError, match="pip install -e hardware"):
+        wiring_module.load_wiring()

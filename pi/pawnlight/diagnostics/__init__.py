@@ -2,7 +2,8 @@
 ``led-test`` and ``calibrate``.
 
 The checks themselves are pure logic beside the board model (:mod:`pawnlight.board.health`);
-the hardware documents are :mod:`pawnlight.hardware`.  Here is what drives them:
+the hardware documents are drawn by the generators in hardware/ (:mod:`pawnlight_hardware`).
+Here is what drives them:
 
 * :mod:`.connect` - a board opened for a command, connected and its first snapshot in;
 * :mod:`.board_view` - a board link's latest news;

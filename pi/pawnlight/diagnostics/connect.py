@@ -15,9 +15,9 @@ from pathlib import Path
 from pawnlight.board import layout as layouts
 from pawnlight.board.layout import SHIPPED, Layout
 from pawnlight.devices.board_link import BoardInfo, BoardLink
+from pawnlight.devices.firmware_configs import load_firmware_config
 from pawnlight.devices.open_board import BoardSpec, BoardUnavailable, open_board
 from pawnlight.devices.sim.firmware import SimulatedFirmware
-from pawnlight.hardware.wiring import load_firmware_config
 from pawnlight.store.calibration_file import apply_saved_calibration
 
 from .board_view import BoardView

@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pawnlight.board.cells import LEDS, PAWN
+from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import Layout
 from pawnlight.board.leds import OFF, RGB
 from pawnlight.devices.sim.board import NoisyBoard, SensorFaults
-from pawnlight.hardware.wiring import led_place_names
 
 from .board_view import BoardView
 

@@ -1,7 +1,7 @@
 """Regenerate everything in hardware/ that is drawn or computed from data.
 
-    python -m pawnlight.hardware.docs --write  # writes the files below
-    python -m pawnlight.hardware.docs --check  # exit 1 if any is out of date
+    python -m pawnlight_hardware.docs --write  # writes the files below
+    python -m pawnlight_hardware.docs --check  # exit 1 if any is out of date
 
 Without ``--write`` nothing is written: no arguments (or ``--help``) print the help, an unknown
 argument is an error, so a typo never overwrites a file.
@@ -141,7 +141,7 @@ def outputs(wiring: Wiring | None = None, folder: Path | None = None) -> dict[Pa
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m pawnlight.hardware.docs",
+        prog="python -m pawnlight_hardware.docs",
         description="Regenerate hardware/wiring.md, the SVG drawings and the generated parts "
         "of hardware/bom.md from hardware/wiring.toml, the firmware configs and the layouts.",
     )
@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None, folder: Path | None = None) -> int:
     if args.check:
         if stale:
             print("out of date: " + ", ".join(str(p) for p in stale), file=sys.stderr)
-            print("regenerate: python -m pawnlight.hardware.docs --write")
+            print("regenerate: python -m pawnlight_hardware.docs --write")
             return 1
         print(f"all {len(files)} generated hardware files are up to date.")
     elif not stale:

@@ -10,7 +10,7 @@ a least and a greatest depth; the presence switch and every colour band are chec
 
 The parts' heights are per footprint (:data:`HEIGHT_MM`, datasheet figures: least and greatest
 height above the board's face), and a strip's parts and faces come from its placement
-(:func:`pawnlight.hardware.pcb.layout.placements`), so moving a tall part onto the deck face
+(:func:`pawnlight_hardware.pcb.layout.placements`), so moving a tall part onto the deck face
 moves the depth with it.
 """
 
@@ -138,8 +138,8 @@ def deck_face(placed: Sequence[tuple[str, str, str]]) -> list[DeckFacePart]:
 
 def pcb_strip_gap() -> Layer:
     """The gap of the PCB build: the largest over the five strip designs."""
-    from pawnlight.hardware.pcb.layout import placements
-    from pawnlight.hardware.pcb.strips import DESIGNS
+    from pawnlight_hardware.pcb.layout import placements
+    from pawnlight_hardware.pcb.strips import DESIGNS
 
     gaps = [
         strip_gap(deck_face([(p.ref, p.footprint, p.layer) for p in placements(design)]))

@@ -12,12 +12,19 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from pawnlight.board import geometry
 
-if TYPE_CHECKING:
-    from .parts import Part
+from . import underside
+from .parts import (
+    CUP_SIDE_MM,
+    LED_HOLE_MM,
+    PILOT_HOLE_MM,
+    TRAY_RADIUS_MM,
+    Part,
+    led_positions,
+    sensor_positions,
+)
 
 BOARD_MM = geometry.GRID * geometry.SQUARE_MM
 MARGIN_MM = 15.0
@@ -60,15 +67,6 @@ Shape = Circle | Line | Text
 
 def shapes(parts: Sequence[Part]) -> list[Shape]:
     """The template in board millimetres."""
-    from .parts import (
-        CUP_SIDE_MM,
-        LED_HOLE_MM,
-        PILOT_HOLE_MM,
-        TRAY_RADIUS_MM,
-        led_positions,
-        sensor_positions,
-    )
-
     drawn: list[Shape] = []
     edge = BOARD_MM
     for x1, y1, x2, y2 in ((0, 0, edge, 0), (edge, 0, edge, edge), (edge, edge, 0, edge),
@@ -278,8 +276,6 @@ def panel_svg() -> str:
     """The bottom panel at 1:1, seen from above like the drilling template (mark it on the
     panel's top face, the one against the frame): the hatch opening to cut, the holes for the
     hatch cover's screws, the feet and the panel screws, with their positions in mm."""
-    from . import underside
-
     size = underside.DECK_OUTER_MM
     corner = underside.DECK_CORNER_MM  # the panel's corner in board mm: positions stay the board's
     shift = MARGIN_MM - corner

@@ -134,7 +134,7 @@ def _skidl() -> Any:
             finally:
                 os.chdir(here)
     except ImportError:
-        raise CircuitError("SKiDL is not installed: pip install 'pawnlight[pcb]'") from None
+        raise CircuitError("SKiDL is not installed: pip install -e 'hardware[pcb]'") from None
     # Quiet the console handlers SKiDL made for its own loggers, not handlers it shares with the
     # root logger (a test's log capture, the daemon's): those must keep hearing everything else.
     shared = set(logging.getLogger().handlers)

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import underside
-from .parts import openscad_command, write_build_files
+from .build_files import write_build_files
+from .parts import openscad_command
 
 #: Every picture's size in pixels: small PNGs (tens of kB each) that read well on a page.
 SIZE = (800, 600)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 
 def _parts(args: argparse.Namespace) -> int:
-    from .parts import write_build_files
+    from .build_files import write_build_files
 
     try:
         written = write_build_files(Path(args.out))
@@ -40,7 +41,7 @@ def _assembly(args: argparse.Namespace) -> int:
     try:
         from .assembly_files import write
     except ImportError as error:
-        print(f"error: {error.msg}: pip install 'pawnlight[pcb]' (docs/pcb.md)", file=sys.stderr)
+        print(f"error: {error.msg}: pip install -e 'hardware[pcb]' (docs/pcb.md)", file=sys.stderr)
         return 1
     builds = ("pcb", "hand") if args.build == "both" else (args.build,)
     try:
@@ -71,7 +72,7 @@ def _pcb(args: argparse.Namespace) -> int:
     try:
         from .pcb.build import build
     except ImportError as error:
-        print(f"error: {error.msg}: pip install 'pawnlight[pcb]' (docs/pcb.md)", file=sys.stderr)
+        print(f"error: {error.msg}: pip install -e 'hardware[pcb]' (docs/pcb.md)", file=sys.stderr)
         return 1
     try:
         report = build(Path(args.out))
@@ -126,3 +127,15 @@ def register(subparsers: Any) -> None:
     )
     pcb.add_argument("--out", required=True, metavar="DIR", help="the folder to write into")
     pcb.set_defaults(handler=_pcb)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``pawnlight-hardware ...``: the same subcommands as ``pawnlight hardware ...``."""
+    parser = argparse.ArgumentParser(
+        prog="pawnlight-hardware", description="the files to build a board from"
+    )
+    # its usage lines read as the documented `pawnlight hardware ...`, which runs the same code
+    commands = parser.add_subparsers(dest="command", required=True, prog="pawnlight")
+    register(commands)
+    args = parser.parse_args(["hardware", *(sys.argv[1:] if argv is None else argv)])
+    return int(args.handler(args) or 0)

@@ -16,12 +16,12 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-import pawnlight.firmware
 from pawnlight.board.cells import CELL_NAMES, LEDS, parse_cell_name
 from pawnlight.board.chips import INPUTS, part_for
 from pawnlight.board.health.board_words import led_place_names
 from pawnlight.board.layout import CHANNELS, Layout
 from pawnlight.devices.controls import ControlPins
+from pawnlight.devices.firmware_configs import load_firmware_config
 from pawnlight.errors import PawnlightError
 from pawnlight.firmware import config as firmware_config
 
@@ -101,12 +101,16 @@ class WiringError(PawnlightError, ValueError):
 
 
 def repository_hardware() -> Path:
-    """hardware/ in a checkout: pi/pawnlight/hardware/wiring.py is three levels down."""
-    return Path(__file__).resolve().parents[3] / "hardware"
-
-
-def firmware_config_path(name: str) -> Path:
-    return Path(pawnlight.firmware.__file__).parent / "configs" / name
+    """The hardware/ folder this package lives in (hardware/pawnlight_hardware/wiring.py):
+    its data (wiring.toml, the OpenSCAD files) is not copied into a wheel, so the generators
+    run from a checkout, installed with pip install -e hardware."""
+    folder = Path(__file__).resolve().parent.parent
+    if not (folder / "wiring.toml").is_file():
+        raise WiringError(
+            f"{folder / 'wiring.toml'} not found: the hardware generators read the repository's "
+            "hardware/ folder; install them from a checkout with pip install -e hardware"
+        )
+    return folder
 
 
 def load_wiring(path: str | Path | None = None) -> Wiring:
@@ -176,10 +180,6 @@ def _positive(table: dict[str, Any], key: str, where: str) -> int:
 
 
 # -- the checks -----------------------------------------------------------------------------------
-
-
-def load_firmware_config(name: str) -> dict[str, Any]:
-    return firmware_config.load(str(firmware_config_path(name)))
 
 
 def problems(wiring: Wiring, pins: ControlPins | None = None) -> list[str]:

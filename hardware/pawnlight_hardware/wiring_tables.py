@@ -22,7 +22,7 @@ HEADER = """\
 # Wiring
 
 *Generated from [wiring.toml](wiring.toml) by
-`python -m pawnlight.hardware.docs --write`: edit the TOML and regenerate, never
+`python -m pawnlight_hardware.docs --write`: edit the TOML and regenerate, never
 this file. tests/hardware/ checks the TOML against the layouts, the firmware configs and the
 daemon's pins, and that this file is up to date.*
 

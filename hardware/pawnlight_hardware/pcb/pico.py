@@ -43,7 +43,7 @@ def pico_footprint() -> Any:
         from kiutils.items.common import Position
         from kiutils.items.fpitems import FpLine
     except ImportError:
-        raise CircuitError("kiutils is not installed: pip install 'pawnlight[pcb]'") from None
+        raise CircuitError("kiutils is not installed: pip install -e 'hardware[pcb]'") from None
 
     footprint = Footprint.create_new(LIB_ID, "Raspberry Pi Pico")
     footprint.tedit = "00000000"  # the same footprint every time

@@ -136,7 +136,7 @@ def _kiutils() -> Any:
         import kiutils.board
         import kiutils.footprint
     except ImportError:
-        raise CircuitError("kiutils is not installed: pip install 'pawnlight[pcb]'") from None
+        raise CircuitError("kiutils is not installed: pip install -e 'hardware[pcb]'") from None
     return kiutils
 
 

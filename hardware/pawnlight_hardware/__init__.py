@@ -8,7 +8,7 @@ hardware/ folder is not shipped).
   (:mod:`.draw_wiring`, :mod:`.draw_board_maps`, written with :mod:`.svg`), the power budget
   (:mod:`.power`) and the magnet table (:mod:`.magnets`) in hardware/bom.md:
 
-      python -m pawnlight.hardware.docs --write
+      python -m pawnlight_hardware.docs --write
 
 Nothing at run time imports this package: only the command line and the tests.
 """
