@@ -24,7 +24,7 @@ from pawnlight.companion.service import CommandRefused, Service
 from pawnlight.remote.club_view import ClubBoard, ClubModel
 from pawnlight.rules.editions import EDITIONS
 
-from . import errors, view
+from . import errors, language, view
 from .app import _asset_version, _check_host, _headers
 from .context import KEY, Context, StreamSlots
 from .hosts import HostPolicy
@@ -237,6 +237,7 @@ def create_club_app(
         SSE_HEARTBEAT=heartbeat,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    language.install(app)  # the page's frame (base.html) is in each phone's language too
     ctx = Context(
         # The web server reads only state() and subscribe(); the club's routes, nothing else.
         service=cast(Service, feed),
