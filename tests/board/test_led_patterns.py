@@ -50,7 +50,7 @@ def signature(scene: Scene, led: int, full: int = 255) -> bytes:
     base = bytes(scene.base[led])
     out = bytearray(3)
     seen = bytes(
-        grey(tuple(protocol.render_scene(base, effects, t, out)), full)  # type: ignore[arg-type]
+        grey(tuple(protocol.render_scene(base, effects, t, out)), full)
         for t in range(0, SPAN_MS, STEP_MS)
     )
     twice = seen + seen
@@ -185,3 +185,11 @@ def test_the_patterns_keep_what_is_lit():
     with_patterns = turn_picture(PRESENCE, 0, FIVE, 0.3, patterns=True)
     assert with_patterns.lit == turn_picture(PRESENCE, 0, FIVE, 0.3).lit
     assert with_patterns.lit[slide_led_key(25)].role == Role.SLIDE
+
+
+def test_the_docs_picture_of_the_patterns_is_up_to_date():
+    """docs/led-patterns.svg is generated: python -m pawnlight.board.render_patterns"""
+    from pawnlight.board.render_patterns import TITLE, render, repository_docs, rows
+
+    drawn = render(rows(PRESENCE), TITLE)
+    assert (repository_docs() / "led-patterns.svg").read_text(encoding="utf-8") == drawn
