@@ -6,6 +6,8 @@ directory's own conftest.py holds only the fixtures used there alone.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 from collections.abc import Iterator
 
@@ -20,6 +22,51 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     gaps beside them, instead of one long test starting last and running on alone (docs/testing.md,
     'The time budget')."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: else as found
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _one_emulated_chip_at_a_time(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    """Tests marked ``emulated_chip`` (a whole module of them, or one test) take turns across the
+    pytest-xdist workers: an emulated RP2040 keeps a core busy for as long as it runs, and two or
+    three side by side starved the whole games and browsers beside them into timeouts.  The
+    workers waiting for their turn only sleep, so the other tests, most of which wait on simulated
+    hands and settle times rather than the CPU, fill the cores (docs/testing.md, 'The time
+    budget').  Held for a module's lifetime: its chip runs between its tests too."""
+    if request.node.get_closest_marker("emulated_chip") is None:
+        yield
+        return
+    with _emulated_chip_turn(tmp_path_factory):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _one_emulated_chip_test_at_a_time(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    """The same turn for a single test marked ``emulated_chip`` in a module that is not."""
+    marks = getattr(request.module, "pytestmark", [])
+    module_marked = any(
+        m.name == "emulated_chip" for m in (marks if isinstance(marks, list) else [marks])
+    )
+    if module_marked or request.node.get_closest_marker("emulated_chip") is None:
+        yield
+        return
+    with _emulated_chip_turn(tmp_path_factory):
+        yield
+
+
+@contextlib.contextmanager
+def _emulated_chip_turn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """An exclusive lock on a file in this run's folder, shared by its xdist workers (without
+    xdist there is one process, and no one to take turns with)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        yield
+        return
+    with open(tmp_path_factory.getbasetemp().parent / "emulated-chip.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, on a failure too
+        yield
 
 
 @pytest.fixture

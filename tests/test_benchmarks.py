@@ -48,7 +48,13 @@ def test_every_benchmark_has_a_smoke_run() -> None:
     assert found == set(FIGURES), "list each benchmark's figures here"
 
 
-@pytest.mark.parametrize("name", sorted(FIGURES))
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.emulated_chip) if n in EMULATED else n
+        for n in sorted(FIGURES)
+    ],
+)
 def test_the_benchmark_prints_its_figures(name: str) -> None:
     if name in EMULATED and (reason := missing()) is not None:
         pytest.skip(f"no emulated Pico: {reason}")

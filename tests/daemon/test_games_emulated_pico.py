@@ -23,6 +23,7 @@ from .test_games import play_game
 
 REASON = missing()
 pytestmark = [
+    pytest.mark.emulated_chip,  # one at a time across the workers (tests/conftest.py)
     pytest.mark.skipif(REASON is not None, reason=f"no emulated Pico: {REASON}"),
     pytest.mark.slow,
 ]

@@ -33,6 +33,7 @@ from .helpers import WAIT, EventRecorder
 
 REASON = missing()
 pytestmark = [
+    pytest.mark.emulated_chip,  # one at a time across the workers (tests/conftest.py)
     pytest.mark.skipif(REASON is not None, reason=f"no emulated Pico: {REASON}"),
     pytest.mark.slow,  # the emulated chip boots in seconds and runs several times slower
 ]

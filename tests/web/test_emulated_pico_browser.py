@@ -21,6 +21,7 @@ REASON = missing()
 WAIT = 180.0
 
 pytestmark = [
+    pytest.mark.emulated_chip,  # one at a time across the workers (tests/conftest.py)
     pytest.mark.browser,
     pytest.mark.slow,
     pytest.mark.skipif(REASON is not None, reason=f"no emulated Pico: {REASON}"),
