@@ -151,12 +151,31 @@ JS_MESSAGES: tuple[str, ...] = (
 )
 
 
+#: The API's errors the owner's panel and the simulator meet most, shown in the page's language
+#: (the API itself keeps them in English for programs; an error not listed is shown as it is).
+#: Each is the API's message exactly (tests/web/test_page_strings.py checks they still are).
+API_ERRORS: tuple[str, ...] = (
+    N_("wrong PIN"),
+    N_("missing or stale CSRF token: reload the page"),
+    N_("nothing to undo"),
+    N_("no card to decline now"),
+    N_("the next game starts when this one is over"),
+    N_("a hint is for a person with a card to play"),
+    N_("enrol the pack between games"),
+    N_("no enrolment to cancel"),
+    N_("finish or cancel the pack enrolment first"),
+    N_("enrol the pack of cards first (Enrol on the owner's page)"),
+    N_("the game is adjourned: nothing is played until it is resumed"),
+)
+
+
 def script_words() -> dict[str, str]:
     """The scripts' messages in this request's language (none in English: they are the ids)."""
     if current() == "en":
         return {}
     words = translations(current())
-    said = {message: words.gettext(message) for message in (*JS_MESSAGES, *COLOUR_NAMES.values())}
+    messages = (*JS_MESSAGES, *API_ERRORS, *COLOUR_NAMES.values())
+    said = {message: words.gettext(message) for message in messages}
     said[""] = current()  # the plural rule live.js's tn() follows
     return said
 

@@ -93,3 +93,20 @@ def test_numbers_are_written_as_each_language_writes_them(app, code, said):
     with app.test_request_context(headers={"Accept-Language": code}):
         app.preprocess_request()
         assert language.number(1234.5, 1) == said
+
+
+def test_each_api_error_the_page_translates_is_still_one_the_api_sends():
+    """The page finds an error's words by the API's exact message: one changed there would
+    silently go back to English on the page."""
+    import pawnlight
+
+    package = Path(pawnlight.__file__).parent
+    sources = "".join(
+        path.read_text(encoding="utf-8")
+        for folder in (package / "companion", Path(language.__file__).parent)
+        for path in folder.glob("*.py")
+        if path.name != "language.py"
+    )
+    flat = re.sub(r'"\s*\n\s*"', "", sources)  # strings split over lines, joined
+    for message in language.API_ERRORS:
+        assert f'"{message}"' in flat, message

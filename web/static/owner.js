@@ -81,7 +81,7 @@
         say(done || P.t("Done."));
         refresh();
       } else {
-        say(result.data.error, true);
+        say(P.t(result.data.error), true);
         if (result.status === 403 && /PIN|CSRF/.test(result.data.error || "")) {
           P.csrf = null;
           loggedIn(false);
@@ -96,7 +96,7 @@
       event.preventDefault();
       var pin = document.getElementById("pin");
       P.post("/api/login", { pin: pin.value }).then(function (result) {
-        if (!result.ok) { say(result.data.error, true); return; }
+        if (!result.ok) { say(P.t(result.data.error), true); return; }
         P.csrf = result.data.csrf;
         pin.value = "";
         loggedIn(true);
@@ -199,7 +199,7 @@
         start = function () {
           say(P.t("Hosting…"));
           P.post("/api/remote/host", body).then(function (result) {
-            if (!result.ok) { say(result.data.error, true); return; }
+            if (!result.ok) { say(P.t(result.data.error), true); return; }
             say(P.t("Hosted. The other homes join with the code %(code)s (Owner, Join a game from another home).", { code: result.data.code }));
             refresh();
           });
@@ -220,7 +220,7 @@
       var join = function () {
         say(P.t("Joining…"));
         P.post("/api/remote/join", { code: code }).then(function (result) {
-          if (!result.ok) { say(result.data.error, true); return; }
+          if (!result.ok) { say(P.t(result.data.error), true); return; }
           say(P.t("Joined the game hosted by %(board)s: this board plays %(colours)s. Set up the board as lit.", {
             board: result.data.host, colours: result.data.seats.map(P.colour).join(", ") }));
           refresh();

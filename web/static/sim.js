@@ -82,7 +82,7 @@
 
   function send(path, body) {
     return P.post(path, body).then(function (result) {
-      if (!result.ok) say(result.data.error, true);
+      if (!result.ok) say(P.t(result.data.error), true);
       return result;
     });
   }
