@@ -287,7 +287,9 @@ def create_club_app(
     def asset(name: str) -> str:
         return url_for("static", filename=name, v=version)
 
-    app.jinja_env.globals.update(asset=asset, sim=False, drawing=drawings.svg, a_card=view.a_card)
+    app.jinja_env.globals.update(
+        asset=asset, sim=False, drawing=drawings.svg, a_card=view.a_card, card_label=view.card_label
+    )
     app.before_request(_check_host)
     app.after_request(_headers)
     errors.install(app)

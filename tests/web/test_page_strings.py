@@ -110,3 +110,24 @@ def test_each_api_error_the_page_translates_is_still_one_the_api_sends():
     flat = re.sub(r'"\s*\n\s*"', "", sources)  # strings split over lines, joined
     for message in language.API_ERRORS:
         assert f'"{message}"' in flat, message
+
+
+def test_the_club_page_is_in_the_phones_language():
+    """A club's live games (docs/remote.md) in German: the counts, a board's card and its
+    drawing, each board's drawing kept per language."""
+    from pawnlight.remote.club_view import ClubModel
+    from pawnlight.remote.live import encode, live_topic
+    from pawnlight.web.club_page import ClubFeed, create_club_app
+
+    from ..remote.test_club_page import game_after
+
+    model = ClubModel()
+    model.receive(live_topic("kitchen"), encode("kitchen", game_after(6, seed=48), 1.8e9))
+    client = create_club_app(ClubFeed(model)).test_client()
+    german = client.get("/", headers=GERMAN).get_data(as_text=True)
+    said = visible_text(german)
+    assert "Laufende Spiele" in said and "1 Brett" in said
+    assert "Spieler" in said and "6 Züge gespielt" in said
+    assert ">ZIEL</text>" in german
+    english = client.get("/").get_data(as_text=True)
+    assert "Live games" in english and ">HOME</text>" in english and "1 board" in english
