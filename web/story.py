@@ -15,8 +15,9 @@ from flask import Blueprint, jsonify, render_template, request
 
 from pawnlight.i18n.marks import N_
 from pawnlight.rules.board import COLOURS
+from pawnlight.rules.game import Game
 
-from . import language, view
+from . import language, story_words, view
 from .context import context
 from .errors import ApiError
 
@@ -126,17 +127,26 @@ def story_context(status: Mapping[str, Any], game_id: int, link: str) -> dict[st
     else:
         story = status["story"]
         colours = list(story["turns"][0]["chances"]) if story["turns"] else []
+        # The story's sentences are kept in English: another language says them again from
+        # the game's record (story_words.py); a record that cannot be read keeps them.
+        game = None if language.current() == "en" else _replayed(game_id)
+        points = [dict(point) for point in story["turning_points"]]
+        costly = [dict(move) for move in story["costly_moves"]]
+        if game is not None:
+            try:
+                for point in points:
+                    point["words"] = story_words.point_words(point, story, game)
+                for move in costly:
+                    move["words"] = story_words.costly_words(move, game)
+            except (KeyError, IndexError, ValueError, TypeError):
+                points = [dict(point) for point in story["turning_points"]]
+                costly = [dict(move) for move in story["costly_moves"]]
         found.update(
             story_chart=chart_svg(story),
             story_legend=[(c, PATTERN_WORDS.get(c, "")) for c in colours],
             pattern_words=PATTERN_NAMES,
-            story_points=[
-                {**point, "href": link.format(turn=point["turn"])}
-                for point in story["turning_points"]
-            ],
-            story_costly=[
-                {**move, "href": link.format(turn=move["turn"])} for move in story["costly_moves"]
-            ],
+            story_points=[{**point, "href": link.format(turn=point["turn"])} for point in points],
+            story_costly=[{**move, "href": link.format(turn=move["turn"])} for move in costly],
             story_error=round(float(story["estimator"]["error"]) * 100),
         )
     return found
@@ -188,19 +198,28 @@ def past_game(game_id: int):
     )
 
 
-def _turn_lines(game_id: int) -> list[dict[str, Any]]:
-    """The game's turns in words (no square codes), oldest first."""
-    from pawnlight.players.story import turn_words
+def _replayed(game_id: int) -> Game | None:
+    """The game played again from its record; None when its record cannot be read."""
     from pawnlight.store.errors import StoreError
     from pawnlight.store.record import decode, read_record
     from pawnlight.store.replay import replay_events
 
     try:
         record = read_record(decode(context().service.export(game_id).encode("utf-8")))
-        game = replay_events(record.config, record.events)
+        return replay_events(record.config, record.events)
     except (StoreError, KeyError, ValueError):
+        return None
+
+
+def _turn_lines(game_id: int) -> list[dict[str, Any]]:
+    """The game's turns in words (no square codes), oldest first, in the page's language."""
+    from pawnlight.players.story import turn_words
+
+    game = _replayed(game_id)
+    if game is None:
         return []
+    said = turn_words if language.current() == "en" else story_words.turn_words
     return [
-        {"number": n, "colour": COLOURS[t.colour], "words": turn_words(t, game)}
+        {"number": n, "colour": COLOURS[t.colour], "words": said(t, game)}
         for n, t in enumerate(game.history, 1)
     ]

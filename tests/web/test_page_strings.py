@@ -131,3 +131,30 @@ def test_the_club_page_is_in_the_phones_language():
     assert ">ZIEL</text>" in german
     english = client.get("/").get_data(as_text=True)
     assert "Live games" in english and ">HOME</text>" in english and "1 board" in english
+
+
+def test_the_storys_turns_are_said_again_in_the_phones_language(app):
+    """The story is told in English and kept so: another language says each turn again from the
+    game (a whole sentence per kind of move, the glossary's words)."""
+    import random
+
+    from pawnlight.players.story import turn_words
+    from pawnlight.rules import Deck
+    from pawnlight.rules.game import Game, GameConfig, Phase
+    from pawnlight.web import story_words
+
+    rng = random.Random(48)
+    deck, game = Deck(rng), Game(GameConfig(edition="hasbro-2002", players=("red", "blue")))
+    while len(game.history) < 30:
+        game.draw(deck.draw())
+        if game.phase == Phase.MOVE:
+            game.play(rng.choice(game.legal)) if game.legal else game.forfeit()
+    english = [turn_words(turn, game) for turn in game.history]
+    with app.test_request_context(headers=GERMAN):
+        app.preprocess_request()
+        german = [story_words.turn_words(turn, game) for turn in game.history]
+    assert any("aus dem START holen" in line for line in german), german
+    assert all(" von Rot" in line or " von Blau" in line for line in german), german
+    for line in german:
+        assert not {"pawn", "moving", "taking", "the"} & set(line.lower().split()), line
+    assert any("taking a pawn out of start" in line for line in english)

@@ -46,11 +46,6 @@ COMPANION = frozenset(
     {"phase-text", "warning", "corrections", "choices", "moves", "history", "announce"}
     | {"replay-label"}
 )
-#: The story's sentences (pawnlight.players.story: the turning points, the costly moves, a
-#: past game's turns) are told in English when the game ends and kept so in the journal: their
-#: translation is a task of its own (it needs the story kept as values, not words).  Only they
-#: are left out, by where they are; the story's own frame (headings, chart, legend) is checked.
-STORY = re.compile(r"^(story-points a|story-costly a|turn-\d+ li)$")
 
 #: Every text a person sees on the page, with where it is: each text node that is rendered
 #: (``<details>`` opened first: what is inside is one tap away), the options of the forms,
@@ -103,7 +98,7 @@ def english_on(page, language: str, seen: str) -> list[str]:
     leaks = []
     for where, text in page.evaluate(COLLECT):
         left = sorted(words_of(text) & english() - own_words(language) - ALLOWED)
-        if left and not STORY.match(where):
+        if left:
             leaks.append(f"{seen}: #{where}: {left} in {text[:140]!r}")
     return leaks
 
