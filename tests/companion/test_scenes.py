@@ -83,16 +83,20 @@ SCENARIOS = [
 ]
 
 
+@pytest.mark.parametrize("patterns", [False, True], ids=["colours", "patterns"])
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda f: f.__name__)
-def test_the_board_draws_from_the_scene_what_the_companion_paints(scenario):
+def test_the_board_draws_from_the_scene_what_the_companion_paints(scenario, patterns):
     bench = scenario()
+    if patterns:  # issue #48: the colour-free patterns are scenes the board runs too
+        bench.command("settings", patterns=True)
     scene = picture_for(bench.companion, bench.now, record=False).scene
     assert scene is not None and scene.effects, "an animated picture is a scene with effects"
     start = round(bench.now * 1000)
-    end = start + 4000
+    # The patterns' 2.4 s cycle holds every one of their phases; 11 ms steps pass through them.
+    end, step = (start + 2400, 11) if patterns else (start + 4000, 7)
     if bench.companion.asking_until is not None:  # the question lapses: another picture
         end = min(end, round(bench.companion.asking_until * 1000))
-    for ms in range(start, end, 7):  # every blink, breath and chase passes through
+    for ms in range(start, end, step):  # every blink, breath and chase passes through
         painted = frame_for(bench.companion, ms / 1000)
         drawn = scene.frame_at(ms)
         for led, (ours, board) in enumerate(zip(painted, drawn, strict=True)):
@@ -160,3 +164,37 @@ def test_the_owner_sends_a_scene_once_and_frames_to_a_board_without_scenes(tmp_p
     else:
         assert link.scenes == []
         assert link.frames == [dimmed(show.frame, 0.5) for show in shows]
+
+
+def test_a_brightness_change_relights_a_still_board():
+    """A picture that does not move (the pawns to set out) goes out again at the new
+    brightness: it once stayed at the old one until something else changed."""
+    bench = Bench()
+    bench.command("new_game", players=["red", "blue"])
+    assert bench.companion.phase == "setup"
+    shows_over(bench, 0.5)  # the still picture is out
+    bench.effects.clear()
+    bench.command("settings", brightness=0.3)
+    assert [e for e in bench.effects if isinstance(e, ShowLeds)]
+    bench.effects.clear()
+    bench.command("settings", night=True)  # the night level: the LEDs go out again
+    assert [e for e in bench.effects if isinstance(e, ShowLeds)]
+    bench.effects.clear()
+    bench.command("settings", settle=0.5)  # the same light: nothing to send
+    assert not [e for e in bench.effects if isinstance(e, ShowLeds)]
+
+
+def test_at_night_the_owner_sends_the_night_level(tmp_path):
+    bench = started()
+    bench.command("settings", brightness=0.8, night=True, night_level=0.1)
+    shows = shows_over(bench, 1.0)
+    link = Link(scenes=False)
+    owner = Owner(
+        bench.companion,
+        tmp_path / "journal.sqlite",
+        send_leds=lambda frame: link.frames.append(tuple(frame)),
+        send_scene=link.send_scene,
+    )
+    owner._execute(list(shows))
+    assert link.frames == [dimmed(show.frame, 0.1) for show in shows]
+    assert max(max(rgb) for frame in link.frames for rgb in frame) <= round(255 * 0.1)

@@ -171,3 +171,34 @@ def test_damaged_saved_settings_are_reported_and_the_game_still_resumes(tmp_path
         assert "saved settings are damaged" in state["warning"]
     finally:
         owner.stop()
+
+
+def test_the_led_patterns_and_the_night_level_survive_a_restart(tmp_path):
+    """Issue #48: the colour-free patterns and the night level are kept like the brightness."""
+    from pawnlight.board.layout import Layout
+    from pawnlight.companion.deck import CardDeck, simulated_uids
+    from pawnlight.companion.machine import Companion
+    from pawnlight.runtime.owner import Owner
+
+    from .test_owner_sim import wait_for
+
+    path = tmp_path / "journal.sqlite3"
+    changes = {"patterns": True, "night": True, "night_level": 0.2, "brightness": 0.9}
+
+    def owner() -> Owner:
+        return Owner(Companion(Layout.named("colour"), CardDeck(simulated_uids())), path)
+
+    first = owner()
+    first.start()
+    try:
+        first.command("settings", changes)
+    finally:
+        first.stop()
+    second = owner()
+    second.start()
+    try:
+        state = wait_for(second, lambda s: s["settings"]["patterns"])
+        assert {name: state["settings"][name] for name in changes} == changes
+        assert second.companion.settings.level == 0.2  # the LEDs at the night level
+    finally:
+        second.stop()

@@ -3,9 +3,12 @@ writing of the PCB command's netlists and strip boards shared by the PCB tests."
 
 from __future__ import annotations
 
+import fcntl
 import importlib.util
+import json
 import os
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,12 +34,35 @@ def has_pcbnew() -> bool:
     return done.returncode == 0
 
 
+def once_per_run(
+    tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]
+) -> Path:
+    """A folder ``make`` fills once per test run, shared by every pytest-xdist worker: the first
+    worker to ask writes it under a lock, the others wait for it and read it.  (A session fixture
+    alone runs once per worker: with three workers the parts and strips were made three times.)"""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:  # one process: nothing to share
+        out = tmp_path_factory.mktemp(name)
+        make(out)
+        return out
+    shared = tmp_path_factory.getbasetemp().parent  # this run's folder, above each worker's
+    out, done = shared / name, shared / f"{name}.done"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also on a failure
+        if not done.exists():
+            out.mkdir(exist_ok=True)
+            make(out)
+            done.touch()
+    return out
+
+
 @pytest.fixture(scope="session")
 def build_files(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``pawnlight hardware parts --out DIR`` once per session (OpenSCAD renders 3 parts)."""
-    out = tmp_path_factory.mktemp("build") / "board"
-    assert main(["hardware", "parts", "--out", str(out)]) == 0
-    return out
+    """``pawnlight hardware parts --out DIR`` once per run (OpenSCAD renders 3 parts)."""
+
+    def make(folder: Path) -> None:
+        assert main(["hardware", "parts", "--out", str(folder / "board")]) == 0
+
+    return once_per_run(tmp_path_factory, "build", make) / "board"
 
 
 @dataclass(frozen=True)
@@ -75,13 +101,26 @@ def pcb_written(tmp_path_factory: pytest.TempPathFactory) -> PcbWritten:
     from pawnlight_hardware.pcb.netlist import read_netlist
     from pawnlight_hardware.wiring import load_wiring
 
-    out = tmp_path_factory.mktemp("pcb")
-    report = Report()
-    checked = write_netlists(load_wiring(), out, report)
-    netlists = {
-        c.name: read_netlist((out / "netlists" / f"{c.name}.net").read_text(encoding="utf-8"))
-        for c in checked
-    }
-    paths = write_strip_boards(netlists, out)
-    boards = {p.stem.removeprefix("strip-"): p for p in paths}
-    return PcbWritten(out, netlists, dict(report.erc), boards)
+    def make(out: Path) -> None:
+        report = Report()
+        checked = write_netlists(load_wiring(), out, report)
+        netlists = {c.name: read(out, c.name) for c in checked}
+        paths = write_strip_boards(netlists, out)
+        written = {
+            "erc": report.erc,
+            "netlists": [c.name for c in checked],
+            "boards": {p.stem.removeprefix("strip-"): str(p.relative_to(out)) for p in paths},
+        }
+        (out / "written.json").write_text(json.dumps(written), encoding="utf-8")
+
+    def read(out: Path, name: str) -> Netlist:
+        return read_netlist((out / "netlists" / f"{name}.net").read_text(encoding="utf-8"))
+
+    out = once_per_run(tmp_path_factory, "pcb", make)
+    written = json.loads((out / "written.json").read_text(encoding="utf-8"))
+    return PcbWritten(
+        out,
+        {name: read(out, name) for name in written["netlists"]},
+        {name: (errors, warnings) for name, (errors, warnings) in written["erc"].items()},
+        {design: out / file for design, file in written["boards"].items()},
+    )

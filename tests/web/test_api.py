@@ -250,8 +250,12 @@ def test_settings_reach_the_companion(client, service):
         "settle": 0.5,
         "speech": False,
         "language": "en",
+        "patterns": False,
+        "night": False,
+        "night_level": 0.12,
     }
-    settings = {"brightness": 0.25, "settle": 0.5, "speech": False, "language": "en"}
+    settings = {**response.json}
+    del settings["ok"]
     assert client.get("/api/state").json["settings"] == settings
     # Spoken announcements are off until the owner turns them on.
     response = client.post("/api/settings", json={"speech": True}, headers=OWNER)
@@ -259,6 +263,20 @@ def test_settings_reach_the_companion(client, service):
     assert client.get("/api/state").json["settings"]["speech"] is True
     response = client.post("/api/settings", json={"speech": "yes"}, headers=OWNER)
     assert response.status_code == 400 and "true or false" in response.json["error"]
+    # Issue #48: the colour-free LED patterns and the night level are settings like these.
+    response = client.post(
+        "/api/settings", json={"patterns": True, "night": True, "night_level": 0.05}, headers=OWNER
+    )
+    assert response.json["patterns"] is True and response.json["night"] is True
+    assert client.get("/api/state").json["settings"]["night_level"] == 0.05
+    for body, words in (
+        ({"patterns": 1}, "patterns must be true or false"),
+        ({"night": "on"}, "night must be true or false"),
+        ({"night_level": 0.01}, "night_level must be between 0.05 and 0.5"),
+        ({"night_level": "low"}, "night_level must be a number"),
+    ):
+        response = client.post("/api/settings", json=body, headers=OWNER)
+        assert response.status_code == 400 and words in response.json["error"]
 
 
 @pytest.mark.parametrize(

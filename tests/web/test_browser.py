@@ -111,6 +111,19 @@ def test_the_owner_logs_in_and_starts_a_game(phone, served, service, expect):
     phone.get_by_label("Owner PIN").fill(PIN)
     phone.get_by_role("button", name="Log in").click()
     expect(phone.locator("#owner-tools")).to_be_visible()
+    # Issue #48: one tap dims the LEDs to the night level; the patterns are a Board setting.
+    phone.get_by_role("button", name="Night level for the LEDs").click()
+    expect(phone.locator("#night-toggle")).to_have_attribute("aria-pressed", "true")
+    assert service.commands[-1] == ("settings", {"night": True})
+    phone.locator("#settings summary").click()
+    phone.locator("#patterns").check()
+    phone.get_by_role("button", name="Save settings").click()
+    expect(phone.locator("#owner-status")).to_have_text("Settings saved.")
+    name, sent = service.commands[-1]
+    assert name == "settings" and sent["patterns"] is True and sent["night"] is True
+    assert sent["night_level"] == 0.12
+    screenshot(phone, "owner-board-settings")
+    phone.locator("#settings summary").click()
     phone.get_by_label("Rule book").select_option("parker-1950")
     phone.get_by_label("Game", exact=True).select_option("points")
     phone.locator('input[name="players"][value="blue"]').uncheck()

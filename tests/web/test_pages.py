@@ -425,3 +425,23 @@ def test_no_square_code_or_internal_name_on_the_pages_a_family_sees(client, serv
 
 def test_the_past_games_page_says_so_when_there_are_none(client):
     assert "No games yet." in page(client, "/games")
+
+
+def test_the_board_settings_show_the_led_patterns_and_the_night_level(client, service):
+    """Issue #48: the owner's Board settings show the saved patterns and night level, and the
+    one-tap Night button says whether the LEDs are at it; a lit place carries its letter."""
+    html = page(client)
+    assert re.search(r'<input id="patterns" name="patterns" type="checkbox">', html)
+    assert 'aria-pressed="false"' in html.split('id="night-toggle"')[1].split(">")[0]
+    service.command("settings", {"patterns": True, "night": True, "night_level": 0.2})
+    service.start(("red", "blue"))
+    service.scan("1")
+    html = page(client)
+    assert '<input id="patterns" name="patterns" type="checkbox" checked>' in html
+    assert '<input id="night" name="night" type="checkbox" checked>' in html
+    assert 'id="night-level" name="night_level" type="range"' in html and 'value="0.2"' in html
+    assert ">20 %</output>" in html
+    assert 'aria-pressed="true"' in html.split('id="night-toggle"')[1].split(">")[0]
+    # T4, red's destination, is marked with red's letter as red's pawns are.
+    mark = html.split('data-lit="T4" data-role="destination"')[1]
+    assert re.match(r'[^<]*/><text class="lit-letter"[^>]*fill="#a3162a"[^>]*>R</text>', mark)

@@ -242,17 +242,40 @@
     brightness.addEventListener("input", function () {
       shownBrightness.textContent = Math.round(brightness.value * 100).toLocaleString(document.documentElement.lang || "en") + " %";
     });
+    var nightLevel = document.getElementById("night-level");
+    var shownNightLevel = document.getElementById("night-level-out");
+    nightLevel.addEventListener("input", function () {
+      shownNightLevel.textContent = Math.round(nightLevel.value * 100) + " %";
+    });
     settingsForm.addEventListener("submit", function (event) {
       event.preventDefault();
       var body = {
         brightness: Number(brightness.value),
-        settle: Number(document.getElementById("settle").value)
+        settle: Number(document.getElementById("settle").value),
+        patterns: document.getElementById("patterns").checked,
+        night: document.getElementById("night").checked,
+        night_level: Number(nightLevel.value)
       };
       var speech = document.getElementById("speech");
       if (speech) body.speech = speech.checked;
       var voiceLanguage = document.getElementById("voice-language");
       if (voiceLanguage) body.language = voiceLanguage.value;
       act("/api/settings", body, P.t("Settings saved."));
+    });
+  }
+
+  // One tap for the night level (the LEDs dimmed for a dark room), and one tap back.
+  var nightToggle = document.getElementById("night-toggle");
+  if (nightToggle) {
+    nightToggle.addEventListener("click", function () {
+      var night = nightToggle.getAttribute("aria-pressed") !== "true";
+      act("/api/settings", { night: night }, nightToggle.dataset[night ? "on" : "off"])
+        .then(function (result) {
+          if (!result.ok) return;
+          nightToggle.setAttribute("aria-pressed", night ? "true" : "false");
+          var box = document.getElementById("night");
+          if (box) box.checked = night;
+        });
     });
   }
 

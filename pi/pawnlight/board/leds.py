@@ -14,16 +14,15 @@ The colours and patterns are documented, with a picture, in docs/leds.md.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
-from pawnlight.firmware import protocol
-from pawnlight.rules.board import HOME, START, TRACK_SQUARES, Place
+from pawnlight.rules.board import HOME, START, TRACK_SQUARES, Place, Slide
 from pawnlight.rules.moves import Move, Options, Step
 from pawnlight.rules.position import Position
 
+from . import led_patterns
 from .cells import (
     CELL_KEYS,
     CELLS,
@@ -34,14 +33,30 @@ from .cells import (
     cells_of,
     slide_led_key,
 )
+from .effects import (
+    OFF,
+    RGB,
+    Animation,
+    Frame,
+    Scene,
+    blink,
+    blinking,
+    breathe,
+    breathing,
+    chase_lit,
+    chasing,
+    scale,
+)
+from .effects import SceneEffect as SceneEffect  # re-exported: callers import them from here
+from .effects import dim as dim
+from .effects import dimmed_scene as dimmed_scene
 from .guidance import Correction, Fix
 from .layout import Layout
 from .recognise import Ambiguous, Decision, InProgress, Mismatch, Recognised
 
-RGB = tuple[int, int, int]
-Frame = tuple[RGB, ...]
+#: What a paint animates: one effect, or a pattern's effects drawn in order over the same LEDs.
+Effect = Animation | tuple[Animation, ...]
 
-OFF: RGB = (0, 0, 0)
 WHITE: RGB = (255, 255, 255)
 #: Amber: a slide that would fire.
 SLIDE_WARNING: RGB = (255, 90, 0)
@@ -60,27 +75,6 @@ SLIDE_CHASE_STEP = 0.15  # seconds per LED of the amber chase along a slide chan
 CANDIDATE_PERIOD = 1.0  # an ambiguous board shows each candidate move for this long
 DIM = 0.25  # pawns that can move, and corrections after the first
 TURN_LOW, TURN_HIGH = 0.08, 0.45  # breathing range of the turn indicator
-
-
-def scale(rgb: RGB, factor: float) -> RGB:
-    return (round(rgb[0] * factor), round(rgb[1] * factor), round(rgb[2] * factor))
-
-
-def blink(at: float, hz: float, duty: float = 0.5) -> bool:
-    """On for the first ``duty`` of every period; a pure function of time, by the board's own
-    rule for a BLINK effect (whole milliseconds), so the Pi's frame and the board's agree."""
-    period = round(1000 / hz)
-    return (round(at * 1000) % period) * 256 < min(255, round(duty * 256)) * period
-
-
-def chase_lit(at: float, step: float, count: int) -> int:
-    """How many LEDs of a chase of ``count`` are lit at ``at`` (the board's CHASE rule)."""
-    return (round(at * 1000) // round(step * 1000)) % (count + 1)
-
-
-def breathe(at: float, period: float, low: float, high: float) -> float:
-    """A smooth rise and fall between ``low`` and ``high``, lowest at multiples of ``period``."""
-    return low + (high - low) * (1 - math.cos(2 * math.pi * at / period)) / 2
 
 
 class Lit(NamedTuple):
@@ -115,76 +109,6 @@ class Role(StrEnum):
 ASK_BLINK_HZ = 2.0
 
 
-class Animation(NamedTuple):
-    """An animation the board runs itself (an LED_SCENE effect, docs/protocol.md): BLINK,
-    BREATHE or CHASE with the protocol's parameters.  ``group`` keeps two effects of the same
-    look apart (two slides' chases must not run as one long chase)."""
-
-    kind: int
-    period_ms: int
-    a: int
-    b: int
-    on: RGB
-    off: RGB | None
-    group: int = -1
-
-
-def blinking(on: RGB, hz: float, duty: float = 0.5, off: RGB | None = OFF) -> Animation:
-    """``on`` for the first ``duty`` of each period, else ``off`` (None: what lies under)."""
-    return Animation(protocol.BLINK, round(1000 / hz), min(255, round(duty * 256)), 0, on, off)
-
-
-def breathing(rgb: RGB, period: float, low: float, high: float) -> Animation:
-    """``rgb`` rising from ``low`` to ``high`` of its brightness and back, lowest at t = 0."""
-    return Animation(
-        protocol.BREATHE, round(period * 1000), round(low * 255), round(high * 255), rgb, OFF
-    )
-
-
-def chasing(rgb: RGB, step: float, group: int) -> Animation:
-    """LEDs lit one after another along their list, then all dark, ``step`` seconds each."""
-    return Animation(protocol.CHASE, round(step * 1000), 0, 0, rgb, OFF, group)
-
-
-#: One effect of a scene as protocol.encode_scene takes it: (kind, period_ms, a, b, on, off, the
-#: LEDs it runs on).
-SceneEffect = tuple[int, int, int, int, RGB, RGB | None, tuple[int, ...]]
-
-
-class Scene(NamedTuple):
-    """A picture the board animates itself: the still ``base`` and the ``effects`` drawn over
-    it, as protocol.encode_scene takes them.  The Pi sends it once; the board runs it."""
-
-    base: Frame
-    effects: tuple[SceneEffect, ...]
-
-    def frame_at(self, ms: int) -> Frame:
-        """What the board shows ``ms`` into the scene (protocol.render_scene, as the Pico)."""
-        flat = bytes(c for rgb in self.base for c in rgb)
-        out = protocol.render_scene(flat, self.effects, ms, bytearray(len(flat)))
-        return tuple((out[i], out[i + 1], out[i + 2]) for i in range(0, len(out), 3))
-
-
-def dimmed_scene(scene: Scene, brightness: float) -> Scene:
-    """The scene at the owner's brightness (as companion.lights.dimmed does to a frame)."""
-    if brightness >= 1.0:
-        return scene
-    base = tuple(scale(rgb, brightness) for rgb in scene.base)
-    effects = tuple(
-        (
-            kind,
-            period,
-            a,
-            b,
-            scale(on, brightness),
-            None if off is None else scale(off, brightness),
-            leds,
-        )
-        for kind, period, a, b, on, off, leds in scene.effects
-    )
-    return Scene(base, effects)
-
-
 class Canvas:
     """A frame being painted; later paint covers earlier paint.
 
@@ -194,12 +118,17 @@ class Canvas:
     every instant: the board runs it instead of the Pi sending 25 frames a second.
     """
 
-    def __init__(self, layout: Layout, record: bool = True) -> None:
+    def __init__(self, layout: Layout, record: bool = True, patterns: bool = False) -> None:
         self.layout = layout
         self.leds: list[RGB] = [OFF] * LEDS
         self.base: list[RGB] = [OFF] * LEDS  # what lies under the effects
         self._effects: dict[Animation, list[int]] = {}
-        self._effect_of: dict[int, Animation] = {}
+        self._effect_of: dict[int, tuple[Animation, ...]] = {}
+        #: The group of an effect drawn after another on the same LEDs (a pattern's gate): one
+        #: per first effect, so the scene always draws the pair in their order.
+        self._after: dict[Animation, int] = {}
+        #: Colour-free patterns as well as colours (led_patterns.py, the owner's setting).
+        self.patterns = patterns
         #: False once something moves that no effect describes (the celebration's comets):
         #: such a picture goes out as frames.
         self.still = True
@@ -208,21 +137,32 @@ class Canvas:
         #: which are painted up to 25 times a second.
         self.record = record
 
-    def _paint(self, index: int, rgb: RGB | None, effect: Animation | None) -> None:
-        old = self._effect_of.pop(index, None)
-        if old is not None:
+    def _paint(self, index: int, rgb: RGB | None, effect: Effect | None) -> None:
+        for old in self._effect_of.pop(index, ()):
             self._effects[old].remove(index)
         if effect is None:
             assert rgb is not None
             self.base[index] = rgb
         else:
-            self._effects.setdefault(effect, []).append(index)
-            self._effect_of[index] = effect
+            effects = (effect,) if isinstance(effect, Animation) else effect
+            if len(effects) > 1:
+                group = self._after.setdefault(effects[0], len(self._after))
+                effects = (effects[0], *(e._replace(group=group) for e in effects[1:]))
+            for each in effects:
+                self._effects.setdefault(each, []).append(index)
+            self._effect_of[index] = effects
         if rgb is not None:
             self.leds[index] = rgb
 
+    def coloured(self, rgb: RGB, colour: int, at: float) -> tuple[RGB, Effect | None]:
+        """A place lit steady in a pawn's colour: with patterns on, its colour's dips too."""
+        if not self.patterns or colour < 0:
+            return rgb, None
+        pattern = led_patterns.steady(rgb, colour)
+        return led_patterns.now(pattern, at), pattern
+
     def cell(
-        self, cell: int, rgb: RGB | None, lit: Lit | None = None, effect: Animation | None = None
+        self, cell: int, rgb: RGB | None, lit: Lit | None = None, effect: Effect | None = None
     ) -> None:
         """Paint a cell: ``rgb`` now (None: leave what is under, a blink's dark half), and
         ``effect`` the animation it is an instant of."""
@@ -241,7 +181,7 @@ class Canvas:
         place: int,
         rgb: RGB | None,
         lit: Lit | None = None,
-        effect: Animation | None = None,
+        effect: Effect | None = None,
     ) -> None:
         """A pawn's place: a square, or every spot of its START or HOME."""
         if place in (START, HOME):
@@ -251,14 +191,14 @@ class Canvas:
             self.cell(cell_of(colour, place), rgb, lit, effect)
 
     def spot(
-        self, place: Place, rgb: RGB | None, lit: Lit | None = None, effect: Animation | None = None
+        self, place: Place, rgb: RGB | None, lit: Lit | None = None, effect: Effect | None = None
     ) -> None:
         """A place named on its own: a square, or every spot of a whole START or HOME."""
         for cell in cells_of(place):
             self.cell(cell, rgb, lit, effect)
 
     def slide_channel(
-        self, square: int, rgb: RGB, lit: Lit | None = None, effect: Animation | None = None
+        self, square: int, rgb: RGB, lit: Lit | None = None, effect: Effect | None = None
     ) -> None:
         self._paint(self.layout.slide_led(square), rgb, effect)
         if lit is not None and self.record:
@@ -305,29 +245,41 @@ def _steps(canvas: Canvas, steps: Iterable[Step], at: float, role: Role = Role.D
     steps = list(steps)
     for step in steps:
         if step.origin not in (START, HOME):
-            dim = scale(PAWN_COLOURS[step.colour], DIM)
-            canvas.place(step.colour, step.origin, dim, Lit(Role.PAWN, step.colour))
+            rgb, effect = canvas.coloured(scale(PAWN_COLOURS[step.colour], DIM), step.colour, at)
+            canvas.place(step.colour, step.origin, rgb, Lit(Role.PAWN, step.colour), effect)
     for step in steps:
-        canvas.place(step.colour, step.final, PAWN_COLOURS[step.colour], Lit(role, step.colour))
+        rgb, effect = canvas.coloured(PAWN_COLOURS[step.colour], step.colour, at)
+        canvas.place(step.colour, step.final, rgb, Lit(role, step.colour), effect)
     for step in steps:
-        if step.slide is None:
-            continue
-        canvas.cell(step.slide.triangle, SLIDE_WARNING, Lit(Role.SLIDE, step.slide.colour))
-        channel = step.slide.channel
-        lit = chase_lit(at, SLIDE_CHASE_STEP, len(channel))
-        chase = chasing(SLIDE_WARNING, SLIDE_CHASE_STEP, step.slide.triangle)
-        for index, square in enumerate(channel):
-            rgb = SLIDE_WARNING if index < lit else OFF
-            canvas.slide_channel(square, rgb, Lit(Role.SLIDE, step.slide.colour), chase)
+        if step.slide is not None:
+            _slide(canvas, step.slide, at)
     on = blink(at, BUMP_BLINK_HZ)
-    bump = blinking(WHITE, BUMP_BLINK_HZ, off=None)
+    # With patterns on, the blink's dark half is dark: an even blink, whatever lies under.
+    bump = blinking(WHITE, BUMP_BLINK_HZ, off=OFF if canvas.patterns else None)
     for step in steps:
         hit = [(square, Lit(Role.BUMP, colour)) for colour, square in step.bumped]
         if step.swapped >= 0:
             hit.append((step.target, Lit(Role.SWITCH, step.swapped)))
         for square, meaning in hit:
             # The blink's dark half leaves what lies under it, and the square is still lit.
-            canvas.cell(square, WHITE if on else None, meaning, bump)
+            canvas.cell(square, WHITE if on else bump.off, meaning, bump)
+
+
+def _slide(canvas: Canvas, slide: Slide, at: float) -> None:
+    """A slide that would fire: its triangle steady amber and a chase down its channel; with
+    patterns on, the triangle is the chase's first LED (the lights run, then all go dark)."""
+    lit = Lit(Role.SLIDE, slide.colour)
+    chase = chasing(SLIDE_WARNING, SLIDE_CHASE_STEP, slide.triangle)
+    channel = slide.channel
+    if canvas.patterns:
+        count = chase_lit(at, SLIDE_CHASE_STEP, len(channel) + 1)
+        canvas.cell(slide.triangle, SLIDE_WARNING if count > 0 else OFF, lit, chase)
+        count -= 1
+    else:
+        canvas.cell(slide.triangle, SLIDE_WARNING, lit)
+        count = chase_lit(at, SLIDE_CHASE_STEP, len(channel))
+    for index, square in enumerate(channel):
+        canvas.slide_channel(square, SLIDE_WARNING if index < count else OFF, lit, chase)
 
 
 def turn_picture(
@@ -337,20 +289,27 @@ def turn_picture(
     at: float,
     role: Role = Role.DESTINATION,
     record: bool = True,
+    patterns: bool = False,
 ) -> Picture:
-    """Whose turn it is and every legal move of the scanned card."""
-    canvas = Canvas(layout, record)
+    """Whose turn it is and every legal move of the scanned card (``patterns``: the colour-free
+    patterns too, led_patterns.py)."""
+    canvas = Canvas(layout, record, patterns)
     _turn(canvas, player, at)
     _steps(canvas, (step for move in _moves(moves) for step in move.steps), at, role)
     return canvas.picture()
 
 
 def progress_picture(
-    layout: Layout, player: int, progress: InProgress, at: float, record: bool = True
+    layout: Layout,
+    player: int,
+    progress: InProgress,
+    at: float,
+    record: bool = True,
+    patterns: bool = False,
 ) -> Picture:
     """Part-way through a move: only the steps still to do of the moves still possible (after
     a split 7's first part, the choices for the second)."""
-    canvas = Canvas(layout, record)
+    canvas = Canvas(layout, record, patterns)
     _turn(canvas, player, at)
     _steps(canvas, (step for steps in progress.remaining for step in steps), at)
     return canvas.picture()
@@ -363,10 +322,11 @@ def candidates_picture(
     at: float,
     record: bool = True,
     chosen: Move | None = None,
+    patterns: bool = False,
 ) -> Picture:
     """A board that fits several moves: each candidate in turn, the others dim; ``chosen``
     (the one the board's Hint button stepped to) lit alone, steady, for Confirm to take."""
-    canvas = Canvas(layout, record)
+    canvas = Canvas(layout, record, patterns)
     _turn(canvas, player, at)
     moves = ambiguous.moves
     if chosen is not None and chosen in moves:
@@ -376,8 +336,10 @@ def candidates_picture(
     for index, move in enumerate(moves):
         if index != shown:
             for step in move.steps:
-                dim = scale(PAWN_COLOURS[step.colour], DIM)
-                canvas.place(step.colour, step.final, dim, Lit(Role.CHOICE, step.colour))
+                dimmed = scale(PAWN_COLOURS[step.colour], DIM)
+                rgb, effect = canvas.coloured(dimmed, step.colour, at)
+                lit = Lit(Role.CHOICE, step.colour)
+                canvas.place(step.colour, step.final, rgb, lit, effect)
     if moves:
         _steps(canvas, moves[shown].steps, at, Role.CHOICE)
     # Each candidate is shown in turn: every place any of them lights is lit.
@@ -389,13 +351,14 @@ def candidates_picture(
     return canvas.picture()
 
 
-def recognised_picture(layout: Layout, move: Move, record: bool = True) -> Picture:
+def recognised_picture(
+    layout: Layout, move: Move, record: bool = True, at: float = 0.0, patterns: bool = False
+) -> Picture:
     """The move made: where its pawns ended, steady."""
-    canvas = Canvas(layout, record)
+    canvas = Canvas(layout, record, patterns)
     for step in move.steps:
-        canvas.place(
-            step.colour, step.final, PAWN_COLOURS[step.colour], Lit(Role.MOVED, step.colour)
-        )
+        rgb, effect = canvas.coloured(PAWN_COLOURS[step.colour], step.colour, at)
+        canvas.place(step.colour, step.final, rgb, Lit(Role.MOVED, step.colour), effect)
     return canvas.picture()
 
 
@@ -408,10 +371,12 @@ def guidance_picture(
     at: float,
     player: int = -1,
     record: bool = True,
+    patterns: bool = False,
 ) -> Picture:
     """Corrections: the first one blinking (clear: fast white; fill: slow, in the colour that
-    belongs there; unreadable: fast magenta), the rest dim so the whole job is visible."""
-    canvas = Canvas(layout, record)
+    belongs there; unreadable: fast magenta), the rest dim so the whole job is visible.  With
+    ``patterns``, a place to fill flashes its colour's count, an unreadable pawn pulses."""
+    canvas = Canvas(layout, record, patterns)
     if player >= 0:
         _turn(canvas, player, at)
     for index, correction in enumerate(corrections):
@@ -426,7 +391,11 @@ def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) 
     if correction.action == Fix.CHECK:
         assert correction.source is not None
         lit = Lit(Role.CHECK, correction.colour)
-        if first:
+        if first and canvas.patterns:  # a smooth pulse: apart from a place to clear's flicker
+            level = breathe(at, led_patterns.CHECK_PULSE, 0.1, 1.0)
+            effect = breathing(ERROR, led_patterns.CHECK_PULSE, 0.1, 1.0)
+            canvas.spot(correction.source, scale(ERROR, level), lit, effect)
+        elif first:
             rgb = ERROR if blink(at, CHECK_BLINK_HZ) else OFF
             canvas.spot(correction.source, rgb, lit, blinking(ERROR, CHECK_BLINK_HZ))
         else:
@@ -442,11 +411,15 @@ def _correction(canvas: Canvas, correction: Correction, at: float, first: bool) 
             canvas.spot(correction.source, scale(WHITE, DIM), lit)
     if correction.action in (Fix.PUT, Fix.MOVE):
         assert correction.target is not None
-        if first:
+        if first and canvas.patterns and correction.colour >= 0:
+            pattern = led_patterns.flashes(colour, correction.colour)
+            canvas.spot(correction.target, led_patterns.now(pattern, at), lit, pattern)
+        elif first:
             rgb = colour if blink(at, PUT_BLINK_HZ, 0.7) else OFF
             canvas.spot(correction.target, rgb, lit, blinking(colour, PUT_BLINK_HZ, 0.7))
         else:
-            canvas.spot(correction.target, scale(colour, DIM), lit)
+            rgb, still = canvas.coloured(scale(colour, DIM), correction.colour, at)
+            canvas.spot(correction.target, rgb, lit, still)
 
 
 def error_picture(
@@ -514,32 +487,42 @@ def picture(
     role: Role = Role.DESTINATION,
     record: bool = True,
     chosen: Move | None = None,
+    patterns: bool = False,
 ) -> Picture:
     """The picture for a turn in progress: the one that fits the recogniser's decision
-    (``chosen``: of several candidates, the one stepped to on the board)."""
+    (``chosen``: of several candidates, the one stepped to on the board; ``patterns``: the
+    colour-free patterns too)."""
     if isinstance(decision, Mismatch):
-        return guidance_picture(layout, decision.corrections, at, player, record)
+        return guidance_picture(layout, decision.corrections, at, player, record, patterns)
     if isinstance(decision, InProgress):
-        return progress_picture(layout, player, decision, at, record)
+        return progress_picture(layout, player, decision, at, record, patterns)
     if isinstance(decision, Ambiguous):
-        return candidates_picture(layout, player, decision, at, record, chosen)
+        return candidates_picture(layout, player, decision, at, record, chosen, patterns)
     if isinstance(decision, Recognised):
-        return recognised_picture(layout, decision.move, record)
-    return turn_picture(layout, player, moves, at, role, record)
+        return recognised_picture(layout, decision.move, record, at, patterns)
+    return turn_picture(layout, player, moves, at, role, record, patterns)
 
 
-def position_picture(layout: Layout, position: Position, record: bool = True) -> Picture:
+def position_picture(
+    layout: Layout,
+    position: Position,
+    record: bool = True,
+    at: float = 0.0,
+    patterns: bool = False,
+) -> Picture:
     """Every pawn's place lit in its colour: a board test, and a picture of a position."""
-    canvas = Canvas(layout, record)
+    canvas = Canvas(layout, record, patterns)
     for colour, place in position.items():
         if place in (START, HOME):
             continue
-        canvas.place(colour, place, PAWN_COLOURS[colour], Lit(Role.POSITION, colour))
+        rgb, effect = canvas.coloured(PAWN_COLOURS[colour], colour, at)
+        canvas.place(colour, place, rgb, Lit(Role.POSITION, colour), effect)
     for colour in position.colours:
+        rgb, effect = canvas.coloured(PAWN_COLOURS[colour], colour, at)
         for place in (START, HOME):
             cells = area_cells(place, colour)
             for cell in cells[: position.count(colour, place)]:
-                canvas.cell(cell, PAWN_COLOURS[colour], Lit(Role.POSITION, colour))
+                canvas.cell(cell, rgb, Lit(Role.POSITION, colour), effect)
     return canvas.picture()
 
 

@@ -61,12 +61,15 @@ SIZE = GRID * SCALE
 FILL = {"red": "#d7263d", "blue": "#1e63d6", "yellow": "#f2c200", "green": "#16984a"}
 TINT = {"red": "#fbd3d7", "blue": "#d3e0fb", "yellow": "#fbefb4", "green": "#cdeedb"}
 #: Letters on the pawns, so colours can be told apart without seeing colour.
-INK = {"red": "#ffffff", "blue": "#ffffff", "yellow": "#1b1b1b", "green": "#ffffff"}
+INK = {"red": "#ffffff", "blue": "#ffffff", "yellow": "#1b1b1b", "green": "#1b1b1b"}
+#: The same letters on a lit place (a destination, a place to fill): the colours' text shades,
+#: readable on the light board (web/static/style.css's --red ...; tests/web/test_contrast.py).
+LETTER = {"red": "#a3162a", "blue": "#1d4fb8", "yellow": "#7a5d00", "green": "#0f6a35"}
 BOARD = "#efe8d8"
 SQUARE = "#fffdf8"
 LINE = "#b3aa96"
 TEXT = "#4a4436"
-AMBER = "#ff6a00"  # the LEDs' slide warning
+AMBER = "#e05a00"  # the LEDs' slide warning, dark enough to stand out on a square (3:1)
 NEAR_BLACK = "#1b1b1b"  # outlines, the centre's words, the guidance arrows
 SLIDE_LED_OFF = "#8d8672"  # an unlit slide-channel LED, still visible as a dot
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
@@ -472,8 +475,45 @@ MAGENTA = "#d1008a"  # the LEDs' fault colour
 GOLD = "#e0a800"
 
 
+def _letter(point: tuple[float, float], colour: str | None) -> str:
+    """The colour's letter on a lit place, as on the pawns: told apart without seeing colour."""
+    if colour not in LETTER:
+        return ""
+    x, y = point
+    return (
+        f'<text class="lit-letter" x="{_n(x)}" y="{_n(y + 0.17)}" font-size="{_n(0.46)}" '
+        f'font-weight="700" fill="{LETTER[colour]}" text-anchor="middle">'
+        f"{colour[0].upper()}</text>"
+    )
+
+
+#: Lit roles that name a colour and carry its letter.
+_LETTERED = {Role.TURN, Role.CORRECTION}
+
+
 def _lit_mark(key: str, role: str, colour: str | None) -> str:
-    """One lit place as the page draws it; ``data-lit`` names the LED it stands for."""
+    """One lit place as the page draws it (``data-lit`` names the LED it stands for), with the
+    colour's letter where it names a colour, and a slide's triangle: shapes, not hue alone."""
+    mark = _lit_shape(key, role, colour)
+    point = LIT_POINTS.get(key)
+    if not mark or point is None or key in _SLIDE_LED_KEYS:
+        return mark
+    if role in _FILLED or role in _LETTERED:
+        return mark + _letter(point, colour)
+    if role == Role.SLIDE:
+        x, y = point
+        corners = ((x - 0.2, y - 0.24), (x - 0.2, y + 0.24), (x + 0.24, y))
+        points = " ".join(f"{_n(a)},{_n(b)}" for a, b in corners)
+        return mark + (
+            f'<polygon class="lit-slide" points="{points}" fill="{AMBER}" '
+            f'stroke="{NEAR_BLACK}" stroke-width="{_n(0.03)}"/>'
+        )
+    return mark
+
+
+def _lit_shape(key: str, role: str, colour: str | None) -> str:
+    """The mark itself: a filled square for a place in a colour, rings for a bump, dashes for a
+    correction."""
     point = LIT_POINTS.get(key)
     if point is None:
         return ""

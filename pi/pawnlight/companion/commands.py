@@ -279,6 +279,8 @@ def _settings(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Eff
     except ConfigError as error:
         raise CommandRefused(str(error), 400) from None
     changed_settle = settings.settle != table.settings.settle
+    if settings.level != table.settings.level:
+        table.last_frame = None  # the LEDs go out again at the new brightness, even if still
     table.settings = settings
     if changed_settle and table.phase in WATCHING_THE_BOARD:
         enter(table, table.phase)  # recognise with the new settle time from now on

@@ -21,12 +21,24 @@ from ..rules.house_rules import HOUSE_RULES
 #: The LEDs' brightness: its default and bounds (0 is dark, 1 the firmware's full current).
 BRIGHTNESS_DEFAULT = 0.6
 BRIGHTNESS_MIN, BRIGHTNESS_MAX = 0.0, 1.0
+#: The night level: the LEDs' brightness while ``night`` is on (one tap on the page), its default
+#: and bounds.  Its lowest still keeps a 25 % LED apart from a full one (docs/leds.md).
+NIGHT_LEVEL_DEFAULT = 0.12
+NIGHT_LEVEL_MIN, NIGHT_LEVEL_MAX = 0.05, 0.5
 #: Seconds a board must be still before a move is accepted: default and bounds.
 SETTLE_DEFAULT = 0.3
 SETTLE_MIN, SETTLE_MAX = 0.1, 2.0
 
 #: The settings' names, in the order the page and the journal give them.
-SETTING_NAMES = ("brightness", "settle", "speech", "language")
+SETTING_NAMES = (
+    "brightness",
+    "settle",
+    "speech",
+    "language",
+    "patterns",
+    "night",
+    "night_level",
+)
 #: The fields of a new game's request (``POST /api/game``).
 NEW_GAME_FIELDS = (
     "edition",
@@ -50,6 +62,9 @@ class Settings:
     settle: float = SETTLE_DEFAULT  # seconds a board must be still before a move is accepted
     speech: bool = False  # spoken announcements (espeak-ng on the Pi's audio out)
     language: str = "en"  # the board's voice (pawnlight.i18n.LANGUAGES); phones choose their own
+    patterns: bool = False  # LED patterns for colour-blind players (board/led_patterns.py)
+    night: bool = False  # the LEDs at the night level instead of the brightness
+    night_level: float = NIGHT_LEVEL_DEFAULT  # the LEDs' brightness at night
 
     def to_json(self) -> dict[str, float | bool | str]:
         return {
@@ -57,7 +72,15 @@ class Settings:
             "settle": self.settle,
             "speech": self.speech,
             "language": self.language,
+            "patterns": self.patterns,
+            "night": self.night,
+            "night_level": self.night_level,
         }
+
+    @property
+    def level(self) -> float:
+        """The brightness the LEDs are shown at now: the night level at night."""
+        return self.night_level if self.night else self.brightness
 
     def changed(self, changes: Mapping[str, object]) -> Settings:
         """These settings with ``changes`` (any of SETTING_NAMES) checked and applied."""
@@ -83,6 +106,15 @@ def brightness(value: object) -> float:
     return level
 
 
+def night_level(value: object) -> float:
+    level = number(value, "night_level")
+    if not NIGHT_LEVEL_MIN <= level <= NIGHT_LEVEL_MAX:
+        raise ConfigError(
+            f"night_level must be between {NIGHT_LEVEL_MIN:g} and {NIGHT_LEVEL_MAX:g}"
+        )
+    return level
+
+
 def settle(value: object) -> float:
     seconds = number(value, "settle")
     if not SETTLE_MIN <= seconds <= SETTLE_MAX:
@@ -91,9 +123,14 @@ def settle(value: object) -> float:
 
 
 def setting(name: str, value: object) -> float | bool | str:
-    """One setting checked by its name (brightness, settle, speech, language)."""
+    """One setting checked by its name (brightness, settle, speech, language, patterns, night,
+    night_level)."""
     if name == "brightness":
         return brightness(value)
+    if name == "night_level":
+        return night_level(value)
+    if name in ("patterns", "night"):
+        return flag(value, name)
     if name == "settle":
         return settle(value)
     if name == "speech":
@@ -106,8 +143,9 @@ def setting(name: str, value: object) -> float | bool | str:
 #: What the settings are, in words (the answer to an empty change).
 SETTINGS_WORDS = (
     f"brightness ({BRIGHTNESS_MIN:g} to {BRIGHTNESS_MAX:g}), "
-    f"settle ({SETTLE_MIN:g} to {SETTLE_MAX:g} seconds), speech (true or false) "
-    f"or language ({', '.join(LANGUAGES)})"
+    f"settle ({SETTLE_MIN:g} to {SETTLE_MAX:g} seconds), speech (true or false), "
+    f"language ({', '.join(LANGUAGES)}), patterns (true or false), night (true or false) "
+    f"or night_level ({NIGHT_LEVEL_MIN:g} to {NIGHT_LEVEL_MAX:g})"
 )
 
 

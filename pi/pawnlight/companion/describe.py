@@ -58,7 +58,7 @@ def state_of(table: Table) -> CompanionState:
         sensed = _sensed_pawns(table, decision.moves[0] if decision.moves else None)
     lit: Pairs = ()
     lit_colours: Pairs = ()
-    if table.settings.brightness > 0:  # the owner turned the LEDs off: nothing is lit
+    if table.settings.level > 0:  # the owner turned the LEDs off: nothing is lit
         picture = picture_for(table, table.now)
         places = sorted(picture.lit.items())
         lit = tuple((key, place.role.value) for key, place in places)

@@ -15,7 +15,7 @@ from ..board.layout import Layout
 from ..board.recognise import Decision, Mismatch
 from ..rules.game import Game
 from ..rules.moves import Move
-from .config import full_brightness
+from .config import Settings, full_brightness
 from .phases import CompanionPhase
 
 Frame = leds.Frame
@@ -44,6 +44,8 @@ class Paintable(Protocol):
     def choices(self) -> tuple[Move, ...]: ...
     @property
     def choice_shown(self) -> int | None: ...
+    @property
+    def settings(self) -> Settings: ...
 
 
 def picture_for(companion: Paintable, at: float, record: bool = True) -> Picture:
@@ -52,6 +54,7 @@ def picture_for(companion: Paintable, at: float, record: bool = True) -> Picture
     layout = companion.layout
     game = companion.game
     decision = companion.decision
+    patterns = companion.settings.patterns  # the colour-free patterns too (led_patterns.py)
     dark = leds.Canvas(layout).picture()
     if companion.asking_until is not None and at < companion.asking_until:
         return leds.ask_picture(layout, at, record)
@@ -69,11 +72,11 @@ def picture_for(companion: Paintable, at: float, record: bool = True) -> Picture
         result = game.result
         if result is not None and result.winners:
             return leds.celebration_picture(layout, result.winners[0], at, record)
-        return leds.position_picture(layout, game.position, record)
+        return leds.position_picture(layout, game.position, record, at, patterns)
     if isinstance(decision, Mismatch):
-        return leds.guidance_picture(layout, decision.corrections, at, game.turn, record)
+        return leds.guidance_picture(layout, decision.corrections, at, game.turn, record, patterns)
     if companion.phase == CompanionPhase.SETUP:
-        return leds.position_picture(layout, game.position, record)
+        return leds.position_picture(layout, game.position, record, at, patterns)
     moves: Sequence[Move] = ()
     if companion.phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE):
         moves = game.legal
@@ -84,7 +87,7 @@ def picture_for(companion: Paintable, at: float, record: bool = True) -> Picture
     chosen = None
     if companion.phase == CompanionPhase.CHOOSE and companion.choice_shown is not None:
         chosen = companion.choices[companion.choice_shown]
-    return leds.picture(layout, game.turn, moves, decision, at, role, record, chosen)
+    return leds.picture(layout, game.turn, moves, decision, at, role, record, chosen, patterns)
 
 
 def frame_for(companion: Paintable, at: float) -> Frame:

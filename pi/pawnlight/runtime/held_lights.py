@@ -39,7 +39,7 @@ class HeldLights:
 
     def show(self, leds: ShowLeds) -> None:
         """Light the LEDs: a scene once to a board that runs it, else the frame."""
-        brightness = self._companion.settings.brightness
+        brightness = self._companion.settings.level  # the night level at night
         if leds.scene is not None and self._send_scene is not None:
             scene = dimmed_scene(leds.scene, brightness)
             if scene == self._shown_scene:
