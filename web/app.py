@@ -138,6 +138,7 @@ def create_app(
         correction_lines=view.correction_lines,
         card_sentence=view.card_sentence,
         a_card=view.a_card,
+        edition_title=view.edition_title,
         sim=sim,
     )
     app.before_request(_check_host)

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pawnlight.companion.phases import CompanionPhase
+from pawnlight.i18n.marks import N_
 from pawnlight.rules import EDITIONS
 
+from .language import colour_name, gettext
 from .view import card_label, doubling
 
 
@@ -43,17 +45,19 @@ def seat_actions(state: Mapping[str, Any]) -> list[Action]:
     """One button a playing colour: the computer takes the seat (a player leaves the table),
     or a person takes it back (POST /api/seat)."""
     computer = state.get("computer") or {}
-    note = (
-        "The computer chooses the moves of a colour it plays; a person still draws and scans "
-        "its card and moves its pawns as lit."
+    note = gettext(
+        N_(
+            "The computer chooses the moves of a colour it plays; a person still draws and "
+            "scans its card and moves its pawns as lit."
+        )
     )
     actions = []
     for colour in state.get("players") or []:
-        name = str(colour).capitalize()
+        name = colour_name(colour)
         if colour in computer:
-            label, player = f"A person plays {name} again", None
+            label, player = gettext(N_("A person plays %(colour)s again"), colour=name), None
         else:
-            label, player = f"Computer plays {name}", SEAT_PLAYER
+            label, player = gettext(N_("Computer plays %(colour)s"), colour=name), SEAT_PLAYER
         actions.append(Action("seat", label, {"colour": colour, "player": player}, note=note))
     return actions
 
@@ -68,36 +72,42 @@ def owner_actions(state: Mapping[str, Any]) -> list[Action]:
             actions.append(
                 Action(
                     "undo",
-                    "Undo one more",
-                    confirm="Undo one more? This goes back further than the last move.",
+                    gettext(N_("Undo one more")),
+                    confirm=gettext(
+                        N_("Undo one more? This goes back further than the last move.")
+                    ),
                 )
             )
         else:
-            actions.append(Action("undo", "Undo the last move"))
+            actions.append(Action("undo", gettext(N_("Undo the last move"))))
     if state.get("forfeit_allowed"):
-        actions.append(Action("forfeit", f"Decline the {card_label(state.get('card'))}"))
+        card = card_label(state.get("card"))
+        actions.append(Action("forfeit", gettext(N_("Decline the %(card)s"), card=card)))
     computer = state.get("computer") or {}
     if (
         phase == CompanionPhase.MOVE
         and not state.get("guided")
         and state.get("turn") not in computer
     ):
-        actions.append(Action("hint", "Show a hint on the board"))
+        actions.append(Action("hint", gettext(N_("Show a hint on the board"))))
     if phase in SEATS_CHANGE and state.get("remote") is None:
         # A remote game's seats are its boards' (the host hands an away board's: remote.md).
         actions += seat_actions(state)
     if phase == CompanionPhase.OVER:
-        actions.append(Action("next-game", "Next game", primary=True))
+        actions.append(Action("next-game", gettext(N_("Next game")), primary=True))
     if phase == CompanionPhase.ENROL:
-        actions.append(Action("enrol/cancel", "Cancel the enrolment"))
+        actions.append(Action("enrol/cancel", gettext(N_("Cancel the enrolment"))))
     edition = EDITIONS.get(str(state.get("edition")))
     points = edition.scoring.drop_out_win if edition is not None else None
     here = seated_here(state)
     if doubling(state) and phase in (CompanionPhase.DRAW, CompanionPhase.MOVE):
-        note = (
-            "Doubling: a player who expects to win may double what this game scores. Each "
-            "other player then accepts (play on, every score counts double) or drops out of "
-            f"this game; if all drop, the doubler scores {points} points."
+        note = gettext(
+            N_(
+                "Doubling: a player who expects to win may double what this game scores. Each "
+                "other player then accepts (play on, every score counts double) or drops out "
+                "of this game; if all drop, the doubler scores %(points)s points."
+            ),
+            points=points,
         )
         callers = state.get("players") or []
         if state.get("remote") is not None:  # on several boards: at its own turn, before its card
@@ -106,20 +116,25 @@ def owner_actions(state: Mapping[str, Any]) -> list[Action]:
             actions.append(
                 Action(
                     "double",
-                    f"{str(colour).capitalize()} doubles",
+                    gettext(N_("%(colour)s doubles"), colour=colour_name(colour)),
                     {"colour": colour},
                     note=note,
                 )
             )
     if phase == CompanionPhase.DOUBLE:
-        note = (
-            "Accept: play on, every score counts double. Drop: leave this game now "
-            f"(if all drop, the doubler scores {points} points)."
+        note = gettext(
+            N_(
+                "Accept: play on, every score counts double. Drop: leave this game now "
+                "(if all drop, the doubler scores %(points)s points)."
+            ),
+            points=points,
         )
         for colour in [c for c in state.get("waiting_for") or [] if c in here]:
-            name = str(colour).capitalize()
-            actions.append(Action("accept", f"{name} accepts", {"colour": colour}, note=note))
-            actions.append(Action("drop", f"{name} drops", {"colour": colour}, note=note))
+            name = colour_name(colour)
+            accept = gettext(N_("%(colour)s accepts"), colour=name)
+            drop = gettext(N_("%(colour)s drops"), colour=name)
+            actions.append(Action("accept", accept, {"colour": colour}, note=note))
+            actions.append(Action("drop", drop, {"colour": colour}, note=note))
     return actions
 
 

@@ -21,6 +21,7 @@ from flask import Flask, Response, abort, jsonify, render_template, url_for
 from pawnlight.background import BackgroundThread
 from pawnlight.board.svg import Centre, render_board
 from pawnlight.companion.service import CommandRefused, Service
+from pawnlight.i18n.marks import N_
 from pawnlight.remote.club_view import ClubBoard, ClubModel
 from pawnlight.rules.editions import EDITIONS
 
@@ -145,21 +146,45 @@ def _names(colours: Iterable[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _won(colours: Iterable[str]) -> str:
+    """Who won, in the page's language (English keeps its own words: "red and yellow won")."""
+    names = [str(c) for c in colours]
+    if language.current() == "en":
+        return f"{_names(names)} won"
+    if len(names) == 2:
+        return language.gettext(
+            N_("%(colour)s and %(partner)s won"),
+            colour=language.colour_name(names[0]),
+            partner=language.colour_name(names[1]),
+        )
+    return language.gettext(N_("%(colour)s won"), colour=view.colour_list(names))
+
+
 def drawing(board: ClubBoard) -> str:
     """The board's game drawn as every pawnlight page draws a board; '' without a game."""
     game = board.game
     if game is None:
         return ""
     turn = game.get("turn")
-    caption = f"{turn}'s turn" if turn else view.PHASES.get(str(game.get("phase")), "")
+    phase = view.PHASES.get(str(game.get("phase")), "")
+    if language.current() == "en":
+        caption = f"{turn}'s turn" if turn else phase
+    else:
+        caption = (
+            language.gettext(N_("%(colour)s’s turn"), colour=language.colour_name(turn))
+            if turn
+            else language.gettext(phase)
+        )
+    words = caption
     if game.get("winners"):
-        caption = f"{_names(game['winners'])} won"
-    words = f"{turn}'s turn" if turn else caption
+        caption = _won(game["winners"])
+        words = words if turn else caption
     return render_board(
         game.get("pawns"),
         diamonds=view.diamonds(game),
         centre=Centre(turn if isinstance(turn, str) else None, game.get("card"), caption),
-        label=f"Board {board.board}: {words}.",
+        label=language.gettext(N_("Board %(board)s: %(said)s."), board=board.board, said=words),
+        words=language.words(),
     )
 
 
@@ -181,17 +206,19 @@ def card(board: ClubBoard) -> dict[str, Any]:
     home: Mapping[str, Any] = game.get("home") or {}
     winners = game.get("winners")
     shown["game"] = {
-        "edition": edition.title if edition is not None else str(game.get("edition")),
+        "edition": view.edition_title(edition.name) if edition else str(game.get("edition")),
         "variant": game.get("variant"),
+        "variant_name": view.variant_name(game.get("variant")),
         "players": players,
         "teams": game.get("teams"),
         "turn": game.get("turn"),
         "card": game.get("card"),
-        "phase": view.PHASES.get(str(game.get("phase")), str(game.get("phase"))),
+        "phase": language.gettext(view.PHASES.get(str(game.get("phase")), ""))
+        or str(game.get("phase")),
         "turns": game.get("turns"),
         "rows": [{"colour": c, "home": home.get(c), "points": scores.get(c)} for c in players],
         "points": bool(scores),
-        "result": f"{_names(winners)} won" if winners else None,
+        "result": _won(winners) if winners else None,
         "message": game.get("message"),
         "remote": game.get("remote"),
     }
@@ -204,10 +231,10 @@ class Drawings:
     def __init__(self, keep: int = DRAWINGS) -> None:
         self.keep = keep
         self._lock = threading.Lock()
-        self._done: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self._done: OrderedDict[tuple[str, int, str], str] = OrderedDict()
 
     def svg(self, board: ClubBoard) -> str:
-        key = (board.board, board.rev)
+        key = (board.board, board.rev, language.current())
         with self._lock:
             if key in self._done:
                 self._done.move_to_end(key)
@@ -260,7 +287,9 @@ def create_club_app(
     def asset(name: str) -> str:
         return url_for("static", filename=name, v=version)
 
-    app.jinja_env.globals.update(asset=asset, sim=False, drawing=drawings.svg, a_card=view.a_card)
+    app.jinja_env.globals.update(
+        asset=asset, sim=False, drawing=drawings.svg, a_card=view.a_card, card_label=view.card_label
+    )
     app.before_request(_check_host)
     app.after_request(_headers)
     errors.install(app)

@@ -41,6 +41,22 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(current()).ngettext(singular, plural, n)
 
 
+def number(value: float, digits: int = 0) -> str:
+    """A number as the page's language writes it: ``1,234.5`` in English, ``1.234,5`` in
+    German and Spanish, ``1 234,5`` in French (a narrow no-break space groups thousands)."""
+    text = f"{value:,.{digits}f}"
+    if current() in ("de", "es"):
+        return text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
+    if current() == "fr":
+        return text.replace(",", "\u202f").replace(".", ",")
+    return text
+
+
+def words() -> Any:
+    """This request's gettext, for code that says fixed words (the board drawing's START)."""
+    return translations(current()).gettext
+
+
 #: The four colours' names as the page writes them, marked for the catalogs.
 COLOUR_NAMES: dict[str, str] = {
     "red": N_("Red"),
@@ -69,6 +85,87 @@ JS_MESSAGES: tuple[str, ...] = (
     N_("Live updates: Polling"),
     N_("Live updates: Offline"),
     N_("Live updates: Retrying…"),
+    # the page's connection and its owner's tools (owner.js)
+    N_("the Pi answered %(status)s"),
+    N_("no connection to the Pi"),
+    N_("No connection to the Pi: the board’s state is unknown"),
+    N_("Keep playing"),
+    N_("Sending…"),
+    N_("Done."),
+    N_("Logged in as the owner."),
+    N_("Logged out."),
+    N_("%(game)s (not in this rule book)"),
+    N_("%(game)s: in the %(books)s rule book"),
+    N_("Not in %(book)s’s rules: %(games)s."),
+    N_("New game started: set up the board as lit."),
+    N_("Hosting…"),
+    N_(
+        "Hosted. The other homes join with the code %(code)s (Owner, Join a game from "
+        "another home)."
+    ),
+    N_("End the game being played? It stays in the records, and the new one starts."),
+    N_("End it and start the new game"),
+    N_("Joining…"),
+    N_(
+        "Joined the game hosted by %(board)s: this board plays %(colours)s. Set up the board "
+        "as lit."
+    ),
+    N_("End the game being played? It stays in the records, and the remote game starts."),
+    N_("End it and join"),
+    N_("Settings saved."),
+    N_("Enrolling: scan the cards as asked."),
+    N_("%(action)s: done."),
+    N_("Yes: %(action)s"),
+    N_("No"),
+    # the replay bar (status.js)
+    N_("Turn %(turn)s, before: %(label)s"),
+    N_("Turn %(turn)s, after: %(label)s"),
+    # the simulator's hands (sim.js)
+    N_("Squares a finger wide"),
+    N_("Show the whole board"),
+    N_("Lifted the %(colour)s pawn from %(place)s: it is in your hand, tap where to put it."),
+    N_("Put a %(colour)s pawn in %(place)s."),
+    N_("Put a %(colour)s pawn on %(place)s."),
+    N_("There is no pawn to take from %(place)s."),
+    N_("Lifted the %(colour)s pawn; putting the %(held)s one down…"),
+    N_("Pick a pawn first: tap one on the board, or a colour in your hand."),
+    N_("Holding a %(colour)s pawn: tap where to put it."),
+    N_("Scanned the %(card)s card."),
+    N_("Holding %(buttons)s…"),
+    N_("Held %(buttons)s for 3 seconds."),
+    N_("Pressed %(button)s."),
+    N_("No game yet: start one first (Owner, below)."),
+    N_("Every pawn is where the game has it."),
+    # the club page (club.js); a count's two forms are two messages, chosen by the
+    # language's plural rule in live.js (French counts 0 as one)
+    N_("%(num)s board"),
+    N_("%(num)s boards"),
+    N_("%(num)s online"),
+    N_("%(num)s playing"),
+    N_("%(num)s message ignored"),
+    N_("%(num)s messages ignored"),
+    N_(
+        "Not connected to the broker: %(detail)s. What this page shows may be out of date; "
+        "it reconnects by itself."
+    ),
+)
+
+
+#: The API's errors the owner's panel and the simulator meet most, shown in the page's language
+#: (the API itself keeps them in English for programs; an error not listed is shown as it is).
+#: Each is the API's message exactly (tests/web/test_page_strings.py checks they still are).
+API_ERRORS: tuple[str, ...] = (
+    N_("wrong PIN"),
+    N_("missing or stale CSRF token: reload the page"),
+    N_("nothing to undo"),
+    N_("no card to decline now"),
+    N_("the next game starts when this one is over"),
+    N_("a hint is for a person with a card to play"),
+    N_("enrol the pack between games"),
+    N_("no enrolment to cancel"),
+    N_("finish or cancel the pack enrolment first"),
+    N_("enrol the pack of cards first (Enrol on the owner's page)"),
+    N_("the game is adjourned: nothing is played until it is resumed"),
 )
 
 
@@ -77,7 +174,10 @@ def script_words() -> dict[str, str]:
     if current() == "en":
         return {}
     words = translations(current())
-    return {message: words.gettext(message) for message in JS_MESSAGES}
+    messages = (*JS_MESSAGES, *API_ERRORS, *COLOUR_NAMES.values())
+    said = {message: words.gettext(message) for message in messages}
+    said[""] = current()  # the plural rule live.js's tn() follows
+    return said
 
 
 def colour_name(colour: object) -> str:
@@ -133,6 +233,7 @@ def install(app: Flask) -> None:
         page_language=current,
         colour_name=colour_name,
         script_words=script_words,
+        number=number,
     )
     app.before_request(_choose)
     app.after_request(_vary)

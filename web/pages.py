@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 
+from pawnlight.i18n.marks import N_
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.editions import EDITIONS, VARIANTS
 from pawnlight.rules.house_rules import HOUSE_RULES
@@ -68,16 +69,24 @@ def _replay(state: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None
     if when not in view.WHEN:
         when = "after"
     if not view.whole_number(raw):
-        return None, f"There is no turn {raw[:20]!r}."
+        return None, language.gettext(N_("There is no turn %(turn)s."), turn=repr(raw[:20]))
     turn = int(raw)
     try:
         svg = view.board_svg(state, turn, when)
-    except IndexError as error:
-        return None, str(error).capitalize() + "."
+    except IndexError:
+        return None, language.gettext(
+            N_("There is no turn %(turn)s (the game has %(turns)s so far)."),
+            turn=turn,
+            turns=len(view.turns(state)),
+        )
     entry = view.turns(state)[turn - 1]
     said = view.turn_said(state, turn)
-    colour = str(entry.get("colour", "")).capitalize()
-    label = f"{colour}, {view.card_label(entry.get('card'))}: {said}"
+    label = language.gettext(
+        N_("%(colour)s, %(card)s: %(said)s"),
+        colour=language.colour_name(entry.get("colour", "")),
+        card=view.card_label(entry.get("card")),
+        said=said,
+    )
     return {"turn": turn, "when": when, "svg": svg, "label": label}, None
 
 
@@ -89,8 +98,8 @@ def owner_context() -> dict[str, Any]:
         "editions": EDITIONS.values(),
         "variants": VARIANTS,
         "colours": COLOURS,
-        "house_rules": HOUSE_RULES,
-        "variant_names": view.VARIANT_NAMES,
+        "house_rules": {name: view.house_rule_words(name, s) for name, s in HOUSE_RULES.items()},
+        "variant_names": {v: view.variant_name(v) for v in VARIANTS},
         "variant_books": view.variant_books(),
         "remote_board": context().remote_board,
     }

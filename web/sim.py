@@ -20,11 +20,12 @@ from pawnlight.board.svg import render_board
 from pawnlight.companion.commands import UNLOCK_CHORD
 from pawnlight.devices.events import BUTTONS
 from pawnlight.devices.sim.board import LINE_FAULTS
+from pawnlight.i18n.marks import N_
 from pawnlight.rules.board import COLOURS
 from pawnlight.rules.cards import CARDS
 from pawnlight.rules.editions import Variant
 
-from . import bodies
+from . import bodies, language
 from .auth import require_owner
 from .context import context
 from .errors import ApiError
@@ -132,7 +133,7 @@ def line():
 def physical_board_svg(pawns: Mapping[str, Any] | None, state: Mapping[str, Any]) -> str:
     """The board as the pawns physically stand, with what the real board's LEDs light: drawn
     from the state's ``lit`` (a blinking LED sampled now and then would be missed when dark)."""
-    label = "The board: tap a pawn to lift it, then tap where to put it."
+    label = language.gettext(N_("The board: tap a pawn to lift it, then tap where to put it."))
     lit, colours, guidance = state.get("lit"), state.get("lit_colours"), state.get("guidance")
     return render_board(
         pawns,
@@ -142,6 +143,7 @@ def physical_board_svg(pawns: Mapping[str, Any] | None, state: Mapping[str, Any]
         lit=lit if isinstance(lit, Mapping) else {},
         lit_colours=colours if isinstance(colours, Mapping) else {},
         guidance=guidance if isinstance(guidance, list) else [],
+        words=language.words(),
     )
 
 

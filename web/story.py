@@ -13,9 +13,11 @@ from typing import Any
 
 from flask import Blueprint, jsonify, render_template, request
 
+from pawnlight.i18n.marks import N_
 from pawnlight.rules.board import COLOURS
+from pawnlight.rules.game import Game
 
-from . import view
+from . import language, story_words, view
 from .context import context
 from .errors import ApiError
 
@@ -27,6 +29,19 @@ LEFT, BOTTOM, TOP, RIGHT = 36, 18, 8, 14
 #: Each colour's line pattern, so the lines tell apart without their colours too.
 DASHES = {"red": "", "blue": "7 4", "yellow": "2 3", "green": "9 3 2 3"}
 PATTERN_WORDS = {"red": "solid", "blue": "dashed", "yellow": "dotted", "green": "dash-dot"}
+#: Each pattern as the legend names it, in the page's language.
+PATTERN_NAMES = {
+    "solid": N_("solid"),
+    "dashed": N_("dashed"),
+    "dotted": N_("dotted"),
+    "dash-dot": N_("dash-dot"),
+}
+#: Why a game has no story, as the storyteller says it (runtime.storyteller), in words a
+#: family reads; a reason not listed (a fault's own words) is shown as it is.
+REASONS = {
+    "stories are not told on this board": N_("stories are not told on this board"),
+    "the game is not finished": N_("the game is not finished"),
+}
 
 
 def status(game_id: int) -> dict[str, Any]:
@@ -53,7 +68,9 @@ def chart_svg(story: Mapping[str, Any]) -> str:
     parts = [
         f'<svg class="story-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-labelledby="story-chart-title" preserveAspectRatio="xMidYMid meet">',
-        '<title id="story-chart-title">Each colour’s chance of winning after every turn</title>',
+        '<title id="story-chart-title">'
+        + language.gettext(N_("Each colour’s chance of winning after every turn"))
+        + "</title>",
     ]
     for level in (0, 0.25, 0.5, 0.75, 1):
         parts.append(
@@ -62,7 +79,7 @@ def chart_svg(story: Mapping[str, Any]) -> str:
         )
         parts.append(
             f'<text class="axis" x="{LEFT - 4}" y="{y(level) + 3:.1f}" '
-            f'text-anchor="end">{round(level * 100)}%</text>'
+            f'text-anchor="end">{percent(round(level * 100))}</text>'
         )
     step = _tick_step(span)
     for turn in sorted({1, span, *range(step, span + 1, step)}):
@@ -85,6 +102,12 @@ def chart_svg(story: Mapping[str, Any]) -> str:
     return "".join(parts)
 
 
+def percent(value: int) -> str:
+    """``50%`` in English, ``50 %`` (a no-break space) in German, French and Spanish."""
+    gap = "" if language.current() == "en" else "\u00a0"
+    return f"{language.number(value)}{gap}%"
+
+
 def _tick_step(span: int) -> int:
     for step in (5, 10, 20, 25, 50, 100, 200, 500):
         if span / step <= 6:
@@ -99,20 +122,31 @@ def story_context(status: Mapping[str, Any], game_id: int, link: str) -> dict[st
         done, of = int(status.get("done") or 0), int(status.get("of") or 0)
         found["story_progress"] = (done, of)
     elif status.get("state") == "none":
-        found["story_reason"] = str(status.get("reason") or "")
+        reason = str(status.get("reason") or "")
+        found["story_reason"] = language.gettext(REASONS[reason]) if reason in REASONS else reason
     else:
         story = status["story"]
         colours = list(story["turns"][0]["chances"]) if story["turns"] else []
+        # The story's sentences are kept in English: another language says them again from
+        # the game's record (story_words.py); a record that cannot be read keeps them.
+        game = None if language.current() == "en" else _replayed(game_id)
+        points = [dict(point) for point in story["turning_points"]]
+        costly = [dict(move) for move in story["costly_moves"]]
+        if game is not None:
+            try:
+                for point in points:
+                    point["words"] = story_words.point_words(point, story, game)
+                for move in costly:
+                    move["words"] = story_words.costly_words(move, game)
+            except (KeyError, IndexError, ValueError, TypeError):
+                points = [dict(point) for point in story["turning_points"]]
+                costly = [dict(move) for move in story["costly_moves"]]
         found.update(
             story_chart=chart_svg(story),
             story_legend=[(c, PATTERN_WORDS.get(c, "")) for c in colours],
-            story_points=[
-                {**point, "href": link.format(turn=point["turn"])}
-                for point in story["turning_points"]
-            ],
-            story_costly=[
-                {**move, "href": link.format(turn=move["turn"])} for move in story["costly_moves"]
-            ],
+            pattern_words=PATTERN_NAMES,
+            story_points=[{**point, "href": link.format(turn=point["turn"])} for point in points],
+            story_costly=[{**move, "href": link.format(turn=move["turn"])} for move in costly],
             story_error=round(float(story["estimator"]["error"]) * 100),
         )
     return found
@@ -164,19 +198,28 @@ def past_game(game_id: int):
     )
 
 
-def _turn_lines(game_id: int) -> list[dict[str, Any]]:
-    """The game's turns in words (no square codes), oldest first."""
-    from pawnlight.players.story import turn_words
+def _replayed(game_id: int) -> Game | None:
+    """The game played again from its record; None when its record cannot be read."""
     from pawnlight.store.errors import StoreError
     from pawnlight.store.record import decode, read_record
     from pawnlight.store.replay import replay_events
 
     try:
         record = read_record(decode(context().service.export(game_id).encode("utf-8")))
-        game = replay_events(record.config, record.events)
+        return replay_events(record.config, record.events)
     except (StoreError, KeyError, ValueError):
+        return None
+
+
+def _turn_lines(game_id: int) -> list[dict[str, Any]]:
+    """The game's turns in words (no square codes), oldest first, in the page's language."""
+    from pawnlight.players.story import turn_words
+
+    game = _replayed(game_id)
+    if game is None:
         return []
+    said = turn_words if language.current() == "en" else story_words.turn_words
     return [
-        {"number": n, "colour": COLOURS[t.colour], "words": turn_words(t, game)}
+        {"number": n, "colour": COLOURS[t.colour], "words": said(t, game)}
         for n, t in enumerate(game.history, 1)
     ]

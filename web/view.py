@@ -53,11 +53,96 @@ CARDS: dict[str, str] = {
 
 #: Each variant as the page names it (the API and the records keep the names).
 VARIANT_NAMES: dict[str, str] = {
-    Variant.STANDARD: "Standard game",
-    Variant.QUICK: "Quick game (3 pawns each)",
-    Variant.POINTS: "Point play",
-    Variant.PATIENCE: "Patience Sorry",
+    Variant.STANDARD: N_("Standard game"),
+    Variant.QUICK: N_("Quick game (3 pawns each)"),
+    Variant.POINTS: N_("Point play"),
+    Variant.PATIENCE: N_("Patience Sorry"),
 }
+
+
+def variant_name(variant: object) -> str:
+    """A variant as the page names it, in the page's language (its own name when unknown)."""
+    name = VARIANT_NAMES.get(str(variant))
+    return language.gettext(name) if name else str(variant)
+
+
+def colour_list(colours: Sequence[object]) -> str:
+    """Colours named in the page's language, with commas: ``Rot, Blau``."""
+    return ", ".join(language.colour_name(c) for c in colours)
+
+
+#: How a past game ended, as the journal says it (store.replay.outcome), in the page's words.
+OUTCOMES: dict[str, str] = {
+    "in progress": N_("in progress"),
+    "finished": N_("finished"),
+    "ended early": N_("ended early"),
+    "ended early (abandoned)": N_("ended early"),
+    "patience: success": N_("Patience Sorry: success"),
+    "patience: failure": N_("Patience Sorry: failure"),
+}
+
+
+def outcome_words(outcome: str) -> str:
+    """A past game's outcome in the page's language: ``Rot hat gewonnen`` for ``red won``."""
+    if outcome in OUTCOMES:
+        return language.gettext(OUTCOMES[outcome])
+    double = outcome.endswith(" (double game)")
+    core = outcome.removesuffix(" (double game)")
+    if core.endswith(" won"):
+        names = core.removesuffix(" won").split(" and ")
+        if len(names) == 1:
+            message = N_("%(colour)s won — a double game!") if double else N_("%(colour)s won")
+            return language.gettext(message, colour=language.colour_name(names[0]))
+        if len(names) == 2:
+            message = (
+                N_("%(colour)s and %(partner)s won — a double game!")
+                if double
+                else N_("%(colour)s and %(partner)s won")
+            )
+            return language.gettext(
+                message,
+                colour=language.colour_name(names[0]),
+                partner=language.colour_name(names[1]),
+            )
+    if core.startswith("ended early"):
+        return language.gettext(OUTCOMES["ended early"])
+    return outcome
+
+
+#: The rule books' titles, marked for the catalogs (a publisher's name stays; the words round
+#: it are translated).
+EDITION_TITLES: dict[str, str] = {
+    "parker-1950": N_("Parker Brothers, 1934/1939/1950"),
+    "parker-1939": N_("Parker Brothers, 1939 (Winning Moves transcription)"),
+    "hasbro-2002": N_("Hasbro, 2002"),
+}
+
+#: Each house rule's name and line as the New game form shows them (rules.house_rules keeps
+#: the names and the help's English line).
+HOUSE_RULE_WORDS: dict[str, tuple[str, str]] = {
+    "diamond-lock": (
+        N_("Diamond lock"),
+        N_(
+            "Classic boards: a pawn on its own diamond cannot move forward; it leaves only by a "
+            "backward move, a switch, a Sorry! or a bump"
+        ),
+    ),
+    "strict-own-landing": (
+        N_("Strict own landing"),
+        N_(
+            "No move may end where one of the player's own pawns stands, not even a triangle "
+            "that would slide"
+        ),
+    ),
+}
+
+
+def house_rule_words(name: str, summary: str) -> tuple[str, str]:
+    """A house rule's name and line in the page's language (its own when unknown)."""
+    known = HOUSE_RULE_WORDS.get(name)
+    if known is None:
+        return name.replace("-", " ").capitalize(), summary[:1].upper() + summary[1:]
+    return language.gettext(known[0]), language.gettext(known[1])
 
 
 def variant_books() -> dict[str, str]:
@@ -66,14 +151,17 @@ def variant_books() -> dict[str, str]:
     books: dict[str, list[str]] = {}
     for edition in EDITIONS.values():
         for variant in edition.variants:
-            books.setdefault(str(variant), []).append(edition.title)
-    return {variant: " and ".join(titles) for variant, titles in books.items()}
+            books.setdefault(str(variant), []).append(edition_title(edition.name))
+    return {variant: " · ".join(titles) for variant, titles in books.items()}
 
 
 def edition_title(name: object) -> str:
     """A rule book as the page names it: ``Hasbro, 2002`` for ``hasbro-2002``."""
     edition = EDITIONS.get(str(name))
-    return edition.title if edition is not None else "an unknown rule book"
+    if edition is None:
+        return language.gettext(N_("an unknown rule book"))
+    title = EDITION_TITLES.get(edition.name)
+    return language.gettext(title) if title else edition.title
 
 
 def game_lines(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -86,18 +174,30 @@ def game_lines(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         started = str(game.get("started") or "")
         turns = int(game.get("turns") or 0)
         outcome = str(game.get("outcome") or ("finished" if game.get("finished") else ""))
-        title = f"{VARIANT_NAMES.get(variant, variant)} · {edition_title(game.get('edition'))}"
+        title = f"{variant_name(variant)} · {edition_title(game.get('edition'))}"
+        names = colour_list(players)
+        if game.get("teams"):
+            names = language.gettext(N_("%(colours)s (partners)"), colours=names)
         lines.append(
             {
                 "id": game.get("id"),
                 "title": title,
-                "players": ", ".join(players) + (" (partners)" if game.get("teams") else ""),
-                "when": started[:16].replace("T", " at ") if started else "",
-                "turns": f"{turns} turn{'s' if turns != 1 else ''}",
-                "outcome": outcome,
+                "players": names,
+                "when": started_words(started),
+                "turns": language.ngettext("%(num)s turn", "%(num)s turns", turns)
+                % {"num": language.number(turns)},
+                "outcome": outcome_words(outcome) if outcome else "",
             }
         )
     return lines
+
+
+def started_words(started: str) -> str:
+    """When a game started, ``2026-11-29T07:50`` as ``2026-11-29 at 07:50`` in the page's
+    language (the date stays ISO: it reads the same in every language)."""
+    if len(started) < 16:
+        return started
+    return language.gettext(N_("%(date)s at %(time)s"), date=started[:10], time=started[11:16])
 
 
 WHEN = ("before", "after")
@@ -136,7 +236,12 @@ class HistoryLine:
     def label(self) -> str:
         """The line as the history shows it: ``Red, 5: no pawn can go forward 5``."""
         said = self.words or self.text
-        return f"{self.colour.capitalize()}, {card_label(self.card)}: {said}"
+        return language.gettext(
+            N_("%(colour)s, %(card)s: %(said)s"),
+            colour=language.colour_name(self.colour),
+            card=card_label(self.card),
+            said=said,
+        )
 
     @property
     def code(self) -> str:
@@ -198,7 +303,11 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
         colour, card = state.get("turn"), state.get("card")
         centre = None
         if state.get("players"):
-            caption = f"{colour}'s turn" if colour else PHASES.get(str(state.get("phase")), "")
+            caption = (
+                language.gettext(N_("%(colour)s’s turn"), colour=language.colour_name(colour))
+                if colour
+                else language.gettext(PHASES.get(str(state.get("phase")), ""))
+            )
             centre = Centre(colour if isinstance(colour, str) else None, card, caption)
         lit = state.get("lit")
         colours = state.get("lit_colours")
@@ -212,6 +321,7 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
             lit_colours=colours if isinstance(colours, Mapping) else {},
             guidance=guidance if isinstance(guidance, list) else [],
             sensed=sensed if isinstance(sensed, list) else None,
+            words=language.words(),
         )
     entries = turns(state)
     if not 1 <= turn <= len(entries):
@@ -223,15 +333,27 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
         marks = marks_for(() if move is None else (move,))
     else:
         marks = turn_marks(entry, bool(state.get("teams")))
-    caption = f"turn {turn}, {when}"
+    caption = language.gettext(
+        N_("turn %(turn)s, before") if when == "before" else N_("turn %(turn)s, after"),
+        turn=turn,
+    )
     centre = Centre(str(entry.get("colour")), entry.get("card"), caption)
     words = turn_said(state, turn)
+    label = language.gettext(
+        N_("The board before turn %(turn)s: %(colour)s, %(said)s.")
+        if when == "before"
+        else N_("The board after turn %(turn)s: %(colour)s, %(said)s."),
+        turn=turn,
+        colour=language.colour_name(entry.get("colour")),
+        said=words,
+    )
     return render_board(
         entry.get(when),
         diamonds=diamonds(state),
         marks=marks if marks else NO_MARKS,
         centre=centre,
-        label=f"The board {when} turn {turn}: {entry.get('colour')}, {words}.",
+        label=label,
+        words=language.words(),
     )
 
 
@@ -293,25 +415,56 @@ def correction_lines(state: Mapping[str, Any]) -> list[dict[str, str]]:
         else:
             rest.append(item)
     lines = [{"text": str(i.get("text", "")), "code": str(i.get("code", ""))} for i in rest]
-    if starts:
-        counts = set(starts.values())
-        colours = ", ".join(starts)
-        if len(counts) == 1:
-            n = counts.pop()
-            what = f"{n} pawn{'s' if n != 1 else ''} in each START: {colours}"
-            if len(starts) == 1:
-                what = f"{n} {colours} pawn{'s' if n != 1 else ''} in {colours} START"
-        else:
-            what = "; ".join(f"{n} {c} in {c} START" for c, n in starts.items())
-        code = ", ".join(f"put {n} on start:{c}" for c, n in starts.items())
-        lines.append({"text": f"Put {what}", "code": code})
     for line in lines:
         line["text"] = line["text"][:1].upper() + line["text"][1:]
+    if starts:
+        code = ", ".join(f"put {n} on start:{c}" for c, n in starts.items())
+        lines.append({"text": starts_line(starts), "code": code})
     return lines
+
+
+def starts_line(starts: Mapping[str, int]) -> str:
+    """Filling the STARTs, one line in the page's language: ``Put 4 pawns in each START: red,
+    blue`` (a whole sentence per case, the count by the language's plural rule)."""
+    counts = set(starts.values())
+    if len(counts) == 1:
+        n = counts.pop()
+        if len(starts) == 1:
+            colour = next(iter(starts))
+            return language.ngettext(
+                "Put %(num)s %(colour)s pawn in %(colour)s START",
+                "Put %(num)s %(colour)s pawns in %(colour)s START",
+                n,
+            ) % {"num": n, "colour": _lower_colour(colour)}
+        return language.ngettext(
+            "Put %(num)s pawn in each START: %(colours)s",
+            "Put %(num)s pawns in each START: %(colours)s",
+            n,
+        ) % {"num": n, "colours": ", ".join(_lower_colour(c) for c in starts)}
+    parts = [
+        language.ngettext(
+            "%(num)s %(colour)s pawn in %(colour)s START",
+            "%(num)s %(colour)s pawns in %(colour)s START",
+            n,
+        )
+        % {"num": n, "colour": _lower_colour(c)}
+        for c, n in starts.items()
+    ]
+    return language.gettext(N_("Put %(pawns)s"), pawns="; ".join(parts))
+
+
+def _lower_colour(colour: object) -> str:
+    """A colour inside a sentence: ``red`` in English (as the page always wrote it), the
+    language's own word elsewhere (German capitalises its nouns and adjectives' names alike)."""
+    if language.current() == "en":
+        return str(colour)
+    return language.colour_name(colour)
 
 
 def card_sentence(card: object) -> str:
     """``The card: a 5.`` for screen readers (no double stop after "Sorry!")."""
+    if language.current() != "en":
+        return language.gettext(N_("The card: %(card)s."), card=card_label(card))
     said = a_card(str(card))
     return f"The card: {said}" + ("" if said.endswith("!") else ".")
 
@@ -338,7 +491,8 @@ def result_text(state: Mapping[str, Any]) -> str | None:
     if not isinstance(result, Mapping):
         return None
     if result.get("patience"):
-        return f"Patience Sorry: {result['patience']}"
+        patience = OUTCOMES.get(f"patience: {result['patience']}")
+        return language.gettext(patience) if patience else f"Patience Sorry: {result['patience']}"
     winners = result.get("winners") or []
     if not winners:
         return language.gettext("The game is over.")
@@ -359,6 +513,9 @@ def result_text(state: Mapping[str, Any]) -> str | None:
             colour=language.colour_name(winners[0]),
             partner=partner or language.colour_name(winners[1]),
         )
+    if language.current() != "en":
+        message = N_("%(colour)s won — a double game!") if double else N_("%(colour)s won")
+        return language.gettext(message, colour=colour_list(winners))
     names = " and ".join(str(w) for w in winners)
     text = f"{names[:1].upper()}{names[1:]} won"
     return text + (" — a double game!" if double else "")

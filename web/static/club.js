@@ -38,7 +38,6 @@
       .then(function () { if (loading[board] === rev) delete loading[board]; });
   }
 
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
   P.connect(function (club) {
     var boards = club.boards || [];
@@ -53,16 +52,15 @@
     });
     if (empty) empty.hidden = boards.length > 0;
     if (counts) {
-      var text = plural(boards.length, "board") + " · " + club.online + " online · " +
-        club.playing + " playing";
-      if (club.ignored) text += " · " + plural(club.ignored, "message") + " ignored";
+      var text = P.tn(boards.length, "%(num)s board", "%(num)s boards") + " · " +
+        P.t("%(num)s online", { num: club.online }) + " · " + P.t("%(num)s playing", { num: club.playing });
+      if (club.ignored) text += " · " + P.tn(club.ignored, "%(num)s message ignored", "%(num)s messages ignored");
       counts.textContent = text;
     }
     if (broker && club.broker) {
       broker.hidden = !!club.broker.connected;
       if (!club.broker.connected) {
-        broker.textContent = "Not connected to the broker: " + club.broker.detail +
-          ". What this page shows may be out of date; it reconnects by itself.";
+        broker.textContent = P.t("Not connected to the broker: %(detail)s. What this page shows may be out of date; it reconnects by itself.", { detail: club.broker.detail });
       }
     }
   });

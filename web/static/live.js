@@ -22,8 +22,29 @@
     var wordsNode = document.getElementById("page-words");
     if (wordsNode) words = JSON.parse(wordsNode.textContent) || {};
   } catch (error) { words = {}; }
-  function t(text) { return Object.prototype.hasOwnProperty.call(words, text) ? words[text] : text; }
+  function has(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
+  /* A whole message in the page's language, its %(name)s filled from values: never a sentence
+     glued from pieces (the words come from the server, web/language.py). */
+  function t(text, values) {
+    var said = has(words, text) ? words[text] : text;
+    if (!values) return said;
+    return said.replace(/%\((\w+)\)s/g, function (whole, name) {
+      return has(values, name) ? String(values[name]) : whole;
+    });
+  }
   Pawnlight.t = t;
+  /* A count's message by the language's plural rule (French counts 0 as one), %(num)s filled. */
+  Pawnlight.tn = function (n, singular, plural, values) {
+    var one = words[""] === "fr" ? n <= 1 : n === 1;
+    var filled = { num: n };
+    Object.keys(values || {}).forEach(function (key) { filled[key] = values[key]; });
+    return t(one ? singular : plural, filled);
+  };
+  /* A colour (its code, "red") as a sentence names it: "red" in English, "Rot" in German. */
+  Pawnlight.colour = function (code) {
+    var name = code ? code.charAt(0).toUpperCase() + code.slice(1) : "";
+    return has(words, name) ? words[name] : code;
+  };
 
   function setConnection(state, text) {
     if (!conn) return;
@@ -49,11 +70,11 @@
       credentials: "same-origin"
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (data) {
-        if (!response.ok && !data.error) data.error = "the Pi answered " + response.status;
+        if (!response.ok && !data.error) data.error = t("the Pi answered %(status)s", { status: response.status });
         return { ok: response.ok, status: response.status, data: data };
       });
     }, function () {
-      return { ok: false, status: 0, data: { error: "no connection to the Pi" } };
+      return { ok: false, status: 0, data: { error: t("no connection to the Pi") } };
     });
   };
 

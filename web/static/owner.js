@@ -46,7 +46,7 @@
       var noButton = document.createElement("button");
       noButton.type = "button";
       noButton.className = "button";
-      noButton.textContent = no || "Keep playing";
+      noButton.textContent = no || P.t("Keep playing");
       row.append(yesButton, noButton);
       box.append(text, row);
       anchor.insertAdjacentElement("afterend", box);
@@ -75,13 +75,13 @@
 
   /* Send one owner action and say how it went. */
   function act(path, body, done) {
-    say("Sending…");
+    say(P.t("Sending…"));
     return P.post(path, body).then(function (result) {
       if (result.ok) {
-        say(done || "Done.");
+        say(done || P.t("Done."));
         refresh();
       } else {
-        say(result.data.error, true);
+        say(P.t(result.data.error), true);
         if (result.status === 403 && /PIN|CSRF/.test(result.data.error || "")) {
           P.csrf = null;
           loggedIn(false);
@@ -96,11 +96,11 @@
       event.preventDefault();
       var pin = document.getElementById("pin");
       P.post("/api/login", { pin: pin.value }).then(function (result) {
-        if (!result.ok) { say(result.data.error, true); return; }
+        if (!result.ok) { say(P.t(result.data.error), true); return; }
         P.csrf = result.data.csrf;
         pin.value = "";
         loggedIn(true);
-        say("Logged in as the owner.");
+        say(P.t("Logged in as the owner."));
         refresh();
       });
     });
@@ -112,7 +112,7 @@
       P.post("/api/logout", {}).then(function () {
         P.csrf = null;
         loggedIn(false);
-        say("Logged out.");
+        say(P.t("Logged out."));
         refresh();
       });
     });
@@ -135,13 +135,13 @@
       Array.prototype.forEach.call(variant.options, function (o) {
         o.disabled = variants.indexOf(o.value) < 0;
         // A game greyed out says why: not in this rule book, and which book has it.
-        o.textContent = o.dataset.label + (o.disabled ? " (not in this rule book)" : "");
-        if (o.disabled) missing.push(o.dataset.label + ": in the " + o.dataset.books + " rule book");
+        o.textContent = o.disabled ? P.t("%(game)s (not in this rule book)", { game: o.dataset.label }) : o.dataset.label;
+        if (o.disabled) missing.push(P.t("%(game)s: in the %(books)s rule book", { game: o.dataset.label, books: o.dataset.books }));
       });
       var why = document.getElementById("variant-why");
       if (why) {
         why.hidden = !missing.length;
-        why.textContent = missing.length ? "Not in " + option.textContent + "’s rules: " + missing.join("; ") + "." : "";
+        why.textContent = missing.length ? P.t("Not in %(book)s’s rules: %(games)s.", { book: option.textContent, games: missing.join("; ") }) : "";
       }
       if (variant.selectedOptions[0].disabled) variant.value = "standard";
       extraOne.hidden = option.dataset.extraOne !== "true";
@@ -192,24 +192,23 @@
         seats[input.dataset.colour] = board;
         if (board !== here) away = true;
       });
-      var start = function () { act("/api/game", body, "New game started: set up the board as lit."); };
+      var start = function () { act("/api/game", body, P.t("New game started: set up the board as lit.")); };
       if (away) {
         delete body.draw_leader;
         body.seats = seats;
         start = function () {
-          say("Hosting…");
+          say(P.t("Hosting…"));
           P.post("/api/remote/host", body).then(function (result) {
-            if (!result.ok) { say(result.data.error, true); return; }
-            say("Hosted. The other homes join with the code " + result.data.code +
-              " (Owner, Join a game from another home).");
+            if (!result.ok) { say(P.t(result.data.error), true); return; }
+            say(P.t("Hosted. The other homes join with the code %(code)s (Owner, Join a game from another home).", { code: result.data.code }));
             refresh();
           });
         };
       }
       if (!gameUnfinished()) { start(); return; }
       var submit = gameForm.querySelector('button[type="submit"]') || gameForm;
-      ask(submit, "End the game being played? It stays in the records, and the new one starts.",
-        "End it and start the new game").then(function (yes) { if (yes) start(); });
+      ask(submit, P.t("End the game being played? It stays in the records, and the new one starts."),
+        P.t("End it and start the new game")).then(function (yes) { if (yes) start(); });
     });
   }
 
@@ -219,18 +218,18 @@
       event.preventDefault();
       var code = document.getElementById("join-code").value.trim().toUpperCase();
       var join = function () {
-        say("Joining…");
+        say(P.t("Joining…"));
         P.post("/api/remote/join", { code: code }).then(function (result) {
-          if (!result.ok) { say(result.data.error, true); return; }
-          say("Joined the game hosted by " + result.data.host + ": this board plays " +
-            result.data.seats.join(" and ") + ". Set up the board as lit.");
+          if (!result.ok) { say(P.t(result.data.error), true); return; }
+          say(P.t("Joined the game hosted by %(board)s: this board plays %(colours)s. Set up the board as lit.", {
+            board: result.data.host, colours: result.data.seats.map(P.colour).join(", ") }));
           refresh();
         });
       };
       if (!gameUnfinished()) { join(); return; }
       ask(joinForm.querySelector('button[type="submit"]'),
-        "End the game being played? It stays in the records, and the remote game starts.",
-        "End it and join").then(function (yes) { if (yes) join(); });
+        P.t("End the game being played? It stays in the records, and the remote game starts."),
+        P.t("End it and join")).then(function (yes) { if (yes) join(); });
     });
   }
 
@@ -241,7 +240,7 @@
     var brightness = document.getElementById("brightness");
     var shownBrightness = document.getElementById("brightness-out");
     brightness.addEventListener("input", function () {
-      shownBrightness.textContent = Math.round(brightness.value * 100) + " %";
+      shownBrightness.textContent = Math.round(brightness.value * 100).toLocaleString(document.documentElement.lang || "en") + " %";
     });
     var nightLevel = document.getElementById("night-level");
     var shownNightLevel = document.getElementById("night-level-out");
@@ -261,7 +260,7 @@
       if (speech) body.speech = speech.checked;
       var voiceLanguage = document.getElementById("voice-language");
       if (voiceLanguage) body.language = voiceLanguage.value;
-      act("/api/settings", body, "Settings saved.");
+      act("/api/settings", body, P.t("Settings saved."));
     });
   }
 
@@ -285,7 +284,7 @@
     enrolForm.addEventListener("submit", function (event) {
       event.preventDefault();
       act("/api/enrol", { extra_one: enrolForm.elements.extra_one.checked },
-        "Enrolling: scan the cards as asked.");
+        P.t("Enrolling: scan the cards as asked."));
     });
   }
 
@@ -298,11 +297,11 @@
     try { body = JSON.parse(button.dataset.body || "{}"); } catch (error) { body = {}; }
     var send = function () {
       button.disabled = true;
-      act("/api/" + button.dataset.action, body, button.textContent.trim() + ": done.")
+      act("/api/" + button.dataset.action, body, P.t("%(action)s: done.", { action: button.textContent.trim() }))
         .then(function () { button.disabled = false; });
     };
     if (!button.dataset.confirm) { send(); return; }
-    ask(button, button.dataset.confirm, "Yes, " + button.textContent.trim().toLowerCase(),
-      "No").then(function (yes) { if (yes) send(); });
+    ask(button, button.dataset.confirm, P.t("Yes: %(action)s", { action: button.textContent.trim() }),
+      P.t("No")).then(function (yes) { if (yes) send(); });
   });
 })();

@@ -39,7 +39,7 @@
   function showWhole(whole) {
     wrap.classList.toggle("whole", whole);
     zoom.setAttribute("aria-pressed", whole ? "true" : "false");
-    zoom.textContent = whole ? "Squares a finger wide" : "Show the whole board";
+    zoom.textContent = whole ? P.t("Squares a finger wide") : P.t("Show the whole board");
   }
   if (zoom) {
     var kept = null;
@@ -82,7 +82,7 @@
 
   function send(path, body) {
     return P.post(path, body).then(function (result) {
-      if (!result.ok) say(result.data.error, true);
+      if (!result.ok) say(P.t(result.data.error), true);
       return result;
     });
   }
@@ -104,14 +104,18 @@
       if (!result.ok) return null;
       // The daemon's simulator answers {"lifted": "red", "from": "T4"}.
       colour = result.data.lifted || result.data.colour || colour;
-      say("Lifted the " + (colour || "") + " pawn from " + words(key) + ": it is in your hand, tap where to put it.");
+      say(P.t("Lifted the %(colour)s pawn from %(place)s: it is in your hand, tap where to put it.", { colour: P.colour(colour || ""), place: words(key) }));
       return colour;
     });
   }
 
   function place(key, colour) {
     return send("/api/sim/place", { square: key, color: colour }).then(function (result) {
-      if (result.ok) say("Put a " + colour + " pawn " + (/^(start|home):/.test(key) ? "in " : "on ") + words(key) + ".");
+      if (result.ok) {
+        say(/^(start|home):/.test(key)
+          ? P.t("Put a %(colour)s pawn in %(place)s.", { colour: P.colour(colour), place: words(key) })
+          : P.t("Put a %(colour)s pawn on %(place)s.", { colour: P.colour(colour), place: words(key) }));
+      }
       return result.ok;
     });
   }
@@ -139,7 +143,7 @@
       } else if (pawnAt(key)) {
         work = lift(key).then(function (colour) { if (colour) selected = colour; });
       } else {
-        say("There is no pawn to take from " + words(key) + ".", true);
+        say(P.t("There is no pawn to take from %(place)s.", { place: words(key) }), true);
         return;
       }
     } else if (pawnAt(key)) {
@@ -148,7 +152,7 @@
         if (!colour) return;
         if (!holding) { selected = colour; return; }
         selected = colour;
-        say("Lifted the " + colour + " pawn; putting the " + holding + " one down…");
+        say(P.t("Lifted the %(colour)s pawn; putting the %(held)s one down…", { colour: P.colour(colour), held: P.colour(holding) }));
         return pause().then(function () {
           return place(key, holding);
         }).then(function () { selected = colour; applySelection(); });
@@ -156,7 +160,7 @@
     } else if (holding) {
       work = place(key, holding).then(function (ok) { if (ok) selected = null; });
     } else {
-      say("Pick a pawn first: tap one on the board, or a colour in your hand.", true);
+      say(P.t("Pick a pawn first: tap one on the board, or a colour in your hand."), true);
       return;
     }
     work.then(load);
@@ -182,13 +186,13 @@
       var pick = Number(hand.dataset.count) > 0 ? hand.dataset.hand : null;
       if (pick) selected = pick;
       applySelection();
-      if (selected) say("Holding a " + selected + " pawn: tap where to put it.");
+      if (selected) say(P.t("Holding a %(colour)s pawn: tap where to put it.", { colour: P.colour(selected) }));
       return;
     }
     var card = event.target.closest("[data-card]");
     if (card && card.tagName === "BUTTON") {
       send("/api/sim/scan", { card: card.dataset.card }).then(function (result) {
-        if (result.ok) say("Scanned " + (card.getAttribute("aria-label") || "").replace(/^Scan /, "") + ".");
+        if (result.ok) say(P.t("Scanned the %(card)s card.", { card: card.textContent.trim() }));
         load();
       });
       return;
@@ -196,11 +200,11 @@
     var held = event.target.closest("button[data-hold]");
     if (held) {
       held.disabled = true;
-      say("Holding " + held.dataset.words + "…");
+      say(P.t("Holding %(buttons)s…", { buttons: held.dataset.words }));
       send("/api/sim/hold", { buttons: held.dataset.hold.split(" "), seconds: 3.2 }).then(
         function (result) {
           held.disabled = false;
-          if (result.ok) say("Held " + held.dataset.words + " for 3 seconds.");
+          if (result.ok) say(P.t("Held %(buttons)s for 3 seconds.", { buttons: held.dataset.words }));
           load();
         }
       );
@@ -209,7 +213,7 @@
     var button = event.target.closest("button[data-button]");
     if (button) {
       send("/api/sim/press", { button: button.dataset.button }).then(function (result) {
-        if (result.ok) say("Pressed " + button.textContent.trim() + ".");
+        if (result.ok) say(P.t("Pressed %(button)s.", { button: button.textContent.trim() }));
         load();
       });
     }
@@ -220,11 +224,11 @@
     setup.addEventListener("click", function () {
       var pawns = lastState && lastState.pawns;
       if (!pawns || !Object.keys(pawns).length) {
-        say("No game yet: start one first (Owner, below).", true);
+        say(P.t("No game yet: start one first (Owner, below)."), true);
         return;
       }
       send("/api/sim/board", { pawns: pawns }).then(function (result) {
-        if (result.ok) say("Every pawn is where the game has it.");
+        if (result.ok) say(P.t("Every pawn is where the game has it."));
         selected = null;
         load();
       });

@@ -54,7 +54,7 @@
     if (note) note.hidden = !yes;
     var link = document.getElementById("link");
     if (yes && link) {
-      link.textContent = "No connection to the Pi: the board’s state is unknown";
+      link.textContent = P.t("No connection to the Pi: the board’s state is unknown");
       link.className = "chip link bad";
       link.dataset.up = "unknown";
     }
@@ -107,7 +107,7 @@
         bar.dataset.turn = turn;
         bar.dataset.when = when;
         document.getElementById("replay-label").textContent =
-          "Turn " + turn + ", " + when + ": " + lineLabel(turn);
+          P.t(when === "before" ? "Turn %(turn)s, before: %(label)s" : "Turn %(turn)s, after: %(label)s", { turn: turn, label: lineLabel(turn) });
         bar.querySelectorAll("[data-replay]").forEach(function (link) {
           var kind = link.dataset.replay;
           if (kind === "live") return;

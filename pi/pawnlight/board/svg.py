@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -39,6 +39,7 @@ from pawnlight.board.geometry import (
     place_centre,
     square_centre,
 )
+from pawnlight.i18n.marks import N_
 from pawnlight.rules.board import (
     COLOURS,
     SLIDES,
@@ -98,6 +99,17 @@ class Centre:
     colour: str | None = None
     card: str | None = None
     caption: str = ""
+
+
+#: The words drawn on the board, marked for the catalogs (docs/rules.md's glossary): the
+#: caller's ``words`` (a gettext) says them in the page's language.
+START_WORD = N_("START")
+HOME_WORD = N_("HOME")
+NO_CARD = N_("no card")
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def _n(value: float) -> str:
@@ -175,10 +187,16 @@ def _squares(
         parts.append(_square(key, CELL_CENTRES[cell], TINT[name], FILL[name], attrs))
 
 
-def _areas(parts: list[str], counts: Mapping[str, int], interactive: bool, theme: Theme) -> None:
+def _areas(
+    parts: list[str],
+    counts: Mapping[str, int],
+    interactive: bool,
+    theme: Theme,
+    words: Callable[[str], str] = _same,
+) -> None:
     for place, colour in AREAS:
         name = COLOURS[colour]
-        word = "start" if place == START else "home"
+        word = words(START_WORD if place == START else HOME_WORD)
         key = Place(place, colour).key
         count = counts.get(key, 0)
         occupant = f"{count} {name} pawn{'s' if count != 1 else ''}"
@@ -193,7 +211,7 @@ def _areas(parts: list[str], counts: Mapping[str, int], interactive: bool, theme
             f'<text x="{_n(x)}" y="{_n(y + AREA_RADIUS + 0.4)}" font-size="{_n(0.36)}" '
             f'font-weight="700" fill="{theme.text}" text-anchor="middle" '
             f'letter-spacing="{_n(0.03)}" '
-            f'pointer-events="none">{word.upper()}</text>'
+            f'pointer-events="none">{escape(word)}</text>'
         )
 
 
@@ -407,7 +425,9 @@ def _sensed_pawns(parts: list[str], sensed: list[Any], named: Mapping[str, str])
     parts.append("</g>")
 
 
-def _centre(parts: list[str], centre: Centre, theme: Theme) -> None:
+def _centre(
+    parts: list[str], centre: Centre, theme: Theme, words: Callable[[str], str] = _same
+) -> None:
     """A card in the middle of the board: the card drawn, in the colour of the player."""
     stroke = FILL.get(centre.colour or "", theme.line)
     parts.append('<g class="centre" pointer-events="none">')
@@ -426,7 +446,7 @@ def _centre(parts: list[str], centre: Centre, theme: Theme) -> None:
     else:
         parts.append(
             f'<text x="{_n(8)}" y="{_n(7.85)}" font-size="{_n(0.42)}" fill="{theme.text}" '
-            f'text-anchor="middle">no card</text>'
+            f'text-anchor="middle">{escape(words(NO_CARD))}</text>'
         )
     if centre.caption:
         fill = FILL.get(centre.colour or "", theme.text)
@@ -661,6 +681,7 @@ def render_board(
     sensed: list[Any] | None = None,
     theme: Theme | None = None,
     at: tuple[float, float, float] | None = None,
+    words: Callable[[str], str] | None = None,
 ) -> str:
     """The whole board as one ``<svg>`` element.
 
@@ -672,7 +693,9 @@ def render_board(
     arrows, over ``sensed`` (the pawns where the board senses them, drawn instead of ``pawns`` when
     given); ``interactive`` makes the squares and areas buttons.  ``theme`` picks the board's
     colours (LIGHT, DARK); ``at`` (x, y, size) places the board in a bigger picture.
+    ``words`` (a gettext) says the words drawn on it (START, HOME) in the page's language.
     """
+    say = words or _same
     occupants: dict[str, str] = {}
     counts: dict[str, int] = {}
     for colour, number in pawn_places(pawns):
@@ -695,14 +718,14 @@ def render_board(
         f'<rect width="{SIZE}" height="{SIZE}" rx="{_n(0.3)}" fill="{theme.board}"/>',
     ]
     _squares(parts, occupants, interactive, theme)
-    _areas(parts, counts, interactive, theme)
+    _areas(parts, counts, interactive, theme, say)
     _slides(parts)
     if diamonds:
         _diamonds(parts, theme)
     if leds is not None:
         _leds(parts, leds, theme)
     if centre is not None:
-        _centre(parts, centre, theme)
+        _centre(parts, centre, theme, say)
     if marks:
         _marks(parts, marks)
     if lit:
