@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..board.recognise import Ambiguous
+from ..i18n.marks import N_
+from ..i18n.message import msg, say
+from ..rules import phrases
 from ..rules.board import COLOURS
 from ..rules.game import GameError
 from ..rules.notation import NotationError, move_text, parse_move
-from ..rules.words import a_card, move_words
 from .cards import computer_move
 from .config import ConfigError, NewGame, Seat, new_game, seat
 from .deck import Enrolment
@@ -28,6 +30,9 @@ from .service import CommandRefused
 from .signals import Buzz, Effect, Remember, StatusLight
 from .table import Table, seat_players, seats_of
 from .turns import after_turn, decided, play, recorded, shown_message
+
+HINT = N_("Hint for %(colour)s: %(move)s")
+DECLINES = N_("%(colour)s declines %(card)s")
 
 #: Seconds within which the board's New game button must be pressed a second time.
 NEW_GAME_CONFIRM = 3.0
@@ -220,7 +225,7 @@ def _hint(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
     if move is None:
         return {"ok": True, "hint": None}, []
     table.guided, table.guided_by = move, "hint"
-    table.message = f"Hint for {COLOURS[game.turn]}: {move_words(move)}"
+    table.message = say(msg(HINT, colour=phrases.colour(game.turn), move=phrases.move(move)))
     return {"ok": True, "hint": move_text(move)}, []
 
 
@@ -236,7 +241,9 @@ def _forfeit(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effe
         raise CommandRefused(str(error)) from None
     effects: list[Effect] = [recorded(game)]
     last = game.history[-1]
-    table.news = f"{COLOURS[last.colour].capitalize()} declines {a_card(last.card)}"
+    table.news = say(
+        msg(DECLINES, colour=phrases.capital(last.colour), card=phrases.a_card(last.card))
+    )
     return {"ok": True}, effects + after_turn(table)
 
 
