@@ -76,7 +76,8 @@ def _replay(state: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None
         return None, str(error).capitalize() + "."
     entry = view.turns(state)[turn - 1]
     said = view.turn_said(state, turn)
-    colour = str(entry.get("colour", "")).capitalize()
+    colour = str(entry.get("colour", ""))
+    colour = language.colour_name(colour) if language.current() != "en" else colour.capitalize()
     label = f"{colour}, {view.card_label(entry.get('card'))}: {said}"
     return {"turn": turn, "when": when, "svg": svg, "label": label}, None
 

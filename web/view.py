@@ -16,9 +16,11 @@ from pawnlight.board.svg import Centre, render_board
 from pawnlight.companion.phases import CompanionPhase
 from pawnlight.companion.state import PlayedTurn, Published
 from pawnlight.i18n.marks import N_
-from pawnlight.rules import EDITIONS
+from pawnlight.i18n.message import msg, render_json
+from pawnlight.rules import EDITIONS, phrases
 from pawnlight.rules.board import START, Place, parse_colour
 from pawnlight.rules.editions import Variant
+from pawnlight.rules.notation import move_text
 from pawnlight.rules.words import a_card, move_words, no_move_reason
 
 from . import language
@@ -136,6 +138,8 @@ class HistoryLine:
     def label(self) -> str:
         """The line as the history shows it: ``Red, 5: no pawn can go forward 5``."""
         said = self.words or self.text
+        if language.current() != "en":
+            return f"{language.colour_name(self.colour)}, {card_label(self.card)}: {said}"
         return f"{self.colour.capitalize()}, {card_label(self.card)}: {said}"
 
     @property
@@ -146,6 +150,8 @@ class HistoryLine:
 def said(played: PlayedTurn) -> str:
     """A turn of the history in board words, from its move (its notation when it has none)."""
     turn = played.turn
+    if language.current() != "en":
+        return _said_in(played, language.current())
     if played.move is not None:
         return move_words(played.move)
     if turn.text == "forfeit":
@@ -153,6 +159,30 @@ def said(played: PlayedTurn) -> str:
     if turn.text == "discard":
         return "discarded, no move"
     return turn.text
+
+
+def _said_in(played: PlayedTurn, lang: str) -> str:
+    """A turn of the history in ``lang``'s board words (the catalogs' messages)."""
+    turn = played.turn
+    if played.move is not None:
+        return phrases.move(played.move).render(lang)
+    if turn.text == "forfeit":
+        reason = phrases.no_move_reason(turn.card)
+        return msg(N_("no move, %(reason)s"), reason=reason).render(lang)
+    if turn.text == "discard":
+        return language.gettext("discarded, no move")
+    return turn.text
+
+
+def moves_said(state: Mapping[str, Any]) -> dict[str, str]:
+    """The legal moves and the choices in this request's language, by their notation (none in
+    English, or for a snapshot that is plain JSON: the page then shows their ``words``)."""
+    typed = state.typed if isinstance(state, Published) else None
+    lang = language.current()
+    if typed is None or lang == "en":
+        return {}
+    moves = [*(typed.game.legal if typed.game is not None else ()), *typed.choices]
+    return {move_text(m): phrases.move(m).capitalised().render(lang) for m in moves}
 
 
 def played_turns(state: Mapping[str, Any]) -> tuple[PlayedTurn, ...]:
@@ -284,15 +314,20 @@ def correction_lines(state: Mapping[str, Any]) -> list[dict[str, str]]:
     if not items:
         corrections = state.get("corrections") or []
         return [{"text": str(c), "code": ""} for c in corrections]
+    messages = _mapping(state.get("said")).get("corrections")
+    messages = messages if isinstance(messages, list) and len(messages) == len(items) else None
     starts: dict[str, int] = {}
-    rest: list[Mapping[str, Any]] = []
-    for item in items:
+    rest: list[tuple[Mapping[str, Any], object]] = []
+    for n, item in enumerate(items):
         colour, target = item.get("colour"), item.get("to")
         if item.get("action") == Fix.PUT and is_start_of(target, colour):
             starts[str(colour)] = starts.get(str(colour), 0) + 1
         else:
-            rest.append(item)
-    lines = [{"text": str(i.get("text", "")), "code": str(i.get("code", ""))} for i in rest]
+            rest.append((item, messages[n] if messages is not None else None))
+    lines = [
+        {"text": _said_text(i.get("text", ""), said), "code": str(i.get("code", ""))}
+        for i, said in rest
+    ]
     if starts:
         counts = set(starts.values())
         colours = ", ".join(starts)
@@ -304,10 +339,53 @@ def correction_lines(state: Mapping[str, Any]) -> list[dict[str, str]]:
         else:
             what = "; ".join(f"{n} {c} in {c} START" for c, n in starts.items())
         code = ", ".join(f"put {n} on start:{c}" for c, n in starts.items())
-        lines.append({"text": f"Put {what}", "code": code})
+        lines.append({"text": _starts_text(starts) or f"Put {what}", "code": code})
     for line in lines:
         line["text"] = line["text"][:1].upper() + line["text"][1:]
     return lines
+
+
+def _said_text(english: object, said: object) -> str:
+    """A correction in this request's language (its catalog message), else its English."""
+    if language.current() != "en" and said is not None:
+        rendered = render_json(said, language.current())
+        if rendered:
+            return rendered
+    return str(english)
+
+
+def _starts_text(starts: Mapping[str, int]) -> str | None:
+    """Filling the STARTs of a new game, one line, in this request's language (None in
+    English: the line keeps its own words)."""
+    if language.current() == "en":
+        return None
+    names = [language.colour_name(c) for c in starts]
+    counts = set(starts.values())
+    if len(counts) == 1:
+        n = counts.pop()
+        if len(starts) == 1:
+            one = language.ngettext(
+                "Put %(num)s %(colour)s pawn in its START",
+                "Put %(num)s %(colour)s pawns in its START",
+                n,
+            )
+            return one % {"num": n, "colour": names[0]}
+        each = language.ngettext(
+            "Put %(num)s pawn in each START: %(colours)s",
+            "Put %(num)s pawns in each START: %(colours)s",
+            n,
+        )
+        return each % {"num": n, "colours": ", ".join(names)}
+    parts = [
+        language.ngettext(
+            "Put %(num)s %(colour)s pawn in its START",
+            "Put %(num)s %(colour)s pawns in its START",
+            n,
+        )
+        % {"num": n, "colour": name}
+        for name, n in zip(names, starts.values(), strict=True)
+    ]
+    return "; ".join(parts)
 
 
 def card_sentence(card: object) -> str:
