@@ -391,6 +391,10 @@ def _starts_text(starts: Mapping[str, int]) -> str | None:
 def card_sentence(card: object) -> str:
     """``The card: a 5.`` for screen readers (no double stop after "Sorry!")."""
     said = a_card(str(card))
+    if language.current() != "en":
+        words = phrases.a_card(str(card)).render(language.current())
+        line = N_("The card: %(card)s") if words.endswith("!") else N_("The card: %(card)s.")
+        return language.gettext(line, card=words)
     return f"The card: {said}" + ("" if said.endswith("!") else ".")
 
 
