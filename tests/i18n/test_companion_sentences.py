@@ -188,7 +188,7 @@ def game_states(seed: int):
     rng = random.Random(seed)
     bench = Bench()
     position = Position.from_json({"red": ["start"] * 4, "blue": ["start"] * 4})
-    bench.companion.resume(Game(GameConfig(players=("red", "blue"))), position)
+    bench.companion.resume(Game(GameConfig(players=("red", "blue"))))
     bench.show(position)
     yield bench.companion.state().to_json()
     for _ in range(120):
@@ -220,7 +220,7 @@ def test_a_game_at_the_companion_says_everything_in_each_language_and_its_englis
 def test_the_voice_says_a_turns_news_in_its_language():
     bench = Bench()
     position = Position.from_json({"red": ["start"] * 4, "blue": ["start"] * 4})
-    bench.companion.resume(Game(GameConfig(players=("red", "blue"))), position)
+    bench.companion.resume(Game(GameConfig(players=("red", "blue"))))
     bench.show(position)
     before = bench.companion.state().to_json()
     bench.scan("5")
