@@ -12,6 +12,7 @@ import pytest
 
 from pawnlight.board.guidance import Correction, Fix
 from pawnlight.companion.announce import announcement
+from pawnlight.companion.signals import Pressed
 from pawnlight.i18n.message import Message, msg, render_json, said_of, say
 from pawnlight.rules import Position, phrases
 from pawnlight.rules.board import HOME, S1, S5, START, TRACK_SQUARES, Place
@@ -237,3 +238,54 @@ def test_the_voice_says_a_turns_news_in_its_language():
     assert announcement(before, after, "es") == (
         "Rojo ha sacado un 5: ningún peón puede avanzar 5. Turno de Azul"
     )
+
+
+def said_now(bench: Bench, name: str = "message") -> dict[str, str]:
+    """The state's ``name`` in English (its own text) and as each language renders it."""
+    state = bench.companion.state().to_json()
+    message = state["said"][name]
+    assert render_json(message, "en") == state[name]
+    rendered = {language: render_json(message, language) or "" for language in LANGUAGES}
+    for language, text in rendered.items():
+        clean(text, language)
+    return {"en": state[name], **rendered}
+
+
+def test_the_leader_draw_the_undo_and_the_board_s_new_game_are_said_in_each_language():
+    bench = Bench()
+    bench.command("new_game", players=["red", "blue", "green"], draw_leader=True)
+    assert said_now(bench)["de"] == "Wer beginnt? Rot, scanne eine Karte"
+    bench.scan("10")
+    assert said_now(bench)["en"] == "red drew a 10; blue, scan a card"
+    bench.scan("10")
+    bench.scan("3")
+    assert said_now(bench)["fr"] == "égalité entre Rouge et Bleu : tirez à nouveau, Rouge d’abord"
+    bench.scan("4")
+    bench.scan("sorry")
+    assert said_now(bench)["es"].startswith("Azul ha sacado la carta más alta y empieza. ")
+    bench.show(bench.game.position)
+    bench.scan("1")
+    move = parse_move("B:start-T19", bench.game.position, False)
+    bench.play(move)
+    bench.command("undo")
+    said = said_now(bench)
+    assert said["en"].startswith("Undone: Blue's move (a blue pawn leaves START")
+    assert said["de"].startswith("Rückgängig gemacht: der Zug von Blau (eine Figur von Blau")
+    bench.show(bench.game.position)
+    bench.effects += bench.companion.handle(Pressed("new_game", bench.now + 0.1))
+    assert said_now(bench, "warning")["fr"] == (
+        "Nouvelle partie appuyé : appuyez encore dans les 3 s pour finir cette partie"
+    )
+
+
+def test_seats_given_to_the_computer_and_back_are_said_in_each_language():
+    bench = Bench()
+    bench.command("new_game", players=["red", "blue"])
+    bench.show(bench.game.position)
+    bench.command("seat", colour="blue", player="random")
+    assert (
+        said_now(bench)["de"]
+        == "Der Computer spielt ab jetzt Blau. Rot: zieh eine Karte und scanne sie"
+    )
+    bench.command("seat", colour="blue", player=None)
+    assert said_now(bench)["es"].startswith("Azul vuelve a jugarlo una persona. ")

@@ -25,7 +25,8 @@ from .remote import answer_takeback, ask_takeback, hand_seat, takeback_asked
 from .remote import forget as forget_remote
 from .remote import resume as resume_remote
 from .remote import start as start_remote
-from .sentences import event_text, event_words, phase_message
+from .sentences import event_text, event_words, phase_message, then
+from .sentences import undone as undone_message
 from .service import CommandRefused
 from .signals import Buzz, Effect, Remember, StatusLight
 from .table import Table, seat_players, seats_of
@@ -33,6 +34,9 @@ from .turns import after_turn, decided, play, recorded, shown_message
 
 HINT = N_("Hint for %(colour)s: %(move)s")
 DECLINES = N_("%(colour)s declines %(card)s")
+BY_A_PERSON = N_("%(colour)s is played by a person again")
+BY_THE_COMPUTER = N_("The computer plays %(colour)s from now on")
+NEW_GAME_AGAIN = N_("New game pressed: press it again within %(seconds)s s to end this game")
 
 #: Seconds within which the board's New game button must be pressed a second time.
 NEW_GAME_CONFIRM = 3.0
@@ -117,7 +121,7 @@ def _undo(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
     effects: list[Effect] = [recorded(game)]
     enter(table, CompanionPhase.SETUP)
     said = event_words(undone, game)
-    table.message = f"Undone: {said}. Put the board back as lit."
+    table.message = undone_message(said)
     effects += decided(table)
     return {"ok": True, "undone": event_text(undone), "said": said}, effects
 
@@ -185,13 +189,12 @@ def _seat(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
     if request.colour not in game.config.players:
         raise CommandRefused(f"{request.colour} is not playing in this game")
     colour = COLOURS.index(request.colour)
-    name = request.colour.capitalize()
     if request.player is None:
         table.computer.pop(colour, None)
-        said = f"{name} is played by a person again"
+        said = say(msg(BY_A_PERSON, colour=phrases.capital(colour)))
     else:
         table.computer.update(seat_players(((request.colour, request.player),)))
-        said = f"The computer plays {name} from now on"
+        said = say(msg(BY_THE_COMPUTER, colour=phrases.capital(colour)))
     table.seats_kept = True
     effects: list[Effect] = [Remember("seats", {"computer": dict(seats_of(table))})]
     if table.phase == CompanionPhase.MOVE and game.turn == colour:
@@ -200,12 +203,12 @@ def _seat(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
             assert game.card is not None and game.options is not None
             effects += computer_move(table, game.card, game.options)
             if table.phase == CompanionPhase.MOVE:
-                table.message = f"{said}. {table.message}"
+                table.message = then(said, table.message)
         else:
             enter(table, CompanionPhase.MOVE)
-            table.message = f"{said}. {phase_message(table)}"
+            table.message = then(said, phase_message(table))
     elif table.phase in (CompanionPhase.DRAW, CompanionPhase.MOVE):
-        table.message = f"{said}. {phase_message(table)}"
+        table.message = then(said, phase_message(table))
     return {"ok": True, "computer": dict(seats_of(table)), "said": said}, effects
 
 
@@ -363,9 +366,7 @@ def _new_game_button(table: Table) -> list[Effect]:
         raise CommandRefused("no game to restart: start one from the status page")
     if not game.over and table.asking_until is None:
         table.asking_until = table.now + NEW_GAME_CONFIRM
-        table.warning = (
-            f"New game pressed: press it again within {NEW_GAME_CONFIRM:g} s to end this game"
-        )
+        table.warning = say(msg(NEW_GAME_AGAIN, seconds=f"{NEW_GAME_CONFIRM:g}"))
         return [Buzz("ask")]
     table.asking_until = None
     return begin_game(table, game.config)

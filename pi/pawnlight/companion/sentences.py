@@ -12,7 +12,6 @@ from ..rules import phrases
 from ..rules.board import COLOURS
 from ..rules.game import Event, EventKind, Game, Result
 from ..rules.notation import NotationError, parse_move
-from ..rules.words import card_words, move_words
 from .phases import CompanionPhase
 from .table import NO_GAME, Table
 
@@ -100,13 +99,26 @@ def event_text(event: Event) -> str:
 
 def event_words(event: Event, game: Game) -> str:
     """An undone event in board words (the game is back at the position it was made in)."""
-    colour = COLOURS[event.colour].capitalize() if event.colour >= 0 else ""
+    if event.colour < 0:
+        return event.kind
+    colour = phrases.capital(event.colour)
     if event.kind == EventKind.MOVE:
         try:
             move = parse_move(event.move or "", game.position, game.config.teams)
         except NotationError:
-            return f"{colour}'s move"
-        return f"{colour}'s move ({move_words(move)})"
+            return say(msg(N_("%(colour)s's move"), colour=colour))
+        return say(msg(N_("%(colour)s's move (%(move)s)"), colour=colour, move=phrases.move(move)))
     if event.kind == EventKind.DRAW:
-        return f"{colour}'s {card_words(event.card or '')}"
+        card = event.card or ""
+        if card == "sorry":
+            return say(msg(N_("%(colour)s's Sorry!"), colour=colour))
+        return say(msg(N_("%(colour)s's %(card)s"), colour=colour, card=card))
     return event.kind
+
+
+def undone(said: str) -> str:
+    """What the page says after an undo, ``said`` the event undone."""
+    event = said_of(said)
+    if event is None:
+        return f"Undone: {said}. Put the board back as lit."
+    return say(msg(N_("Undone: %(event)s. Put the board back as lit."), event=event))
