@@ -289,3 +289,21 @@ def test_seats_given_to_the_computer_and_back_are_said_in_each_language():
     )
     bench.command("seat", colour="blue", player=None)
     assert said_now(bench)["es"].startswith("Azul vuelve a jugarlo una persona. ")
+
+
+def test_another_boards_turn_is_said_in_each_language_on_the_board_that_copies_it():
+    from ..companion.test_remote import board, deliver, sent
+
+    a, b = board("board-a"), board("board-b")
+    assert said_now(b)["de"] == (
+        "Rot zieht am Brett board-a: der Zug leuchtet hier zum Nachstellen auf"
+    )
+    a.scan("1")
+    a.play(a.game.legal[0])
+    deliver(b, sent(a))
+    said = said_now(b)
+    assert said["en"].startswith("Red (at board-a) played a 1: a red pawn leaves START")
+    assert said["es"] == (
+        "Rojo (en el tablero board-a) ha jugado un 1: un peón de Rojo deja la SALIDA y va al "
+        "círculo de salida de Rojo. Haz el movimiento iluminado en este tablero"
+    )
