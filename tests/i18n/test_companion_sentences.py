@@ -307,3 +307,18 @@ def test_another_boards_turn_is_said_in_each_language_on_the_board_that_copies_i
         "Rojo (en el tablero board-a) ha jugado un 1: un peón de Rojo deja la SALIDA y va al "
         "círculo de salida de Rojo. Haz el movimiento iluminado en este tablero"
     )
+
+
+def test_a_card_drawn_twice_is_a_warning_in_each_language():
+    from pawnlight.companion.deck import CardDeck, simulated_uids
+
+    deck = CardDeck(simulated_uids())
+    uid = next(u for u, card in deck.uids.items() if card == "sorry")
+    deck.played_card(uid)
+    card, warning = deck.identify(uid)
+    assert warning is not None and warning.startswith("This sorry was drawn before")
+    message = said_of(warning)
+    assert message is not None and message.render() == warning
+    assert message.render("fr").startswith("Ce Sorry! a déjà été tiré")
+    for language in LANGUAGES:
+        clean(message.render(language), language)
