@@ -315,7 +315,7 @@ def test_a_card_drawn_twice_is_a_warning_in_each_language():
     deck = CardDeck(simulated_uids())
     uid = next(u for u, card in deck.uids.items() if card == "sorry")
     deck.played_card(uid)
-    card, warning = deck.identify(uid)
+    _card, warning = deck.identify(uid)
     assert warning is not None and warning.startswith("This sorry was drawn before")
     message = said_of(warning)
     assert message is not None and message.render() == warning
