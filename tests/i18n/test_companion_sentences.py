@@ -322,3 +322,26 @@ def test_a_card_drawn_twice_is_a_warning_in_each_language():
     assert message.render("fr").startswith("Ce Sorry! a déjà été tiré")
     for language in LANGUAGES:
         clean(message.render(language), language)
+
+
+def test_a_board_offline_in_a_remote_game_is_said_in_each_language():
+    from pawnlight.companion.signals import RemoteBoard
+
+    from ..companion.test_remote import board
+
+    a, b = board("board-a"), board("board-b")
+    a.effects += a.companion.handle(RemoteBoard("board-b", False, a.now))
+    a.advance(0.01)
+    assert said_now(a, "warning")["de"] == "Das Brett von Blau ist offline (das Spiel pausiert)"
+    a.scan("1")
+    said = said_now(a, "warning")
+    assert said["en"] == "a 1 was scanned, but Blue's board is offline: the game waits for it"
+    assert said["fr"] == (
+        "la carte 1 a été scannée, mais le plateau de Bleu est hors ligne : la partie l’attend"
+    )
+    b.scan("1")  # red's turn, played at board A: this board refuses it, for its moment
+    said = said_now(b, "warning")
+    assert said["en"].endswith(
+        "that card is scanned there, not here (this goes once the game moves on)"
+    )
+    assert said["es"].startswith("se ha escaneado la carta 1, pero es el turno de Rojo")

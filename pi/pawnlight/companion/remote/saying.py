@@ -4,6 +4,7 @@ seat there."""
 
 from __future__ import annotations
 
+from ...i18n.marks import N_
 from ...remote.protocol import (
     TurnEvent,
 )
@@ -17,6 +18,8 @@ from ..table import RemoteGame, Table
 
 #: What a warning about its moment says of its end (it goes when the phase changes).
 PASSES = "this goes once the game moves on"
+PASSING = N_("%(warning)s (this goes once the game moves on)")
+SORRY = N_("sorry")
 
 
 def say(table: Table, words: str, passing: bool = True) -> None:
