@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Union
 
 from .catalog import translations
@@ -46,7 +47,12 @@ class Message:
 
     def to_json(self) -> dict[str, Any]:
         """``{"id": ..., "values": {...}}`` (a value that is a message: the same shape), plus
-        ``"capital": true`` when the first letter is upper case."""
+        ``"capital": true`` when the first letter is upper case.  Made once per message and
+        shared (a state is JSON after every input): never change it."""
+        return self._json
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "id": self.id,
             "values": {
