@@ -345,3 +345,18 @@ def test_a_board_offline_in_a_remote_game_is_said_in_each_language():
         "that card is scanned there, not here (this goes once the game moves on)"
     )
     assert said["es"].startswith("se ha escaneado la carta 1, pero es el turno de Rojo")
+
+
+def test_a_board_button_refused_is_a_warning_in_each_language_and_the_api_keeps_english():
+    from pawnlight.companion.service import CommandRefused
+
+    bench = Bench()
+    bench.command("new_game", players=["red", "blue"])
+    bench.show(bench.game.position)
+    bench.effects += bench.companion.handle(Pressed("confirm", bench.now + 0.1))
+    assert said_now(bench, "warning")["de"] == "gerade gibt es nichts zu bestätigen"
+    bench.effects += bench.companion.handle(Pressed("undo", bench.now + 0.2))
+    assert said_now(bench, "warning")["es"] == "no hay nada que deshacer"
+    with pytest.raises(CommandRefused) as refused:
+        bench.command("undo")
+    assert str(refused.value) == "nothing to undo"

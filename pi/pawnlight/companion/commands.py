@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from ..board.recognise import Ambiguous
 from ..i18n.marks import N_
-from ..i18n.message import msg, say
+from ..i18n.message import Message, Said, msg, say
 from ..rules import phrases
 from ..rules.board import COLOURS
 from ..rules.game import GameError
@@ -115,7 +115,7 @@ def _undo(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
     if table.remote is not None:  # every board must agree (companion.remote)
         return ask_takeback(table)
     if game is None or not game.can_undo():
-        raise CommandRefused("nothing to undo")
+        raise CommandRefused(say(Message(N_("nothing to undo"))))
     undone = game.undo()
     table.news = ""
     effects: list[Effect] = [recorded(game)]
@@ -223,7 +223,7 @@ def _hint(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
         or game.turn in table.computer
         or (table.remote is not None and table.remote.remote_colour(game.turn))
     ):
-        raise CommandRefused("a hint is for a person with a card to play")
+        raise CommandRefused(say(Message(N_("a hint is for a person with a card to play"))))
     move = hint(game)
     if move is None:
         return {"ok": True, "hint": None}, []
@@ -347,10 +347,12 @@ def button(table: Table, name: str, held: frozenset[str] = frozenset()) -> list[
         if name == "hint":
             reply, effects = _hint(table, {})
             if reply["hint"] is None:
-                table.warning = "no hint: this card has no move to suggest"
+                table.warning = say(Message(N_("no hint: this card has no move to suggest")))
             return effects
     except CommandRefused as error:
-        table.warning = str(error)
+        # A refusal in words: its message where it is one, so each phone says it in its own.
+        said = error.args[0] if error.args else None
+        table.warning = said if isinstance(said, Said) else str(error)
         return [Buzz("illegal")]
     finally:
         if name == "hint":  # it may open the unlock chord: a lift puts the warning back
@@ -363,7 +365,7 @@ def _new_game_button(table: Table) -> list[Effect]:
     within NEW_GAME_CONFIRM seconds ends it and starts the same game again."""
     game = table.game
     if game is None:
-        raise CommandRefused("no game to restart: start one from the status page")
+        raise CommandRefused(say(Message(N_("no game to restart: start one from the status page"))))
     if not game.over and table.asking_until is None:
         table.asking_until = table.now + NEW_GAME_CONFIRM
         table.warning = say(msg(NEW_GAME_AGAIN, seconds=f"{NEW_GAME_CONFIRM:g}"))
@@ -397,7 +399,7 @@ def _confirm(table: Table) -> list[Effect]:
         return _forfeit(table, {})[1]
     if table.phase == CompanionPhase.OVER:
         return _next_game(table, {})[1]
-    raise CommandRefused("nothing to confirm now")
+    raise CommandRefused(say(Message(N_("nothing to confirm now"))))
 
 
 # -- the owner's unlock -----------------------------------------------------------------------
