@@ -65,3 +65,13 @@ def test_a_warning_and_the_corrections_in_the_phones_language(client, service):
     assert "Move the red pawn from the 1st square after blue's start circle to red START" in page(
         client
     )
+
+
+def test_the_leader_draw_is_said_in_the_phones_language(client, service):
+    service.command("new_game", {"players": ["red", "blue"], "draw_leader": True})
+    service.scan("10")
+    german = page(client, **GERMAN)
+    assert "Rot hat eine 10 gezogen; Blau, scanne eine Karte" in german
+    assert "Rot: 10" in german
+    english = page(client)
+    assert "red drew a 10; blue, scan a card" in english and "red: 10" in english
