@@ -34,9 +34,12 @@ ENGLISH = {
 }
 
 
-def clean(text: str, language: str) -> None:
-    """No placeholder left, no English game word, no square code."""
+def clean(text: str, language: str, notation: bool = False) -> None:
+    """No placeholder left, no English game word, no square code (``notation``: a turn named
+    by its notation, as a takeback between boards names it in English too)."""
     assert "%(" not in text and ")s" not in text, text
+    if notation:
+        text = re.sub(r"\b[RBYG]:[\w:-]+", "", text)
     assert not re.search(ENGLISH[language], text, re.IGNORECASE), text
     assert not re.search(r"\b[TS]\d+\b", text), text
 
@@ -240,14 +243,14 @@ def test_the_voice_says_a_turns_news_in_its_language():
     )
 
 
-def said_now(bench: Bench, name: str = "message") -> dict[str, str]:
+def said_now(bench: Bench, name: str = "message", notation: bool = False) -> dict[str, str]:
     """The state's ``name`` in English (its own text) and as each language renders it."""
     state = bench.companion.state().to_json()
     message = state["said"][name]
     assert render_json(message, "en") == state[name]
     rendered = {language: render_json(message, language) or "" for language in LANGUAGES}
     for language, text in rendered.items():
-        clean(text, language)
+        clean(text, language, notation)
     return {"en": state[name], **rendered}
 
 
@@ -360,3 +363,23 @@ def test_a_board_button_refused_is_a_warning_in_each_language_and_the_api_keeps_
     with pytest.raises(CommandRefused) as refused:
         bench.command("undo")
     assert str(refused.value) == "nothing to undo"
+
+
+def test_a_takeback_between_boards_is_asked_and_answered_in_each_language():
+    from ..companion.test_remote import asked, hear, two_turns_played
+
+    a, b = two_turns_played()
+    a.command("undo")
+    assert said_now(a, "warning", notation=True)["de"] == (
+        "Die anderen Bretter wurden gefragt, B:start-T19 von Blau zurückzunehmen: warten auf "
+        "ihre Zustimmung"
+    )
+    hear(b, asked(a))
+    assert said_now(b, "warning", notation=True)["fr"].startswith(
+        "Le plateau board-a demande de reprendre B:start-T19 de Bleu : Confirmer sur le plateau"
+    )
+    b.command("remote_takeback", agree=False)
+    assert said_now(b, "warning")["es"] == (
+        "Rechazado deshacer del tablero board-a: la partida sigue (esto desaparece cuando la "
+        "partida avance)"
+    )

@@ -5,6 +5,8 @@ seat there."""
 from __future__ import annotations
 
 from ...i18n.marks import N_
+from ...i18n.message import Message, msg
+from ...i18n.message import say as said
 from ...remote.protocol import (
     TurnEvent,
 )
@@ -22,11 +24,14 @@ PASSING = N_("%(warning)s (this goes once the game moves on)")
 SORRY = N_("sorry")
 
 
-def say(table: Table, words: str, passing: bool = True) -> None:
+def say(table: Table, words: str | Message, passing: bool = True) -> None:
     """Say what another board's message did here. Most of it is about its moment (a turn
     refused, the boards out of step) and goes once the game moves to another phase;
-    ``passing=False`` for a question still open, which is replaced when it is answered."""
-    if passing:
+    ``passing=False`` for a question still open, which is replaced when it is answered.
+    ``words`` a catalog message: said in each phone's language."""
+    if isinstance(words, Message):
+        words = said(msg(PASSING, warning=words) if passing else words)
+    elif passing:
         words += f" ({PASSES})"
     table.warning = words
     table.passing_warning = words if passing else None
