@@ -383,3 +383,27 @@ def test_a_takeback_between_boards_is_asked_and_answered_in_each_language():
         "Rechazado deshacer del tablero board-a: la partida sigue (esto desaparece cuando la "
         "partida avance)"
     )
+
+
+def test_a_seat_handed_between_boards_is_said_in_each_language():
+    from pawnlight.companion.signals import RemoteBoard
+
+    from ..companion.test_remote import board
+
+    a = board("board-a")
+    a.companion.offline_grace = 0.0
+    a.effects += a.companion.handle(RemoteBoard("board-b", False, a.now))
+    a.advance(1.0)
+    assert said_now(a, "warning")["de"] == (
+        "Das Brett von Blau ist offline (das Spiel pausiert): der Besitzer kann seine Farben "
+        "vom Computer spielen lassen oder das Spiel vertagen"
+    )
+    a.command("remote_seat", colour="blue", computer=True)
+    assert said_now(a, "news")["fr"] == (
+        "L’ordinateur joue désormais Bleu ici (le plateau board-b est absent)"
+    )
+    a.effects += a.companion.handle(RemoteBoard("board-b", True, a.now))
+    a.command("remote_seat", colour="blue", computer=False)
+    assert said_now(a)["es"] == (
+        "Azul vuelve a jugarse en el tablero board-b. Rojo: saca una carta y escanéala"
+    )
