@@ -136,6 +136,7 @@ def create_app(
         legend=view.legend,
         replay_legend=view.REPLAY_LEGEND,
         correction_lines=view.correction_lines,
+        moves_said=view.moves_said,
         card_sentence=view.card_sentence,
         a_card=view.a_card,
         edition_title=view.edition_title,

@@ -8,6 +8,7 @@ their own words.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,6 +17,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from pawnlight.i18n import LANGUAGE_NAMES, LANGUAGES, translations
 from pawnlight.i18n.marks import N_
+from pawnlight.i18n.message import render_json
 from pawnlight.i18n.negotiate import COOKIE, chosen, language
 
 blueprint = Blueprint("language", __name__)
@@ -186,6 +188,19 @@ def colour_name(colour: object) -> str:
     return gettext(name) if name else str(colour).capitalize()
 
 
+def said(state: Any, name: str) -> str:
+    """The state's ``message``, ``news`` or ``warning`` in this request's language: its
+    catalog message (the state's ``said``) rendered, else the state's own English text."""
+    english = state.get(name) if hasattr(state, "get") else None
+    text = "" if english is None else str(english)
+    if current() == "en" or not text:
+        return text
+    messages = state.get("said")
+    if not isinstance(messages, Mapping) or name not in messages:
+        return text
+    return render_json(messages[name], current()) or text
+
+
 def page_error(status: int, message: str) -> str:
     """An error page's message: the server's own in English, the language's own otherwise."""
     if current() == "en" or status not in PAGE_ERRORS:
@@ -232,6 +247,7 @@ def install(app: Flask) -> None:
         language_names=LANGUAGE_NAMES,
         page_language=current,
         colour_name=colour_name,
+        said=said,
         script_words=script_words,
         number=number,
     )

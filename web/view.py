@@ -16,9 +16,11 @@ from pawnlight.board.svg import Centre, render_board
 from pawnlight.companion.phases import CompanionPhase
 from pawnlight.companion.state import PlayedTurn, Published
 from pawnlight.i18n.marks import N_
-from pawnlight.rules import EDITIONS
+from pawnlight.i18n.message import msg, render_json
+from pawnlight.rules import EDITIONS, phrases
 from pawnlight.rules.board import START, Place, parse_colour
 from pawnlight.rules.editions import Variant
+from pawnlight.rules.notation import move_text
 from pawnlight.rules.words import a_card, move_words, no_move_reason
 
 from . import language
@@ -251,6 +253,8 @@ class HistoryLine:
 def said(played: PlayedTurn) -> str:
     """A turn of the history in board words, from its move (its notation when it has none)."""
     turn = played.turn
+    if language.current() != "en":
+        return _said_in(played, language.current())
     if played.move is not None:
         return move_words(played.move)
     if turn.text == "forfeit":
@@ -258,6 +262,30 @@ def said(played: PlayedTurn) -> str:
     if turn.text == "discard":
         return "discarded, no move"
     return turn.text
+
+
+def _said_in(played: PlayedTurn, lang: str) -> str:
+    """A turn of the history in ``lang``'s board words (the catalogs' messages)."""
+    turn = played.turn
+    if played.move is not None:
+        return phrases.move(played.move).render(lang)
+    if turn.text == "forfeit":
+        reason = phrases.no_move_reason(turn.card)
+        return msg(N_("no move, %(reason)s"), reason=reason).render(lang)
+    if turn.text == "discard":
+        return language.gettext("discarded, no move")
+    return turn.text
+
+
+def moves_said(state: Mapping[str, Any]) -> dict[str, str]:
+    """The legal moves and the choices in this request's language, by their notation (none in
+    English, or for a snapshot that is plain JSON: the page then shows their ``words``)."""
+    typed = state.typed if isinstance(state, Published) else None
+    lang = language.current()
+    if typed is None or lang == "en":
+        return {}
+    moves = [*(typed.game.legal if typed.game is not None else ()), *typed.choices]
+    return {move_text(m): phrases.move(m).capitalised().render(lang) for m in moves}
 
 
 def played_turns(state: Mapping[str, Any]) -> tuple[PlayedTurn, ...]:
@@ -406,21 +434,35 @@ def correction_lines(state: Mapping[str, Any]) -> list[dict[str, str]]:
     if not items:
         corrections = state.get("corrections") or []
         return [{"text": str(c), "code": ""} for c in corrections]
+    messages = _mapping(state.get("said")).get("corrections")
+    messages = messages if isinstance(messages, list) and len(messages) == len(items) else None
     starts: dict[str, int] = {}
-    rest: list[Mapping[str, Any]] = []
-    for item in items:
+    rest: list[tuple[Mapping[str, Any], object]] = []
+    for n, item in enumerate(items):
         colour, target = item.get("colour"), item.get("to")
         if item.get("action") == Fix.PUT and is_start_of(target, colour):
             starts[str(colour)] = starts.get(str(colour), 0) + 1
         else:
-            rest.append(item)
-    lines = [{"text": str(i.get("text", "")), "code": str(i.get("code", ""))} for i in rest]
+            rest.append((item, messages[n] if messages is not None else None))
+    lines = [
+        {"text": _said_text(i.get("text", ""), said), "code": str(i.get("code", ""))}
+        for i, said in rest
+    ]
     for line in lines:
         line["text"] = line["text"][:1].upper() + line["text"][1:]
     if starts:
         code = ", ".join(f"put {n} on start:{c}" for c, n in starts.items())
         lines.append({"text": starts_line(starts), "code": code})
     return lines
+
+
+def _said_text(english: object, said: object) -> str:
+    """A correction in this request's language (its catalog message), else its English."""
+    if language.current() != "en" and said is not None:
+        rendered = render_json(said, language.current())
+        if rendered:
+            return rendered
+    return str(english)
 
 
 def starts_line(starts: Mapping[str, int]) -> str:
@@ -463,9 +505,11 @@ def _lower_colour(colour: object) -> str:
 
 def card_sentence(card: object) -> str:
     """``The card: a 5.`` for screen readers (no double stop after "Sorry!")."""
-    if language.current() != "en":
-        return language.gettext(N_("The card: %(card)s."), card=card_label(card))
     said = a_card(str(card))
+    if language.current() != "en":
+        words = phrases.a_card(str(card)).render(language.current())
+        line = N_("The card: %(card)s") if words.endswith("!") else N_("The card: %(card)s.")
+        return language.gettext(line, card=words)
     return f"The card: {said}" + ("" if said.endswith("!") else ".")
 
 

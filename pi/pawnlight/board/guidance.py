@@ -21,6 +21,9 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
+from pawnlight.i18n.marks import N_
+from pawnlight.i18n.message import Message, msg
+from pawnlight.rules import phrases
 from pawnlight.rules.board import COLOURS, Place
 from pawnlight.rules.position import Position
 from pawnlight.rules.words import place_words
@@ -91,8 +94,49 @@ class Correction(NamedTuple):
             "be read" + belongs
         )
 
+    @property
+    def said(self) -> Message:
+        """:attr:`text` as a catalog message (pawnlight.i18n.message), to be said in the
+        language of each phone: its English is :attr:`text`."""
+        known = self.colour >= 0
+        values: dict[str, Message] = {"colour": phrases.colour(self.colour)} if known else {}
+        if self.action == Fix.LIFT:
+            assert self.source is not None
+            said = msg(_SAID[Fix.LIFT][known], at=_place(self.source, phrases.FROM), **values)
+        elif self.action == Fix.PUT:
+            assert self.target is not None
+            said = msg(_SAID[Fix.PUT][known], at=_place(self.target, phrases.AT), **values)
+        elif self.action == Fix.MOVE:
+            assert self.source is not None and self.target is not None
+            said = msg(
+                _SAID[Fix.MOVE][known],
+                at=_place(self.source, phrases.FROM),
+                to=_place(self.target, phrases.TO),
+                **values,
+            )
+        else:
+            assert self.source is not None
+            said = msg(_SAID[Fix.CHECK][known], at=_place(self.source, phrases.AT), **values)
+        return said
+
     def __str__(self) -> str:
         return self.text
+
+
+#: The corrections as messages: without a colour, with one.
+_SAID: dict[Fix, tuple[str, str]] = {
+    Fix.LIFT: (N_("lift the pawn %(at)s"), N_("lift the %(colour)s pawn %(at)s")),
+    Fix.PUT: (N_("put a pawn %(at)s"), N_("put a %(colour)s pawn %(at)s")),
+    Fix.MOVE: (N_("move the pawn %(at)s %(to)s"), N_("move the %(colour)s pawn %(at)s %(to)s")),
+    Fix.CHECK: (
+        N_("check the pawn %(at)s: its colour cannot be read"),
+        N_("check the pawn %(at)s: its colour cannot be read (a %(colour)s pawn belongs there)"),
+    ),
+}
+
+
+def _place(place: Place, form: int) -> Message:
+    return phrases.place(place.number, place.colour, form)
 
 
 def _words(place: Place) -> str:

@@ -1,9 +1,10 @@
 """What the Pi says aloud when spoken announcements are on: a pure function of two snapshots.
 
 Only what a family at the table wants to hear: whose turn it is, the card drawn, what happened
-on a turn (a forfeit and why, who went back to START), and the winner. Everything else (set-up
-corrections, owner actions) stays on the page and the LEDs.  The sentences are in the board's
-language (the ``language`` setting), each a whole message of the catalogs (docs/languages.md).
+on a turn (the move, a forfeit and why, who went back to START), and the winner.  Everything
+else (set-up corrections, owner actions) stays on the page and the LEDs.  The sentences are in
+the board's language (the ``language`` setting), each a whole message of the catalogs
+(docs/languages.md).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from ..i18n import translations
 from ..i18n.marks import N_
+from ..i18n.message import render_json
 from .phases import CompanionPhase
 
 #: The colours as the voice says them.
@@ -58,10 +60,14 @@ def announcement(
     said: list[str] = []
     news = after.get("news")
     if news and news != before.get("news"):
-        # The turn's news is in English words until its catalog entries exist: a family
-        # hears only its own language, so untranslated news is left to the page.
-        spoken = words.gettext(str(news))
-        if language == "en" or spoken != str(news):
+        # The news as its catalog message (the state's ``said``), in the voice's language; news
+        # that is not one (none so far) is said in English only: a family hears only its own.
+        messages = after.get("said")
+        message = messages.get("news") if isinstance(messages, Mapping) else None
+        spoken = render_json(message, language) if message is not None else None
+        if spoken is None and language == "en":
+            spoken = str(news)
+        if spoken:
             said.append(spoken)
     result = after.get("result")
     if isinstance(result, Mapping) and result != before.get("result"):

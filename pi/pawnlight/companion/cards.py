@@ -5,21 +5,35 @@ from __future__ import annotations
 
 import logging
 
+from ..i18n.marks import N_
+from ..i18n.message import Message, msg, said_of, say
+from ..rules import phrases
 from ..rules.board import COLOURS
 from ..rules.game import Phase
 from ..rules.moves import Options
-from ..rules.words import a_card, move_words, no_move_reason
+from ..rules.words import a_card, move_words
 from . import leader
 from .deck import DeckError
 from .games import start
 from .phases import CompanionPhase
 from .recognition import enter
 from .remote import refuse_card
+from .sentences import PLAYS
 from .signals import Buzz, Effect, SaveDeck
 from .table import Table
-from .turns import after_turn, recorded
+from .turns import DRAWS_AGAIN, after_turn, recorded
 
 log = logging.getLogger(__name__)
+
+LEADS = N_("%(colour)s drew the highest card and leads. %(next)s")
+NOT_WANTED = N_("a %(card)s was scanned, but no card is wanted now: %(why)s")
+DREW_NO_MOVE = N_("%(colour)s drew %(card)s: %(reason)s")
+DECLINES = N_("%(colour)s (computer) declines %(card)s")
+COMPUTER_PLAYS = N_(
+    "%(colour)s (computer, %(player)s) plays %(card)s: %(move)s. Please make the move lit for it"
+)
+#: A card's own name as the pack's tags know it (``5``, ``sorry``).
+SORRY = N_("sorry")
 
 
 def scanned(table: Table, uid: str) -> list[Effect]:
@@ -39,12 +53,19 @@ def scanned(table: Table, uid: str) -> list[Effect]:
         if config is None:
             return drawn
         started = start(table, config)
-        table.message = f"{config.players[0]} drew the highest card and leads. " + table.message
+        said = said_of(table.message)
+        leader_colour = phrases.colour(COLOURS.index(config.players[0]))
+        table.message = (
+            say(msg(LEADS, colour=leader_colour, next=said))
+            if said is not None
+            else f"{config.players[0]} drew the highest card and leads. " + table.message
+        )
         return started
     game = table.game
     if table.phase != CompanionPhase.DRAW or game is None:
-        table.warning = table.passing_warning = (
-            f"a {card} was scanned, but no card is wanted now: {_not_now(table)}"
+        named: Message | str = Message(SORRY) if card == "sorry" else card
+        table.warning = table.passing_warning = say(
+            msg(NOT_WANTED, card=named, why=_not_now(table))
         )
         return [Buzz("illegal")]
     refused = refuse_card(table, card)
@@ -52,7 +73,7 @@ def scanned(table: Table, uid: str) -> list[Effect]:
         return refused
     table.warning = table.card_warning = warning
     drawer = game.turn
-    colour = COLOURS[drawer].capitalize()
+    colour = phrases.capital(drawer)
     options = game.draw(card)
     table.deck.played_card(uid)
     effects: list[Effect] = [recorded(game)]
@@ -60,32 +81,46 @@ def scanned(table: Table, uid: str) -> list[Effect]:
         return effects + computer_move(table, card, options)
     if game.phase == Phase.MOVE:
         enter(table, CompanionPhase.MOVE)
-        table.message = f"{colour} plays {a_card(card)}: make the move lit on the board"
+        table.message = say(msg(PLAYS, colour=colour, card=phrases.a_card(card)))
     else:
         # A point game's discard never draws again, even of a 2.
         again = not game.over and game.turn == drawer
-        table.news = f"{colour} drew {a_card(card)}: {no_move_reason(card)}" + (
-            f". The 2 says {colour} draws again" if again else ""
+        news = msg(
+            DREW_NO_MOVE,
+            colour=colour,
+            card=phrases.a_card(card),
+            reason=phrases.no_move_reason(card),
         )
+        if again:
+            news = msg(DRAWS_AGAIN, news=news, colour=colour)
+        table.news = say(news)
         effects += after_turn(table)
     return effects
 
 
-def _not_now(table: Table) -> str:
+def _not_now(table: Table) -> Message:
     """What to do instead of drawing, by the phase (a warning says what to do)."""
     phase = table.phase
     if phase in (CompanionPhase.MOVE, CompanionPhase.CHOOSE):
-        return "put it back on the pile and finish the move first (this goes once it is made)"
-    if phase == CompanionPhase.SETUP:
-        return "put it back and set up the board as lit first (this goes once it is set up)"
-    if phase == CompanionPhase.DOUBLE:
-        return "put it back: the double is answered first (this goes once it is answered)"
-    if phase == CompanionPhase.OVER:
-        return (
-            "the game is over (Next game on the owner's page, or Confirm on the board; "
-            "this goes once the next game starts)"
+        return Message(
+            N_("put it back on the pile and finish the move first (this goes once it is made)")
         )
-    return "start a game on the owner's page first (this goes once a game starts)"
+    if phase == CompanionPhase.SETUP:
+        return Message(
+            N_("put it back and set up the board as lit first (this goes once it is set up)")
+        )
+    if phase == CompanionPhase.DOUBLE:
+        return Message(
+            N_("put it back: the double is answered first (this goes once it is answered)")
+        )
+    if phase == CompanionPhase.OVER:
+        return Message(
+            N_(
+                "the game is over (Next game on the owner's page, or Confirm on the board; "
+                "this goes once the next game starts)"
+            )
+        )
+    return Message(N_("start a game on the owner's page first (this goes once a game starts)"))
 
 
 def computer_move(table: Table, card: str, options: Options) -> list[Effect]:
@@ -94,21 +129,27 @@ def computer_move(table: Table, card: str, options: Options) -> list[Effect]:
 
     game = table.game
     assert game is not None
-    colour = COLOURS[game.turn].capitalize()
-    spec, player = table.computer[game.turn]
+    turn = game.turn
+    colour = COLOURS[turn].capitalize()
+    spec, player = table.computer[turn]
     # In the daemon's log: what holds the owner for up to the decision's time limit.
     log.info("%s (computer, %s) is choosing its move for %s", colour, spec, a_card(card))
     move = player.choose(view_of(game), card, options)
     log.info("%s (computer) chose: %s", colour, "to decline" if move is None else move_words(move))
     if move is None:  # it declines an 11 that cannot go forward
         game.forfeit()
-        table.news = f"{colour} (computer) declines {a_card(card)}"
+        table.news = say(msg(DECLINES, colour=phrases.capital(turn), card=phrases.a_card(card)))
         return [recorded(game), *after_turn(table)]
     table.guided, table.guided_by = move, f"{colour} (computer, {spec})"
     enter(table, CompanionPhase.MOVE)
-    table.message = (
-        f"{table.guided_by} plays {a_card(card)}: {move_words(move)}. "
-        "Please make the move lit for it"
+    table.message = say(
+        msg(
+            COMPUTER_PLAYS,
+            colour=phrases.capital(turn),
+            player=spec,
+            card=phrases.a_card(card),
+            move=phrases.move(move),
+        )
     )
     return [Buzz("turn")]
 

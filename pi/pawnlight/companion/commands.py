@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..board.recognise import Ambiguous
+from ..i18n.marks import N_
+from ..i18n.message import Message, Said, msg, say
+from ..rules import phrases
 from ..rules.board import COLOURS
 from ..rules.game import GameError
 from ..rules.notation import NotationError, move_text, parse_move
-from ..rules.words import a_card, move_words
 from .cards import computer_move
 from .config import ConfigError, NewGame, Seat, new_game, seat
 from .deck import Enrolment
@@ -23,11 +25,18 @@ from .remote import answer_takeback, ask_takeback, hand_seat, takeback_asked
 from .remote import forget as forget_remote
 from .remote import resume as resume_remote
 from .remote import start as start_remote
-from .sentences import event_text, event_words, phase_message
+from .sentences import event_text, event_words, phase_message, then
+from .sentences import undone as undone_message
 from .service import CommandRefused
 from .signals import Buzz, Effect, Remember, StatusLight
 from .table import Table, seat_players, seats_of
 from .turns import after_turn, decided, play, recorded, shown_message
+
+HINT = N_("Hint for %(colour)s: %(move)s")
+DECLINES = N_("%(colour)s declines %(card)s")
+BY_A_PERSON = N_("%(colour)s is played by a person again")
+BY_THE_COMPUTER = N_("The computer plays %(colour)s from now on")
+NEW_GAME_AGAIN = N_("New game pressed: press it again within %(seconds)s s to end this game")
 
 #: Seconds within which the board's New game button must be pressed a second time.
 NEW_GAME_CONFIRM = 3.0
@@ -106,13 +115,13 @@ def _undo(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
     if table.remote is not None:  # every board must agree (companion.remote)
         return ask_takeback(table)
     if game is None or not game.can_undo():
-        raise CommandRefused("nothing to undo")
+        raise CommandRefused(say(Message(N_("nothing to undo"))))
     undone = game.undo()
     table.news = ""
     effects: list[Effect] = [recorded(game)]
     enter(table, CompanionPhase.SETUP)
     said = event_words(undone, game)
-    table.message = f"Undone: {said}. Put the board back as lit."
+    table.message = undone_message(said)
     effects += decided(table)
     return {"ok": True, "undone": event_text(undone), "said": said}, effects
 
@@ -180,13 +189,12 @@ def _seat(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
     if request.colour not in game.config.players:
         raise CommandRefused(f"{request.colour} is not playing in this game")
     colour = COLOURS.index(request.colour)
-    name = request.colour.capitalize()
     if request.player is None:
         table.computer.pop(colour, None)
-        said = f"{name} is played by a person again"
+        said = say(msg(BY_A_PERSON, colour=phrases.capital(colour)))
     else:
         table.computer.update(seat_players(((request.colour, request.player),)))
-        said = f"The computer plays {name} from now on"
+        said = say(msg(BY_THE_COMPUTER, colour=phrases.capital(colour)))
     table.seats_kept = True
     effects: list[Effect] = [Remember("seats", {"computer": dict(seats_of(table))})]
     if table.phase == CompanionPhase.MOVE and game.turn == colour:
@@ -195,12 +203,12 @@ def _seat(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
             assert game.card is not None and game.options is not None
             effects += computer_move(table, game.card, game.options)
             if table.phase == CompanionPhase.MOVE:
-                table.message = f"{said}. {table.message}"
+                table.message = then(said, table.message)
         else:
             enter(table, CompanionPhase.MOVE)
-            table.message = f"{said}. {phase_message(table)}"
+            table.message = then(said, phase_message(table))
     elif table.phase in (CompanionPhase.DRAW, CompanionPhase.MOVE):
-        table.message = f"{said}. {phase_message(table)}"
+        table.message = then(said, phase_message(table))
     return {"ok": True, "computer": dict(seats_of(table)), "said": said}, effects
 
 
@@ -215,12 +223,12 @@ def _hint(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
         or game.turn in table.computer
         or (table.remote is not None and table.remote.remote_colour(game.turn))
     ):
-        raise CommandRefused("a hint is for a person with a card to play")
+        raise CommandRefused(say(Message(N_("a hint is for a person with a card to play"))))
     move = hint(game)
     if move is None:
         return {"ok": True, "hint": None}, []
     table.guided, table.guided_by = move, "hint"
-    table.message = f"Hint for {COLOURS[game.turn]}: {move_words(move)}"
+    table.message = say(msg(HINT, colour=phrases.colour(game.turn), move=phrases.move(move)))
     return {"ok": True, "hint": move_text(move)}, []
 
 
@@ -236,7 +244,9 @@ def _forfeit(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effe
         raise CommandRefused(str(error)) from None
     effects: list[Effect] = [recorded(game)]
     last = game.history[-1]
-    table.news = f"{COLOURS[last.colour].capitalize()} declines {a_card(last.card)}"
+    table.news = say(
+        msg(DECLINES, colour=phrases.capital(last.colour), card=phrases.a_card(last.card))
+    )
     return {"ok": True}, effects + after_turn(table)
 
 
@@ -339,10 +349,12 @@ def button(table: Table, name: str, held: frozenset[str] = frozenset()) -> list[
         if name == "hint":
             reply, effects = _hint(table, {})
             if reply["hint"] is None:
-                table.warning = "no hint: this card has no move to suggest"
+                table.warning = say(Message(N_("no hint: this card has no move to suggest")))
             return effects
     except CommandRefused as error:
-        table.warning = str(error)
+        # A refusal in words: its message where it is one, so each phone says it in its own.
+        said = error.args[0] if error.args else None
+        table.warning = said if isinstance(said, Said) else str(error)
         return [Buzz("illegal")]
     finally:
         if name == "hint":  # it may open the unlock chord: a lift puts the warning back
@@ -355,12 +367,10 @@ def _new_game_button(table: Table) -> list[Effect]:
     within NEW_GAME_CONFIRM seconds ends it and starts the same game again."""
     game = table.game
     if game is None:
-        raise CommandRefused("no game to restart: start one from the status page")
+        raise CommandRefused(say(Message(N_("no game to restart: start one from the status page"))))
     if not game.over and table.asking_until is None:
         table.asking_until = table.now + NEW_GAME_CONFIRM
-        table.warning = (
-            f"New game pressed: press it again within {NEW_GAME_CONFIRM:g} s to end this game"
-        )
+        table.warning = say(msg(NEW_GAME_AGAIN, seconds=f"{NEW_GAME_CONFIRM:g}"))
         return [Buzz("ask")]
     table.asking_until = None
     return begin_game(table, game.config)
@@ -391,7 +401,7 @@ def _confirm(table: Table) -> list[Effect]:
         return _forfeit(table, {})[1]
     if table.phase == CompanionPhase.OVER:
         return _next_game(table, {})[1]
-    raise CommandRefused("nothing to confirm now")
+    raise CommandRefused(say(Message(N_("nothing to confirm now"))))
 
 
 # -- the owner's unlock -----------------------------------------------------------------------

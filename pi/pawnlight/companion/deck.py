@@ -11,7 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import PawnlightError
+from ..i18n.marks import N_
+from ..i18n.message import Message, msg, say
 from ..rules.cards import CARDS, pack
+
+#: A card drawn twice since the pack was shuffled (a warning for the players, their turn long).
+DRAWN_BEFORE = N_(
+    "This %(card)s was drawn before since the pack was shuffled: play on; if it went back "
+    "into the pack by mistake, take it out after this turn"
+)
 
 
 class DeckError(PawnlightError, ValueError):
@@ -91,10 +99,8 @@ class CardDeck:
             )
         warning = None
         if uid in self.played:
-            warning = (
-                f"This {card} was drawn before since the pack was shuffled: play on; if it "
-                "went back into the pack by mistake, take it out after this turn"
-            )
+            named: Message | str = Message(N_("sorry")) if card == "sorry" else card
+            warning = say(msg(DRAWN_BEFORE, card=named))
         return card, warning
 
     def played_card(self, uid: str) -> None:

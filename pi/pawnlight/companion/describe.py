@@ -9,6 +9,7 @@ from ..board.cells import EMPTY, UNKNOWN, parse_cell_name, place_of_cell
 from ..board.guidance import Correction
 from ..board.recognise import InProgress, Mismatch
 from ..board.snapshot import true_occupancy
+from ..i18n.message import said_of
 from ..players.game_stats import GameStatistics, game_statistics
 from ..rules.board import COLOURS
 from ..rules.editions import Variant
@@ -112,6 +113,15 @@ def state_of(table: Table) -> CompanionState:
         settled=settled(table),
         remote=_remote(table),
         owner_unlock=OwnerUnlock(table.unlocks, unlock_notice(table)),
+        said=tuple(
+            (name, said)
+            for name, text in (
+                ("message", table.message),
+                ("news", table.news),
+                ("warning", table.warning),
+            )
+            if (said := said_of(text)) is not None
+        ),
     )
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..rules.board import COLOURS
+from ..i18n.marks import N_
+from ..i18n.message import msg, said_of, say
+from ..rules import phrases
 from ..rules.game import EventKind, Game, GameConfig, GameError
 from ..rules.match import Match
 from ..rules.position import Position
@@ -18,6 +20,9 @@ from .service import CommandRefused
 from .signals import Effect, FinishRecord, Remember, StartRecord
 from .table import Table, seat_players, seats_of
 from .turns import decided
+
+SET_UP = N_("Set up the board as lit, then %(colour)s draws the first card.")
+RESUMED = N_("Game resumed. Set the board as lit, then play on: %(next)s")
 
 
 def start(table: Table, config: GameConfig, match: bool = False) -> list[Effect]:
@@ -43,7 +48,7 @@ def start(table: Table, config: GameConfig, match: bool = False) -> list[Effect]
         # the pawns in START are of its colour, then they are followed.
         table.pawns.reset(game.position, seen=False, set_up=True)
     enter(table, CompanionPhase.SETUP)
-    table.message = f"Set up the board as lit, then {COLOURS[game.turn]} draws the first card."
+    table.message = say(msg(SET_UP, colour=phrases.colour(game.turn)))
     effects.append(StartRecord(game.config, computer=seats_of(table), match=match))
     if table.seats_kept:  # seats kept from an earlier game: this one's record has its own
         table.seats_kept = False
@@ -100,7 +105,12 @@ def resume(
         table.message = result_text(game.result)
         return []
     enter(table, CompanionPhase.SETUP)
-    table.message = "Game resumed. Set the board as lit, then play on: " + phase_message(table)
+    next_said = said_of(phase_message(table))
+    table.message = (
+        say(msg(RESUMED, next=next_said))
+        if next_said is not None
+        else "Game resumed. Set the board as lit, then play on: " + phase_message(table)
+    )
     return decided(table)
 
 

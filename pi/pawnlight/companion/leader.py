@@ -6,6 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from ..i18n.marks import N_
+from ..i18n.message import Message, msg, say
+from ..rules import phrases
+from ..rules.board import COLOURS
 from ..rules.cards import leader_draw
 from ..rules.game import GameConfig
 from .config import ConfigError, new_game
@@ -14,13 +18,22 @@ from .recognition import enter
 from .signals import Buzz, Effect, Remember
 from .table import LeaderDraw, Table, seat_players, seats_of
 
+LEADER_DRAW = N_("Leader draw: %(colour)s, scan a card")
+LEADER_NEXT = N_("%(colour)s drew a %(card)s; %(next)s, scan a card")
+LEADER_TIE = N_("%(colours)s tie: draw again, %(first)s first")
+SORRY = N_("sorry")
+
+
+def _colour(name: str) -> Message | str:
+    return phrases.colour(COLOURS.index(name)) if name in COLOURS else name
+
 
 def begin(table: Table, config: GameConfig) -> list[Effect]:
     """Start the draw for a game of ``config`` (the match is over: a new one starts after)."""
     table.match = None
     table.leader = LeaderDraw(config, list(config.players), {})
     enter(table, CompanionPhase.LEADER)
-    table.message = f"Leader draw: {config.players[0]}, scan a card"
+    table.message = say(msg(LEADER_DRAW, colour=_colour(config.players[0])))
     return [remember(table)]
 
 
@@ -32,14 +45,27 @@ def scan(table: Table, card: str) -> tuple[list[Effect], GameConfig | None]:
     colour = draw.drawing.pop(0)
     draw.draws[colour] = card
     if draw.drawing:
-        table.message = f"{colour} drew a {card}; {draw.drawing[0]}, scan a card"
+        table.message = say(
+            msg(
+                LEADER_NEXT,
+                colour=_colour(colour),
+                card=Message(SORRY) if card == "sorry" else card,
+                next=_colour(draw.drawing[0]),
+            )
+        )
         return [remember(table), Buzz("turn")], None
     best = leader_draw(draw.draws)
     if len(best) > 1:
         draw.drawing = list(best)
         draw.draws = {}
         draw.rounds += 1
-        table.message = f"{' and '.join(best)} tie: draw again, {best[0]} first"
+        table.message = say(
+            msg(
+                LEADER_TIE,
+                colours=phrases.joined(_colour(c) for c in best),
+                first=_colour(best[0]),
+            )
+        )
         return [remember(table), Buzz("turn")], None
     leader = best[0]
     players = [p for p in draw.config.players if p != leader]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..board.guidance import Correction
+from ..i18n.message import Message
 from ..players.game_stats import GameStatistics
 from ..rules.board import COLOURS
 from ..rules.game import GameConfig, Result, Turn
@@ -166,6 +167,9 @@ class CompanionState:
     #: The remote game this board plays in (None: a game at this table alone).
     remote: RemoteState | None = None
     owner_unlock: OwnerUnlock = OwnerUnlock(0, None)
+    #: ``message``, ``news`` and ``warning`` as catalog messages, where they are one (their
+    #: English is the field's own text): each phone and the voice say them in their language.
+    said: tuple[tuple[str, Message], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The state as ``GET /api/state`` gives it (without the owner's ``version``,
@@ -221,6 +225,7 @@ class CompanionState:
                 "count": self.owner_unlock.count,
                 "notice": self.owner_unlock.notice,
             },
+            "said": _said_json(self),
         }
         if self.guided is not None:
             state["guided"] = {"text": move_text(self.guided.move), "by": self.guided.by}
@@ -326,6 +331,14 @@ def _guidance(correction: Correction) -> dict[str, Any]:
         "text": correction.text,
         "code": correction.code,
     }
+
+
+def _said_json(state: CompanionState) -> dict[str, Any]:
+    """The sentences as catalog messages (docs/api.md, 'Said'): ``message``, ``news`` and
+    ``warning`` where they are one, and ``corrections`` in the order of ``guidance``."""
+    said: dict[str, Any] = {name: message.to_json() for name, message in state.said}
+    said["corrections"] = [c.said.to_json() for c in state.guidance]
+    return said
 
 
 def _sensed(pawn: Sensed) -> dict[str, Any]:

@@ -4,18 +4,39 @@ players, a takeback; and after every turn, the next phase and its words."""
 from __future__ import annotations
 
 from ..board.recognise import Ambiguous, Recognised, Takeback
-from ..rules.board import COLOURS
+from ..i18n.marks import N_
+from ..i18n.message import msg, said_of, say
+from ..rules import phrases
 from ..rules.game import EventKind, Game, GameError
 from ..rules.moves import Move
-from ..rules.words import move_words
 from .phases import CompanionPhase
 from .recognition import board_matches, enter, follow_colours
-from .sentences import phase_message, result_text, with_news
+from .sentences import phase_message, result_text, then, with_news
 from .signals import Buzz, Effect, FinishRecord, RecordEvent
 from .table import Table
 
 #: Seconds the board must stay at the previous position before a move is taken back.
 TAKEBACK_HOLD = 1.5
+
+PLAYED = N_("%(colour)s: %(move)s")
+DRAWS_AGAIN = N_("%(news)s. The 2 says %(colour)s draws again")
+TAKEN_BACK = N_("Move taken back. %(next)s")
+CANNOT_TELL_NONE = N_(
+    "The board cannot tell this move from no move. If it was this: %(move)s, "
+    "press Confirm on the board"
+)
+CANNOT_TELL_OTHER = N_(
+    "The board cannot tell this move from another move. If it was this: %(move)s, "
+    "press Confirm on the board"
+)
+FITS = N_(
+    "The board fits %(n)s moves. If it was this: %(move)s, press Confirm on the board; "
+    "for another, press Hint until the board lights it, then Confirm"
+)
+SHOWN = N_(
+    "Choice %(n)s of %(count)s lit: %(move)s. If it was this, press Confirm on the board; "
+    "Hint lights the next"
+)
 
 
 def recorded(game: Game) -> RecordEvent:
@@ -83,32 +104,22 @@ def decided(table: Table) -> list[Effect]:
 def choose_message(choices: tuple[Move, ...], unchanged: bool) -> str:
     """What a board that fits several moves asks, on every phone and the simulator: its
     Confirm button settles it for the first choice (the owner's page can pick any)."""
-    first = move_words(choices[0]) if choices else ""
+    first = phrases.move(choices[0]) if choices else ""
     if len(choices) == 1:
-        said = "no move" if unchanged else "another move"
-        return (
-            f"The board cannot tell this move from {said}. If it was this: {first}, "
-            "press Confirm on the board"
-        )
-    return (
-        f"The board fits {len(choices)} moves. If it was this: {first}, press Confirm on "
-        "the board; for another, press Hint until the board lights it, then Confirm"
-    )
+        return say(msg(CANNOT_TELL_NONE if unchanged else CANNOT_TELL_OTHER, move=first))
+    return say(msg(FITS, n=len(choices), move=first))
 
 
 def shown_message(choices: tuple[Move, ...], shown: int) -> str:
     """What the board asks once its Hint button has stepped to one of the choices."""
-    return (
-        f"Choice {shown + 1} of {len(choices)} lit: {move_words(choices[shown])}. If it was "
-        "this, press Confirm on the board; Hint lights the next"
-    )
+    return say(msg(SHOWN, n=shown + 1, count=len(choices), move=phrases.move(choices[shown])))
 
 
 def play(table: Table, move: Move) -> list[Effect]:
     """A move made on the board (recognised, or chosen by the players): into the game."""
     game = table.game
     assert game is not None
-    colour = COLOURS[game.turn]
+    colour = game.turn
     again = bool(game.options is not None and game.options.again)
     try:
         game.play(move)
@@ -120,9 +131,10 @@ def play(table: Table, move: Move) -> list[Effect]:
     table.choices = ()
     table.choice_shown = None
     table.guided = None
-    table.news = f"{colour.capitalize()}: {move_words(move)}"
+    news = msg(PLAYED, colour=phrases.capital(colour), move=phrases.move(move))
     if again and not game.over:
-        table.news += f". The 2 says {colour} draws again"
+        news = msg(DRAWS_AGAIN, news=news, colour=phrases.colour(colour))
+    table.news = say(news)
     return [recorded(game), Buzz("confirm"), *after_turn(table)]
 
 
@@ -139,7 +151,7 @@ def after_turn(table: Table) -> list[Effect]:
         result = game.result
         assert result is not None
         said = result_text(result)
-        table.message = f"{table.news}. {said}" if table.news else said
+        table.message = then(table.news, said) if table.news else said
         return [FinishRecord(result), Buzz("win")]
     table.message = with_news(table.news, phase_message(table))
     return [Buzz("turn")]
@@ -156,5 +168,10 @@ def take_back(table: Table) -> list[Effect]:
         if undone.kind == EventKind.MOVE:
             break
     enter(table)
-    table.message = "Move taken back. " + phase_message(table)
+    table.message = _taken_back(phase_message(table))
     return [*effects, Buzz("turn")]
+
+
+def _taken_back(message: str) -> str:
+    said = said_of(message)
+    return say(msg(TAKEN_BACK, next=said)) if said is not None else "Move taken back. " + message

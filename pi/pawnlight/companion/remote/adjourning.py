@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...rules.board import COLOURS
+from ...i18n.marks import N_
+from ...i18n.message import Message, msg, say
+from ...rules import phrases
 from ..service import CommandRefused
 from ..signals import (
     Buzz,
@@ -15,13 +17,24 @@ from ..signals import (
 )
 from ..table import RemoteGame, Table
 from .saved import REMEMBERED, saved_form, seating_of
-from .saying import PASSES
+from .saying import PASSING, SORRY
 from .seating import (
     away_long,
     host_in_play,
 )
 
-ADJOURNED = "the host resumes it with its join code once every board is online"
+ADJOURNED = N_("the host resumes it with its join code once every board is online")
+SCANNED_BUT = N_("a %(card)s was scanned, but %(why)s")
+WAITS = N_("%(offline)s: the game waits for it")
+ELSEWHERE = N_(
+    "it is %(colour)s's turn, and %(colour)s plays at board %(board)s: "
+    "that card is scanned there, not here"
+)
+NOT_CONNECTED = N_("This board is not connected to the other boards")
+BOARD_OFFLINE = N_("%(who)s's board is offline")
+PAUSED = N_("%(offline)s (the game is paused)")
+MAY_HAND = N_("%(offline)s: the owner may let the computer play its colours, or adjourn the game")
+IS_ADJOURNED = N_("The game is adjourned: %(why)s")
 
 
 def refuse_card(table: Table, card: str) -> list[Effect] | None:
@@ -33,48 +46,50 @@ def refuse_card(table: Table, card: str) -> list[Effect] | None:
         return None
     offline = remote.offline()
     paused = bool(offline) or remote.adjourned
+    why: Message
     if remote.adjourned:
-        why = ADJOURNED
+        why = Message(ADJOURNED)
     elif offline:
-        why = offline_words(remote, offline) + ": the game waits for it"
+        why = msg(WAITS, offline=offline_words(remote, offline))
     elif remote.remote_colour(game.turn):
-        colour, board = COLOURS[game.turn], remote.seats[game.turn]
-        why = (
-            f"it is {colour}'s turn, and {colour} plays at board {board}: "
-            "that card is scanned there, not here"
-        )
+        colour, board = phrases.colour(game.turn), remote.seats[game.turn]
+        why = msg(ELSEWHERE, colour=colour, board=board)
     else:
         return None
-    table.warning = f"a {card} was scanned, but {why}" + ("" if paused else f" ({PASSES})")
+    named: Message | str = Message(SORRY) if card == "sorry" else card
+    warning = msg(SCANNED_BUT, card=named, why=why)
+    table.warning = say(warning if paused else msg(PASSING, warning=warning))
     remote.paused_card = table.warning if paused else None
     table.passing_warning = None if paused else table.warning
     table.scanned_uid = None  # the same card may be scanned again once it is welcome
     return [Buzz("illegal")]
 
 
-def offline_words(remote: RemoteGame, offline: list[str]) -> str:
+def offline_words(remote: RemoteGame, offline: list[str]) -> Message:
     board = offline[0]
     if board == remote.me:
-        return "This board is not connected to the other boards"
-    colours = [COLOURS[c].capitalize() for c, b in sorted(remote.seats.items()) if b == board]
-    who = " and ".join(colours) if colours else board
-    return f"{who}'s board is offline"
+        return Message(NOT_CONNECTED)
+    colours = [phrases.capital(c) for c, b in sorted(remote.seats.items()) if b == board]
+    return msg(BOARD_OFFLINE, who=phrases.joined(colours) if colours else board)
 
 
 def say_offline(table: Table, remote: RemoteGame) -> None:
     offline = remote.offline()
-    words = offline_words(remote, offline) + " (the game is paused)" if offline else None
+    words: Message | None = (
+        msg(PAUSED, offline=offline_words(remote, offline).capitalised()) if offline else None
+    )
     if remote.adjourned:
-        words = f"The game is adjourned: {ADJOURNED}"
+        words = msg(IS_ADJOURNED, why=Message(ADJOURNED))
     elif words is not None and remote.me == remote.setup.host:
         away = [b for b in offline if b != remote.me]
         if away and remote.away_for(away[0], table.now) >= table.offline_grace:
-            words += ": the owner may let the computer play its colours, or adjourn the game"
-    if words == remote.said:
+            words = msg(MAY_HAND, offline=words)
+    said = None if words is None else say(words)
+    if said == remote.said:
         return
     if table.warning in (None, remote.said, remote.paused_card):
-        table.warning = words
-    remote.said, remote.paused_card = words, None
+        table.warning = said
+    remote.said, remote.paused_card = said, None
 
 
 def adjourn(table: Table, args: Mapping[str, object]) -> tuple[dict[str, object], list[Effect]]:

@@ -3,15 +3,17 @@ people here to make on their board; local play waits while a copy is lit."""
 
 from __future__ import annotations
 
+from ...i18n import message
+from ...i18n.marks import N_
 from ...remote.protocol import (
     NO_MOVE,
     TurnRefused,
     check_turn,
 )
+from ...rules import phrases
 from ...rules.board import COLOURS
 from ...rules.game import GameError, Phase
 from ...rules.notation import move_text
-from ...rules.words import a_card, move_words
 from ..phases import CompanionPhase
 from ..recognition import enter
 from ..signals import (
@@ -21,6 +23,12 @@ from ..signals import (
 from ..table import RemoteGame, Table
 from ..turns import after_turn, recorded
 from .saying import say
+
+NO_MOVE_THERE = N_("%(colour)s (at %(board)s) drew %(card)s: no move")
+DECLINED_THERE = N_("%(colour)s (at %(board)s) declines %(card)s")
+PLAYED_THERE = N_(
+    "%(colour)s (at %(board)s) played %(card)s: %(move)s. Please make the move lit on this board"
+)
 
 
 def copy_turn(table: Table, remote: RemoteGame) -> list[Effect]:
@@ -56,8 +64,10 @@ def copy_turn(table: Table, remote: RemoteGame) -> list[Effect]:
         game.draw(event.card)
         effects.append(recorded(game))
     said = f"{colour.capitalize()} (at {event.board})"
+    who: dict[str, message.Value] = {"colour": phrases.capital(game.turn), "board": event.board}
+    card = phrases.a_card(event.card)
     if game.phase != Phase.MOVE:  # no move for the card: the turn is over already
-        table.news = f"{said} drew {a_card(event.card)}: no move"
+        table.news = message.say(message.msg(NO_MOVE_THERE, card=card, **who))
         return effects + after_turn(table)
     if event.move in NO_MOVE or move is None:  # an 11 declined
         try:
@@ -65,15 +75,14 @@ def copy_turn(table: Table, remote: RemoteGame) -> list[Effect]:
         except GameError as error:
             say(table, f"{colour.capitalize()}'s turn from board {event.board}: {error}")
             return effects
-        table.news = f"{said} declines {a_card(event.card)}"
+        table.news = message.say(message.msg(DECLINED_THERE, card=card, **who))
         return [*effects, recorded(game), *after_turn(table)]
     chosen = next(m for m in game.legal if move_text(m) == move_text(move))
     table.guided, table.guided_by = chosen, said
     remote.own_copy = played if event.board == remote.me else None
     enter(table, CompanionPhase.MOVE)
-    table.message = (
-        f"{said} played {a_card(event.card)}: {move_words(chosen)}. "
-        "Please make the move lit on this board"
+    table.message = message.say(
+        message.msg(PLAYED_THERE, card=card, move=phrases.move(chosen), **who)
     )
     return [*effects, Buzz("turn")]
 

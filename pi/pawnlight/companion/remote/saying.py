@@ -4,6 +4,9 @@ seat there."""
 
 from __future__ import annotations
 
+from ...i18n.marks import N_
+from ...i18n.message import Message, msg
+from ...i18n.message import say as said
 from ...remote.protocol import (
     TurnEvent,
 )
@@ -17,13 +20,18 @@ from ..table import RemoteGame, Table
 
 #: What a warning about its moment says of its end (it goes when the phase changes).
 PASSES = "this goes once the game moves on"
+PASSING = N_("%(warning)s (this goes once the game moves on)")
+SORRY = N_("sorry")
 
 
-def say(table: Table, words: str, passing: bool = True) -> None:
+def say(table: Table, words: str | Message, passing: bool = True) -> None:
     """Say what another board's message did here. Most of it is about its moment (a turn
     refused, the boards out of step) and goes once the game moves to another phase;
-    ``passing=False`` for a question still open, which is replaced when it is answered."""
-    if passing:
+    ``passing=False`` for a question still open, which is replaced when it is answered.
+    ``words`` a catalog message: said in each phone's language."""
+    if isinstance(words, Message):
+        words = said(msg(PASSING, warning=words) if passing else words)
+    elif passing:
         words += f" ({PASSES})"
     table.warning = words
     table.passing_warning = words if passing else None

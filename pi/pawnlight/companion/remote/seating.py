@@ -5,17 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ...i18n.marks import N_
+from ...i18n.message import msg
+from ...i18n.message import say as say_said
 from ...remote.protocol import (
     Handed,
     Seating,
 )
+from ...rules import phrases
 from ...rules.board import COLOURS
 from ...rules.game import Phase
-from ...rules.words import a_card
 from ..config import new_game
 from ..phases import CompanionPhase
 from ..recognition import enter
-from ..sentences import phase_message
+from ..sentences import phase_message, then
 from ..service import CommandRefused
 from ..signals import (
     Buzz,
@@ -31,6 +34,14 @@ from .saying import say, turn_refused
 
 #: The computer player the host gives a seat whose board is away (the page's default).
 COMPUTER = "normal"
+
+
+HANDED_AWAY = N_(
+    "%(colour)s is played at board %(board)s now (this board was away): %(card)s drawn here "
+    "goes back to the pile; put the board back as lit"
+)
+COMPUTER_HERE = N_("The computer plays %(colour)s here from now on (board %(board)s is away)")
+BACK_AT = N_("%(colour)s is played at board %(board)s again")
 
 
 def settle_unseated(table: Table, remote: RemoteGame, played: int) -> list[Effect]:
@@ -99,7 +110,7 @@ def _drop_half_played(table: Table, remote: RemoteGame) -> list[Effect]:
         return []
     if copying(table):
         return []  # the turn lit is the other board's already
-    colour, card, board = COLOURS[game.turn], game.card or "", remote.seated_at(seq)[game.turn]
+    turn, card, board = game.turn, game.card or "", remote.seated_at(seq)[game.turn]
     effects: list[Effect] = []
     while game.can_undo() and game.phase == Phase.MOVE and len(game.history) == seq:
         game.undo()
@@ -109,8 +120,7 @@ def _drop_half_played(table: Table, remote: RemoteGame) -> list[Effect]:
     table.news = ""
     say(
         table,
-        f"{colour.capitalize()} is played at board {board} now (this board was away): "
-        f"{a_card(card)} drawn here goes back to the pile; put the board back as lit",
+        msg(HANDED_AWAY, colour=phrases.capital(turn), board=board, card=phrases.a_card(card)),
     )
     table.message = phase_message(table)
     return [*effects, Buzz("illegal")]
@@ -149,7 +159,6 @@ def hand_seat(table: Table, args: Mapping[str, object]) -> tuple[dict[str, objec
         raise CommandRefused('give {"colour": "blue", "computer": true or false}', 400)
     remote, seq = host_in_play(table)
     colour = COLOURS.index(str(colour_name))
-    name = str(colour_name).capitalize()
     if str(colour_name) not in remote.setup.seats:
         raise CommandRefused(f"{colour_name} is not playing in this game", 400)
     own = remote.setup.seats[str(colour_name)]
@@ -159,19 +168,19 @@ def hand_seat(table: Table, args: Mapping[str, object]) -> tuple[dict[str, objec
             raise CommandRefused(f"{colour_name} is played at this board already")
         away_long(table, remote, own)
         handed = Handed(seq, colour, remote.me, True)
-        said = f"The computer plays {name} here from now on (board {own} is away)"
+        said = say_said(msg(COMPUTER_HERE, colour=phrases.capital(colour), board=own))
     else:
         if colour not in remote.by_computer(seq):
             raise CommandRefused(f"the computer does not play {colour_name}")
         if not remote.online.get(own):
             raise CommandRefused(f"board {own} is offline: it takes {colour_name} back when online")
         handed = Handed(seq, colour, own, False)
-        said = f"{name} is played at board {own} again"
+        said = say_said(msg(BACK_AT, colour=phrases.capital(colour), board=own))
     remote.handed = [h for h in remote.handed if h.seq < seq or h.colour != colour]
     remote.handed.append(handed)
     seat_now(table, remote)
     table.news = said
-    table.message = f"{said}. {phase_message(table)}"
+    table.message = then(said, phase_message(table))
     effects: list[Effect] = [
         PublishSeating(seating_of(remote)),
         Remember(REMEMBERED, saved_form(remote)),

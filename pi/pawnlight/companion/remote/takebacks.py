@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ...i18n.marks import N_
+from ...i18n.message import Message, msg
 from ...remote.protocol import (
     Takeback,
 )
-from ...rules.board import COLOURS
+from ...rules import phrases
 from ...rules.game import Game, Phase
 from ..phases import CompanionPhase
 from ..recognition import enter
@@ -24,14 +26,24 @@ from ..turns import recorded
 from .copying import copying
 from .saying import say
 
+TURN_OF = N_("%(colour)s's %(text)s")
+TURN_NUMBER = N_("turn %(n)s")
+ASKED = N_("Asked the other boards to take back %(turn)s: waiting for them to agree")
+AGREED = N_("Agreed with board %(board)s to take back turn %(n)s")
+REFUSED = N_("Refused board %(board)s's takeback: play goes on")
+ASKS = N_(
+    "Board %(board)s asks to take back %(turn)s: Confirm on the board (or Agree on the page) "
+    "agrees, Undo (or Refuse) refuses"
+)
 
-def _last_turn(table: Table) -> tuple[int, str] | None:
+
+def _last_turn(table: Table) -> tuple[int, Message] | None:
     """The turn a takeback asked now would undo: its number and its words."""
     game = table.game
     if game is None or not game.history:
         return None
     turn = game.history[-1]
-    return len(game.history) - 1, f"{COLOURS[turn.colour]}'s {turn.text}"
+    return len(game.history) - 1, msg(TURN_OF, colour=phrases.colour(turn.colour), text=turn.text)
 
 
 def ask_takeback(table: Table) -> tuple[dict[str, object], list[Effect]]:
@@ -49,13 +61,9 @@ def ask_takeback(table: Table) -> tuple[dict[str, object], list[Effect]]:
         raise CommandRefused("a double was called since that turn: the turn stays played")
     seq, words = last
     remote.takeback = TakebackAsk.asked(seq, remote.me)
-    say(
-        table,
-        f"Asked the other boards to take back {words}: waiting for them to agree",
-        passing=False,
-    )
+    say(table, msg(ASKED, turn=words), passing=False)
     ask = Takeback(remote.setup.game, seq, remote.me, "ask")
-    return {"ok": True, "asked": words}, [PublishTakeback(ask)]
+    return {"ok": True, "asked": words.render()}, [PublishTakeback(ask)]
 
 
 def takeback_asked(table: Table) -> bool:
@@ -83,10 +91,10 @@ def answer_takeback(
     answer = Takeback(remote.setup.game, seq, remote.me, "agree" if agree else "refuse")
     if agree:
         remote.takeback = remote.takeback.agreed_by(remote.me)
-        say(table, f"Agreed with board {asker} to take back turn {seq + 1}")
+        say(table, msg(AGREED, board=asker, n=seq + 1))
     else:
         remote.takeback = None
-        say(table, f"Refused board {asker}'s takeback: play goes on")
+        say(table, msg(REFUSED, board=asker))
     return {"ok": True}, [PublishTakeback(answer)]
 
 
@@ -109,13 +117,12 @@ def takeback_heard(table: Table, remote: RemoteGame, heard: Takeback) -> list[Ef
             return [PublishTakeback(refusal)]
         remote.takeback = TakebackAsk.asked(heard.seq, heard.board)
         turn = game.history[heard.seq] if heard.seq <= last else None
-        words = f"{COLOURS[turn.colour]}'s {turn.text}" if turn else f"turn {heard.seq + 1}"
-        say(
-            table,
-            f"Board {heard.board} asks to take back {words}: Confirm on the board (or Agree on "
-            "the page) agrees, Undo (or Refuse) refuses",
-            passing=False,
+        words = (
+            msg(TURN_OF, colour=phrases.colour(turn.colour), text=turn.text)
+            if turn
+            else msg(TURN_NUMBER, n=heard.seq + 1)
         )
+        say(table, msg(ASKS, board=heard.board, turn=words), passing=False)
         return [Buzz("turn")]
     if remote.takeback is None or remote.takeback.seq != heard.seq:
         return []
