@@ -20,7 +20,7 @@ from flask import Flask, Response, request, url_for
 
 from pawnlight.companion.service import Service
 
-from . import actions, api, auth, buttons, errors, language, pages, story, view
+from . import actions, api, auth, buttons, corrections, errors, language, pages, story, view
 from . import sim as sim_routes
 from .context import KEY, Context, Stories, StreamSlots, context
 from .hosts import HostPolicy
@@ -135,7 +135,7 @@ def create_app(
         owner_actions=buttons.owner_actions,
         legend=view.legend,
         replay_legend=view.REPLAY_LEGEND,
-        correction_lines=view.correction_lines,
+        correction_lines=corrections.correction_lines,
         moves_said=view.moves_said,
         card_sentence=view.card_sentence,
         a_card=view.a_card,
