@@ -350,6 +350,7 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
             guidance=guidance if isinstance(guidance, list) else [],
             sensed=sensed if isinstance(sensed, list) else None,
             words=language.words(),
+            language=language.current(),
         )
     entries = turns(state)
     if not 1 <= turn <= len(entries):
@@ -382,6 +383,7 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
         centre=centre,
         label=label,
         words=language.words(),
+        language=language.current(),
     )
 
 

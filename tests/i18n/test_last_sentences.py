@@ -1,0 +1,109 @@
+"""The last English a family could meet (issue #48, part d), in German, French and Spanish: what
+a screen reader hears of the board picture, and a count's message (a plural) kept as a
+message with its values."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pawnlight.board.svg import render_board
+from pawnlight.i18n.marks import NN_
+from pawnlight.i18n.message import Message, count_msg, render_json
+
+LANGUAGES = ("de", "fr", "es")
+PAWNS = {
+    "red": ["start", "T7", "S2", "home"],
+    "blue": ["start", "start", "T4", "T33"],
+    "yellow": [],
+    "green": ["home", "home", "home", "home"],
+}
+#: English game words a screen reader must not say in another language (German keeps START).
+ENGLISH = (
+    r"\b(empty|home|HOME|start|in|pawns?|slide|safety|square|circle|board"
+    r"|red|blue|yellow|green)\b"
+)
+
+
+def labels(svg: str) -> list[str]:
+    return re.findall(r'aria-label="([^"]*)"', svg)
+
+
+def test_the_board_said_in_english_is_as_it_was():
+    said = labels(render_board(PAWNS, interactive=True))
+    assert said[0] == (
+        "The board. red: T7, S2, 1 home, 1 in start; blue: T4, T33, 2 in start; "
+        "yellow: no pawns on the board; green: 4 home."
+    )
+    assert "red's start circle, blue pawn" in said
+    assert "the 3rd square after red's start circle, red pawn" in said
+    assert "red's 2nd safety square, red pawn" in said
+    assert "blue START, 2 blue pawns" in said and "yellow HOME, 0 yellow pawns" in said
+    assert "red HOME, 1 red pawn" in said
+    assert "the end of yellow's long slide, empty" in said
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_what_a_screen_reader_hears_of_the_board_is_in_the_pages_language(language):
+    svg = render_board(PAWNS, interactive=True, language=language)
+    said = labels(svg)
+    assert len(said) == 1 + 60 + 4 * 5 + 8  # the board, the track, the safety zones, the areas
+    for text in said:
+        assert "%(" not in text
+        assert not re.search(ENGLISH, text.replace("START", "") if language == "de" else text)
+    words = re.findall(r'data-words="([^"]*)"', svg)
+    assert len(words) == len(said) - 1 and not any(re.search(ENGLISH, w) for w in words[:-8])
+    expected = {
+        "de": (
+            "Das Brett. Rot: T7, S2, 1 im ZIEL, 1 im START; Blau: T4, T33, 2 im START; "
+            "Gelb: keine Figur auf dem Brett; Grün: 4 im ZIEL.",
+            "der Startkreis von Rot, Figur von Blau",
+            "der START von Blau, 2 Figuren von Blau",
+            "das ZIEL von Rot, 1 Figur von Rot",
+            "das 2. Feld der Sicherheitszone von Rot, Figur von Rot",
+        ),
+        "fr": (
+            "Le plateau. Rouge : T7, S2, 1 dans la MAISON, 1 dans le DÉPART; "
+            "Bleu : T4, T33, 2 dans le DÉPART; Jaune : aucun pion sur le plateau; "
+            "Vert : 4 dans la MAISON.",
+            "le cercle de départ de Rouge, pion de Bleu",
+            "le DÉPART de Bleu, 2 pions de Bleu",
+            # French counts 0 as one
+            "la MAISON de Jaune, 0 pion de Jaune",
+            "la 2e case de la zone de sécurité de Rouge, pion de Rouge",
+        ),
+        "es": (
+            "El tablero. Rojo: T7, S2, 1 en la CASA, 1 en la SALIDA; Azul: T4, T33, "
+            "2 en la SALIDA; Amarillo: ningún peón en el tablero; Verde: 4 en la CASA.",
+            "el círculo de salida de Rojo, peón de Azul",
+            "la SALIDA de Azul, 2 peones de Azul",
+            "la CASA de Amarillo, 0 peones de Amarillo",
+            "la 2.ª casilla de la zona de seguridad de Rojo, peón de Rojo",
+        ),
+    }[language]
+    assert said[0] == expected[0]
+    for label in expected[1:]:
+        assert label in said
+    assert f"<title>{expected[0]}</title>" in svg
+
+
+FORMS = NN_("%(num)s card to go", "%(num)s cards to go")
+
+
+def test_a_count_is_said_by_each_languages_plural_rule():
+    one, none, many = (count_msg(FORMS, n) for n in (1, 0, 3))
+    assert (one.render(), none.render(), many.render()) == (
+        "1 card to go",
+        "0 cards to go",
+        "3 cards to go",
+    )
+    # French counts 0 as one: the catalog's own Plural-Forms rule chooses
+    assert Message.from_json(none.to_json()) == none
+    assert none.to_json() == {
+        "id": "%(num)s card to go",
+        "values": {"num": 0},
+        "plural": "%(num)s cards to go",
+    }
+    assert render_json({"id": "%(num)s card to go", "plural": "%(num)s cards to go"}, "en") is None
+    assert render_json({"id": "x", "plural": 3, "values": {"num": 1}}, "en") is None
