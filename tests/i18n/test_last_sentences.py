@@ -107,3 +107,70 @@ def test_a_count_is_said_by_each_languages_plural_rule():
     }
     assert render_json({"id": "%(num)s card to go", "plural": "%(num)s cards to go"}, "en") is None
     assert render_json({"id": "x", "plural": 3, "values": {"num": 1}}, "en") is None
+
+
+def enrolling_bench():
+    from pawnlight.companion.deck import CardDeck
+    from pawnlight.companion.machine import Companion
+
+    from ..companion.bench import Bench
+
+    bench = Bench()
+    bench.companion = Companion(bench.layout, CardDeck())
+    return bench
+
+
+def said_in(state: dict, name: str, language: str) -> str | None:
+    return render_json(state["said"].get(name), language)
+
+
+def test_the_packs_enrolment_is_said_in_each_language():
+    from pawnlight.companion.signals import CardScanned
+
+    bench = enrolling_bench()
+    bench.command("enrol")
+    state = bench.companion.state().to_json()
+    # the state's English is what it always was
+    assert state["enrol"]["prompt"] == "scan a 1 card (1 of 4), 44 cards to go"
+    assert state["message"] == "Enrolling the pack: scan a 1 card (1 of 4), 44 cards to go"
+    assert said_in(state, "enrol", "en") == state["enrol"]["prompt"]
+    assert said_in(state, "message", "de") == (
+        "Das Kartenspiel wird angelernt: scanne eine Karte 1 (1 von 4), noch 44 Karten"
+    )
+    bench.companion.handle(CardScanned("AA000001", 1))
+    state = bench.companion.state().to_json()
+    assert state["message"] == "1 enrolled; scan a 1 card (2 of 4), 43 cards to go"
+    assert said_in(state, "message", "fr") == (
+        "carte 1 enregistrée ; scannez une carte 1 (2 sur 4), encore 43 cartes"
+    )
+    bench.companion.handle(CardScanned("AA000002", 2))
+    bench.companion.handle(CardScanned("AA000001", 3))  # a tag twice
+    state = bench.companion.state().to_json()
+    assert state["warning"] == "that tag is already enrolled as a 1"
+    assert said_in(state, "warning", "es") == "esta etiqueta ya está registrada como carta 1"
+    for number in range(3, 44):
+        bench.companion.handle(CardScanned(f"AA0000{number:02X}", 3 + number))
+    state = bench.companion.state().to_json()
+    assert state["enrol"]["prompt"] == "scan a sorry card (4 of 4), 1 cards to go"
+    # one card to go: each language's singular; the Sorry! card by its name
+    assert said_in(state, "enrol", "de") == "scanne eine Karte Sorry! (4 von 4), noch 1 Karte"
+    assert said_in(state, "enrol", "es") == ("escanea una carta ¡Sorry! (4 de 4), falta 1 carta")
+    bench.companion.handle(CardScanned("AA00002C", 99))
+    state = bench.companion.state().to_json()
+    assert state["message"] == "The pack is enrolled." and state["enrol"] is None
+    assert said_in(state, "message", "fr") == "Le paquet est enregistré."
+
+
+def test_an_unknown_tag_is_said_in_each_language():
+    from pawnlight.companion.signals import CardScanned
+
+    from ..companion.bench import Bench
+
+    bench = Bench()
+    bench.command("new_game", players=["red", "blue"])
+    bench.companion.handle(CardScanned("FFEEDD01", 1))
+    state = bench.companion.state().to_json()
+    assert state["warning"] == (
+        "unknown card tag FFEEDD01: enrol the pack first, or this tag is not one of its cards"
+    )
+    assert (said_in(state, "warning", "de") or "").startswith("unbekannte Kartenmarke FFEEDD01: ")

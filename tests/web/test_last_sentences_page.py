@@ -25,3 +25,11 @@ def test_the_board_pictures_are_said_in_the_phones_language(client, service):
     assert "el círculo de salida de Azul, ningún peón" in sim
     english = labels(client, "/sim")
     assert "blue's start circle, empty" in english
+
+
+def test_the_enrolment_prompt_is_said_in_the_phones_language(client, service):
+    service.command("enrol", {})
+    german = client.get("/", headers=GERMAN).get_data(as_text=True)
+    assert re.search(r'id="enrol"[^>]*>scanne eine Karte 1 \(1 von 4\), noch \d+ Karten<', german)
+    english = client.get("/").get_data(as_text=True)
+    assert re.search(r'id="enrol"[^>]*>scan a 1 card \(1 of 4\), \d+ cards to go<', english)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from ..board.recognise import Ambiguous
 from ..i18n.marks import N_
-from ..i18n.message import Message, Said, msg, say
+from ..i18n.message import Message, Said, msg, said_of, say
 from ..rules import phrases
 from ..rules.board import COLOURS
 from ..rules.game import GameError
@@ -250,13 +250,18 @@ def _forfeit(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effe
     return {"ok": True}, effects + after_turn(table)
 
 
+ENROLLING = N_("Enrolling the pack: %(prompt)s")
+
+
 def _enrol(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
     if table.phase not in (CompanionPhase.IDLE, CompanionPhase.OVER, CompanionPhase.ENROL):
         raise CommandRefused("enrol the pack between games")
     table.enrolment = Enrolment.start(bool(args.get("extra_one", False)))
     enter(table, CompanionPhase.ENROL)
     table.scanned_uid = None
-    table.message = "Enrolling the pack: " + table.enrolment.prompt()
+    prompt = said_of(table.enrolment.prompt())
+    assert prompt is not None
+    table.message = say(msg(ENROLLING, prompt=prompt))
     return {"ok": True, "prompt": table.enrolment.prompt()}, []
 
 
