@@ -174,3 +174,48 @@ def test_an_unknown_tag_is_said_in_each_language():
         "unknown card tag FFEEDD01: enrol the pack first, or this tag is not one of its cards"
     )
     assert (said_in(state, "warning", "de") or "").startswith("unbekannte Kartenmarke FFEEDD01: ")
+
+
+def remote_board():
+    from pawnlight.companion.signals import RemoteBoard
+    from pawnlight.remote.protocol import Setup
+
+    from ..companion.bench import Bench
+
+    setup = Setup(
+        "g0001",
+        "board-a",
+        "K7PQ3X",
+        {"edition": "hasbro-2002", "players": ["red", "blue"]},
+        {"red": "board-a", "blue": "board-b"},
+    )
+    bench = Bench()
+    bench.command("remote_start", setup=setup.to_json(), me="board-a")
+    for name in setup.boards():
+        bench.effects += bench.companion.handle(RemoteBoard(name, True, bench.now))
+    bench.show(bench.game.position)
+    return bench
+
+
+def test_a_board_buttons_other_refusals_are_said_in_each_language():
+    from pawnlight.companion.service import CommandRefused
+    from pawnlight.companion.signals import Pressed
+    from pawnlight.i18n.message import said_of
+
+    bench = remote_board()
+    bench.effects += bench.companion.handle(Pressed("undo", bench.now + 0.1))
+    state = bench.companion.state().to_json()
+    assert state["warning"] == "nothing to take back"  # the state's English as it was
+    assert said_in(state, "warning", "de") == "nichts zurückzunehmen"
+    assert said_in(state, "warning", "fr") == "rien à reprendre"
+    # the API's error stays English; its message is there for a page to say
+    with pytest.raises(CommandRefused) as refused:
+        bench.command("seat", colour="blue", player="normal")
+    assert str(refused.value) == (
+        "a seat given to the computer is not possible in a remote game: every board would have "
+        "to agree (docs/remote.md)"
+    )
+    message = said_of(refused.value.args[0])
+    assert message is not None and message.render("es").startswith(
+        "dar un puesto al ordenador no es posible en una partida a distancia"
+    )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from ...i18n.marks import N_
 from ...i18n.message import Message, msg
+from ...i18n.message import say as said
 from ...remote.protocol import (
     Takeback,
 )
@@ -52,13 +53,19 @@ def ask_takeback(table: Table) -> tuple[dict[str, object], list[Effect]]:
     assert remote is not None
     last = _last_turn(table)
     if last is None or table.game is None or table.game.over:
-        raise CommandRefused("nothing to take back")
+        raise CommandRefused(said(Message(N_("nothing to take back"))))
     if remote.takeback is not None:
-        raise CommandRefused("a takeback is already waiting for the boards to agree")
+        raise CommandRefused(
+            said(Message(N_("a takeback is already waiting for the boards to agree")))
+        )
     if copying(table) or remote.inbox.next(len(table.game.history)) is not None:
-        raise CommandRefused("another board's move is still to be made here: make it first")
+        raise CommandRefused(
+            said(Message(N_("another board's move is still to be made here: make it first")))
+        )
     if _doubled_since(table.game):
-        raise CommandRefused("a double was called since that turn: the turn stays played")
+        raise CommandRefused(
+            said(Message(N_("a double was called since that turn: the turn stays played")))
+        )
     seq, words = last
     remote.takeback = TakebackAsk.asked(seq, remote.me)
     say(table, msg(ASKED, turn=words), passing=False)
