@@ -219,3 +219,61 @@ def test_a_board_buttons_other_refusals_are_said_in_each_language():
     assert message is not None and message.render("es").startswith(
         "dar un puesto al ordenador no es posible en una partida a distancia"
     )
+
+
+def test_the_remote_games_refusals_and_the_boards_out_of_step_are_said_in_each_language():
+    from pawnlight.remote.protocol import TurnEvent
+
+    from ..companion.test_remote import board, deliver, sent
+
+    b = board("board-b")
+    deliver(b, [TurnEvent("g0001", 0, "board-a", 0, "1", "R:start-T9", "0" * 16)])
+    state = b.companion.state().to_json()
+    assert state["warning"] == (
+        "Red's move from board board-a was refused: R:start-T9 is not a legal move for red's 1 "
+        "here (this goes once the game moves on)"
+    )
+    assert said_in(state, "warning", "en") == state["warning"]
+    german = said_in(state, "warning", "de") or ""
+    assert german.startswith(
+        "Der Zug von Rot vom Brett board-a wurde abgelehnt: R:start-T9 ist hier kein erlaubter "
+        "Zug für die Karte 1 von Rot"
+    )
+    a = board("board-a")
+    a.scan("1")
+    a.play(a.game.legal[0])
+    (good,) = sent(a)
+    deliver(b, [TurnEvent(good.game, 0, good.board, 0, "1", good.move, "f" * 16)])
+    state = b.companion.state().to_json()
+    assert "the boards are out of step" in state["warning"]
+    assert "les plateaux ne sont plus d’accord" in (said_in(state, "warning", "fr") or "")
+    deliver(a, [TurnEvent(good.game, 0, "board-b", 0, "1", good.move, good.hash)])
+    state = a.companion.state().to_json()
+    assert state["warning"] == (
+        "a turn from board board-b for red (a 1, turn 1) was refused: red is seated at board "
+        "board-a (this goes once the game moves on)"
+    )
+    assert (said_in(state, "warning", "es") or "").startswith(
+        "un turno desde el tablero board-b para Rojo (un 1, turno 1) fue rechazado: Rojo está "
+        "sentado en el tablero board-a"
+    )
+
+
+@pytest.mark.parametrize(
+    ("result", "said"),
+    [
+        ("success", {"de": "Geduld-Sorry: geschafft.", "fr": "Sorry patience : réussi."}),
+        ("failure", {"de": "Geduld-Sorry: nicht geschafft.", "es": "Sorry de paciencia: fallido."}),
+    ],
+)
+def test_patience_sorrys_result_is_said_in_each_language(result, said):
+    from pawnlight.companion.sentences import result_text
+    from pawnlight.i18n.message import said_of
+    from pawnlight.rules.game import Result
+
+    text = result_text(Result((), patience=result, reason=""))
+    assert text == f"Patience Sorry: {result}."
+    message = said_of(text)
+    assert message is not None
+    for language, words in said.items():
+        assert message.render(language) == words
