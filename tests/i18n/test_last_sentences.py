@@ -277,3 +277,28 @@ def test_patience_sorrys_result_is_said_in_each_language(result, said):
     assert message is not None
     for language, words in said.items():
         assert message.render(language) == words
+
+
+def test_an_adjourned_and_resumed_remote_game_and_a_cancelled_enrolment_are_said():
+    from pawnlight.companion.signals import RemoteBoard
+
+    host = remote_board()
+    host.companion.offline_grace = 10.0
+    host.effects += host.companion.handle(RemoteBoard("board-b", False, host.now))
+    host.advance(11.0)
+    host.command("remote_adjourn")
+    state = host.companion.state().to_json()
+    assert state["news"] == "Adjourned (board board-b is away)"
+    assert said_in(state, "news", "de") == "Vertagt (Brett board-b ist weg)"
+    host.effects += host.companion.handle(RemoteBoard("board-b", True, host.now))
+    host.command("remote_resume", code="K7PQ3X")
+    state = host.companion.state().to_json()
+    assert state["news"] == "The game is resumed"
+    assert said_in(state, "news", "fr") == "La partie reprend"
+
+    bench = enrolling_bench()
+    bench.command("enrol")
+    bench.command("enrol_cancel")
+    state = bench.companion.state().to_json()
+    assert state["message"] == "Enrolment cancelled; the pack is as it was."
+    assert said_in(state, "message", "es") == "Registro cancelado; la baraja queda como estaba."

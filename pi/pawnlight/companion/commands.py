@@ -292,7 +292,7 @@ def _enrol_cancel(table: Table, args: Mapping[str, object]) -> tuple[Reply, list
         raise CommandRefused("no enrolment to cancel")
     table.enrolment = None
     enter(table)
-    table.message = "Enrolment cancelled; the pack is as it was."
+    table.message = say(Message(N_("Enrolment cancelled; the pack is as it was.")))
     return {"ok": True}, []
 
 
