@@ -185,6 +185,7 @@ def drawing(board: ClubBoard) -> str:
         centre=Centre(turn if isinstance(turn, str) else None, game.get("card"), caption),
         label=language.gettext(N_("Board %(board)s: %(said)s."), board=board.board, said=words),
         words=language.words(),
+        language=language.current(),
     )
 
 

@@ -188,10 +188,12 @@ def colour_name(colour: object) -> str:
     return gettext(name) if name else str(colour).capitalize()
 
 
-def said(state: Any, name: str) -> str:
+def said(state: Any, name: str, english: object = None) -> str:
     """The state's ``message``, ``news`` or ``warning`` in this request's language: its
-    catalog message (the state's ``said``) rendered, else the state's own English text."""
-    english = state.get(name) if hasattr(state, "get") else None
+    catalog message (the state's ``said``) rendered, else the state's own English text
+    (``english``: that text where it is not the field ``name``, as the enrolment's prompt)."""
+    if english is None:
+        english = state.get(name) if hasattr(state, "get") else None
     text = "" if english is None else str(english)
     if current() == "en" or not text:
         return text

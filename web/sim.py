@@ -144,6 +144,7 @@ def physical_board_svg(pawns: Mapping[str, Any] | None, state: Mapping[str, Any]
         lit_colours=colours if isinstance(colours, Mapping) else {},
         guidance=guidance if isinstance(guidance, list) else [],
         words=language.words(),
+        language=language.current(),
     )
 
 

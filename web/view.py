@@ -348,6 +348,7 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
             guidance=guidance if isinstance(guidance, list) else [],
             sensed=sensed if isinstance(sensed, list) else None,
             words=language.words(),
+            language=language.current(),
         )
     entries = turns(state)
     if not 1 <= turn <= len(entries):
@@ -380,6 +381,7 @@ def board_svg(state: Mapping[str, Any], turn: int | None = None, when: str = "af
         centre=centre,
         label=label,
         words=language.words(),
+        language=language.current(),
     )
 
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from pawnlight.i18n.marks import N_, NN_
+from pawnlight.i18n.message import Message, count_msg, msg
+from pawnlight.rules import phrases
 from pawnlight.rules.board import (
     COLOURS,
     HOME,
@@ -49,20 +52,29 @@ def area_counts(pawns: Mapping[str, Any] | None) -> dict[tuple[int, int], int]:
     return counts
 
 
-def describe(pawns: Mapping[str, Any] | None) -> str:
-    """A sentence listing where the pawns are, for screen readers."""
+NO_PAWNS = N_("no pawns on the board")
+COLOUR_PLACES = N_("%(colour)s: %(places)s")
+IN_HOME = NN_("%(num)s home", "%(num)s home")
+IN_START = NN_("%(num)s in start", "%(num)s in start")
+
+
+def describe(pawns: Mapping[str, Any] | None, language: str = "en") -> str:
+    """A sentence listing where the pawns are, for screen readers, in ``language`` (the places
+    by their pawn-list names, ``T7``, the same in every language)."""
     parts = []
     for colour_name in COLOURS:
         colour = COLOURS.index(colour_name)
         places = [p for c, p in pawn_places(pawns) if c == colour]
         if not places and not (isinstance(pawns, Mapping) and colour_name in pawns):
             continue
-        out = [place_name(p) for p in sorted(places) if p < HOME]
+        out: list[str | Message] = [place_name(p) for p in sorted(places) if p < HOME]
         home = places.count(HOME)
         start = places.count(START)
         if home:
-            out.append(f"{home} home")
+            out.append(count_msg(IN_HOME, home))
         if start:
-            out.append(f"{start} in start")
-        parts.append(f"{colour_name}: {', '.join(out) if out else 'no pawns on the board'}")
-    return "; ".join(parts) if parts else "no pawns on the board"
+            out.append(count_msg(IN_START, start))
+        listed = ", ".join(p if isinstance(p, str) else p.render(language) for p in out)
+        said = msg(COLOUR_PLACES, colour=phrases.colour(colour), places=listed or Message(NO_PAWNS))
+        parts.append(said.render(language))
+    return "; ".join(parts) if parts else Message(NO_PAWNS).render(language)

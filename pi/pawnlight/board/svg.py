@@ -39,7 +39,9 @@ from pawnlight.board.geometry import (
     place_centre,
     square_centre,
 )
-from pawnlight.i18n.marks import N_
+from pawnlight.i18n.marks import N_, NN_
+from pawnlight.i18n.message import Message, count_msg, msg
+from pawnlight.rules import phrases
 from pawnlight.rules.board import (
     COLOURS,
     SLIDES,
@@ -48,7 +50,6 @@ from pawnlight.rules.board import (
     Place,
     diamond_square,
 )
-from pawnlight.rules.words import place_words
 
 from .leds import Role
 from .marks import NO_MARKS, Marks
@@ -155,35 +156,44 @@ def _square(key: str, point: tuple[float, float], fill: str, stroke: str, extra:
     )
 
 
-def _cell_attrs(key: str, interactive: bool, occupant: str | None) -> str:
-    """Class, and for the simulator keyboard access and a spoken name."""
+#: What a screen reader hears of a square or area: its name, and who stands there.
+SQUARE_EMPTY = N_("%(place)s, empty")
+SQUARE_PAWN = N_("%(place)s, %(colour)s pawn")
+BOARD_SAID = N_("The board. %(pawns)s.")
+AREA_PAWNS = NN_("%(place)s, %(num)s %(colour)s pawn", "%(place)s, %(num)s %(colour)s pawns")
+
+
+def _cell_attrs(key: str, interactive: bool, occupant: Message | None, language: str = "en") -> str:
+    """Class, and for the simulator keyboard access and a spoken name (in ``language``)."""
     if not interactive:
         return ' class="cell"'
-    where = key_words(key)
-    label = f"{where}, {occupant}" if occupant else f"{where}, empty"
+    place = Place.parse(key)
+    named = phrases.place(place.number, place.colour, phrases.NAMED)
+    where = named.render(language)
+    said = occupant or msg(SQUARE_EMPTY)
+    label = Message(said.id, tuple(sorted((*said.values, ("place", named)))), plural=said.plural)
+    label_text = label.render(language)
     return (
         f' class="cell" role="button" tabindex="0" data-words={quoteattr(where)} '
-        f"aria-label={quoteattr(label)}"
+        f"aria-label={quoteattr(label_text)}"
     )
 
 
-def key_words(key: str) -> str:
-    """A place key (``T4``, ``S2:red``, ``start:red``) in board words."""
-    place = Place.parse(key)
-    return place_words(place.number, place.colour)
-
-
 def _squares(
-    parts: list[str], occupants: Mapping[str, str], interactive: bool, theme: Theme
+    parts: list[str],
+    occupants: Mapping[str, Message],
+    interactive: bool,
+    theme: Theme,
+    language: str = "en",
 ) -> None:
     for square in range(TRACK_SQUARES):
         key = CELL_KEYS[square]
-        attrs = _cell_attrs(key, interactive, occupants.get(key))
+        attrs = _cell_attrs(key, interactive, occupants.get(key), language)
         parts.append(_square(key, square_centre(square), theme.square, theme.line, attrs))
     for cell in range(SAFETY_BASE, START_BASE):
         key = CELL_KEYS[cell]
         name = COLOURS[Place.parse(key).colour]
-        attrs = _cell_attrs(key, interactive, occupants.get(key))
+        attrs = _cell_attrs(key, interactive, occupants.get(key), language)
         parts.append(_square(key, CELL_CENTRES[cell], TINT[name], FILL[name], attrs))
 
 
@@ -193,18 +203,19 @@ def _areas(
     interactive: bool,
     theme: Theme,
     words: Callable[[str], str] = _same,
+    language: str = "en",
 ) -> None:
     for place, colour in AREAS:
         name = COLOURS[colour]
         word = words(START_WORD if place == START else HOME_WORD)
         key = Place(place, colour).key
         count = counts.get(key, 0)
-        occupant = f"{count} {name} pawn{'s' if count != 1 else ''}"
+        occupant = count_msg(AREA_PAWNS, count, colour=phrases.colour(colour))
         cx, cy = _xy(area_centre(place, colour))
         parts.append(
             f'<circle data-place="{key}" cx="{cx}" cy="{cy}" r="{_n(AREA_RADIUS)}" '
             f'fill="{TINT[name]}" stroke="{FILL[name]}" stroke-width="{_n(0.08)}"'
-            f"{_cell_attrs(key, interactive, occupant)}/>"
+            f"{_cell_attrs(key, interactive, occupant, language)}/>"
         )
         x, y = area_centre(place, colour)
         parts.append(
@@ -682,6 +693,7 @@ def render_board(
     theme: Theme | None = None,
     at: tuple[float, float, float] | None = None,
     words: Callable[[str], str] | None = None,
+    language: str = "en",
 ) -> str:
     """The whole board as one ``<svg>`` element.
 
@@ -693,10 +705,11 @@ def render_board(
     arrows, over ``sensed`` (the pawns where the board senses them, drawn instead of ``pawns`` when
     given); ``interactive`` makes the squares and areas buttons.  ``theme`` picks the board's
     colours (LIGHT, DARK); ``at`` (x, y, size) places the board in a bigger picture.
-    ``words`` (a gettext) says the words drawn on it (START, HOME) in the page's language.
+    ``words`` (a gettext) says the words drawn on it (START, HOME) in the page's language, and
+    ``language`` what a screen reader hears of it (each place's name and who stands there).
     """
     say = words or _same
-    occupants: dict[str, str] = {}
+    occupants: dict[str, Message] = {}
     counts: dict[str, int] = {}
     for colour, number in pawn_places(pawns):
         place = Place(number, colour)
@@ -704,8 +717,8 @@ def render_board(
         if place.is_area:
             counts[key] = counts.get(key, 0) + 1
         else:
-            occupants[key] = f"{COLOURS[colour]} pawn"
-    description = label or f"The board. {describe(pawns)}."
+            occupants[key] = msg(SQUARE_PAWN, colour=phrases.colour(colour))
+    description = label or msg(BOARD_SAID, pawns=describe(pawns, language)).render(language)
     role = 'role="group"' if interactive else 'role="img"'
     theme = theme or LIGHT
     if at is not None:  # a board inside a bigger picture: where, and how big
@@ -717,8 +730,8 @@ def render_board(
         f"<title>{escape(description)}</title>",
         f'<rect width="{SIZE}" height="{SIZE}" rx="{_n(0.3)}" fill="{theme.board}"/>',
     ]
-    _squares(parts, occupants, interactive, theme)
-    _areas(parts, counts, interactive, theme, say)
+    _squares(parts, occupants, interactive, theme, language)
+    _areas(parts, counts, interactive, theme, say, language)
     _slides(parts)
     if diamonds:
         _diamonds(parts, theme)

@@ -6,14 +6,14 @@ from __future__ import annotations
 import logging
 
 from ..i18n.marks import N_
-from ..i18n.message import Message, msg, said_of, say
+from ..i18n.message import Message, Said, msg, said_of, say
 from ..rules import phrases
 from ..rules.board import COLOURS
 from ..rules.game import Phase
 from ..rules.moves import Options
 from ..rules.words import a_card, move_words
 from . import leader
-from .deck import DeckError
+from .deck import DeckError, card_name
 from .games import start
 from .phases import CompanionPhase
 from .recognition import enter
@@ -32,6 +32,17 @@ DECLINES = N_("%(colour)s (computer) declines %(card)s")
 COMPUTER_PLAYS = N_(
     "%(colour)s (computer, %(player)s) plays %(card)s: %(move)s. Please make the move lit for it"
 )
+PACK_ENROLLED = N_("The pack is enrolled.")
+CARD_ENROLLED = N_("%(card)s enrolled; %(prompt)s")
+
+
+def said_error(error: Exception) -> str:
+    """An error's words for the players: its message where it is one (each phone says it in
+    its own language), else its English."""
+    said = error.args[0] if error.args else None
+    return said if isinstance(said, Said) else str(error)
+
+
 #: A card's own name as the pack's tags know it (``5``, ``sorry``).
 SORRY = N_("sorry")
 
@@ -46,7 +57,7 @@ def scanned(table: Table, uid: str) -> list[Effect]:
     try:
         card, warning = table.deck.identify(uid)
     except DeckError as error:
-        table.warning = str(error)
+        table.warning = said_error(error)
         return [Buzz("illegal")]
     if table.phase == CompanionPhase.LEADER:
         drawn, config = leader.scan(table, card)
@@ -160,7 +171,7 @@ def _enrol(table: Table, uid: str) -> list[Effect]:
     try:
         card = enrolment.scan(uid)
     except DeckError as error:
-        table.warning = str(error)
+        table.warning = said_error(error)
         return [Buzz("illegal")]
     table.warning = None
     if enrolment.done:
@@ -168,7 +179,9 @@ def _enrol(table: Table, uid: str) -> list[Effect]:
         table.deck.shuffled()
         table.enrolment = None
         enter(table)
-        table.message = "The pack is enrolled."
+        table.message = say(Message(PACK_ENROLLED))
         return [SaveDeck(dict(table.deck.uids)), Buzz("confirm")]
-    table.message = f"{card} enrolled; {enrolment.prompt()}"
+    prompt = said_of(enrolment.prompt())
+    assert prompt is not None
+    table.message = say(msg(CARD_ENROLLED, card=card_name(card), prompt=prompt))
     return [Buzz("turn")]

@@ -8,12 +8,12 @@ from collections.abc import Mapping
 
 from ..board.recognise import Ambiguous
 from ..i18n.marks import N_
-from ..i18n.message import Message, Said, msg, say
+from ..i18n.message import Message, Said, msg, said_of, say
 from ..rules import phrases
 from ..rules.board import COLOURS
 from ..rules.game import GameError
 from ..rules.notation import NotationError, move_text, parse_move
-from .cards import computer_move
+from .cards import computer_move, said_error
 from .config import ConfigError, NewGame, Seat, new_game, seat
 from .deck import Enrolment
 from .games import begin as begin_game
@@ -94,19 +94,28 @@ def _remote_start(table: Table, args: Mapping[str, object]) -> tuple[Reply, list
     return {"ok": True, "phase": table.phase, "game": remote.setup.game}, effects + remembered
 
 
-def _not_remote(table: Table, what: str) -> None:
+#: What a remote game refuses, each a whole sentence: every board would have to agree.
+REMOTE_NEXT_GAME = N_(
+    "a match's next game is not possible in a remote game: every board would have to agree "
+    "(docs/remote.md)"
+)
+REMOTE_SEAT = N_(
+    "a seat given to the computer is not possible in a remote game: every board would have to "
+    "agree (docs/remote.md)"
+)
+
+
+def _not_remote(table: Table, refused: str) -> None:
+    """``refused`` (REMOTE_NEXT_GAME, REMOTE_SEAT) when this board plays a remote game."""
     if table.remote is not None:
-        raise CommandRefused(
-            f"{what} is not possible in a remote game: every board would have to agree "
-            "(docs/remote.md)"
-        )
+        raise CommandRefused(say(Message(refused)))
 
 
 def _next_game(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
     game = table.game
     if game is None or not game.over or table.match is None:
-        raise CommandRefused("the next game starts when this one is over")
-    _not_remote(table, "a match's next game")
+        raise CommandRefused(say(Message(N_("the next game starts when this one is over"))))
+    _not_remote(table, REMOTE_NEXT_GAME)
     return {"ok": True}, begin_game(table, game.config, match=True)
 
 
@@ -126,16 +135,21 @@ def _undo(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
     return {"ok": True, "undone": event_text(undone), "said": said}, effects
 
 
+CHANGED_SINCE_ASKED = N_(
+    "the board has changed since the question was asked: it shows none of the moves offered "
+    "now; finish the move on the board"
+)
+#: A move named by its notation (as the API and a takeback name it, in every language).
+NO_LONGER_SHOWN = N_("the board no longer shows %(move)s: finish the move on the board")
+
+
 def _resolve(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
     game = table.game
     stale = table.phase == CompanionPhase.MOVE and table.withdrawn
     if game is None or (table.phase != CompanionPhase.CHOOSE and not stale):
-        raise CommandRefused("no move to choose between now")
+        raise CommandRefused(say(Message(N_("no move to choose between now"))))
     if table.phase == CompanionPhase.MOVE:
-        raise CommandRefused(
-            "the board has changed since the question was asked: it shows none of the "
-            "moves offered now; finish the move on the board"
-        )
+        raise CommandRefused(say(Message(CHANGED_SINCE_ASKED)))
     wanted = args.get("move")
     if wanted is None and table.choice_unchanged and args.get("none"):
         enter(table, CompanionPhase.MOVE)
@@ -153,7 +167,7 @@ def _resolve(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effe
     # The question follows the board; check once more that it still shows this move.
     decision = table.decision
     if not isinstance(decision, Ambiguous) or chosen.after not in (m.after for m in decision.moves):
-        raise CommandRefused(f"the board no longer shows {wanted}: finish the move on the board")
+        raise CommandRefused(say(msg(NO_LONGER_SHOWN, move=wanted)))
     return {"ok": True, "played": move_text(chosen)}, play(table, chosen)
 
 
@@ -169,6 +183,12 @@ _IN_PLAY = frozenset(
 )
 
 
+NO_GAME_IN_PLAY = N_(
+    "no game is in play: the computer's seats of a new game are chosen under New game"
+)
+NOT_PLAYING = N_("%(colour)s is not playing in this game")
+
+
 def _seat(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
     """A seat given to the computer, or back to a person, during a game (a player leaves the
     table or comes back): ``{"seat": Seat}`` (checked by the web with config.seat), or its raw
@@ -181,13 +201,13 @@ def _seat(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
         except ConfigError as error:
             raise CommandRefused(str(error), 400) from None
     game = table.game
-    _not_remote(table, "a seat given to the computer")
+    _not_remote(table, REMOTE_SEAT)
     if game is None or game.over or table.phase not in _IN_PLAY:
-        raise CommandRefused(
-            "no game is in play: the computer's seats of a new game are chosen under New game"
-        )
+        raise CommandRefused(say(Message(NO_GAME_IN_PLAY)))
     if request.colour not in game.config.players:
-        raise CommandRefused(f"{request.colour} is not playing in this game")
+        raise CommandRefused(
+            say(msg(NOT_PLAYING, colour=phrases.colour(COLOURS.index(request.colour))))
+        )
     colour = COLOURS.index(request.colour)
     if request.player is None:
         table.computer.pop(colour, None)
@@ -235,9 +255,11 @@ def _hint(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]
 def _forfeit(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
     game = table.game
     if game is None or table.phase != CompanionPhase.MOVE:
-        raise CommandRefused("no card to decline now")
+        raise CommandRefused(say(Message(N_("no card to decline now"))))
     if table.remote is not None and table.remote.remote_colour(game.turn):
-        raise CommandRefused("that turn was played at another board: make its move as lit")
+        raise CommandRefused(
+            say(Message(N_("that turn was played at another board: make its move as lit")))
+        )
     try:
         game.forfeit()
     except GameError as error:
@@ -250,13 +272,18 @@ def _forfeit(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effe
     return {"ok": True}, effects + after_turn(table)
 
 
+ENROLLING = N_("Enrolling the pack: %(prompt)s")
+
+
 def _enrol(table: Table, args: Mapping[str, object]) -> tuple[Reply, list[Effect]]:
     if table.phase not in (CompanionPhase.IDLE, CompanionPhase.OVER, CompanionPhase.ENROL):
         raise CommandRefused("enrol the pack between games")
     table.enrolment = Enrolment.start(bool(args.get("extra_one", False)))
     enter(table, CompanionPhase.ENROL)
     table.scanned_uid = None
-    table.message = "Enrolling the pack: " + table.enrolment.prompt()
+    prompt = said_of(table.enrolment.prompt())
+    assert prompt is not None
+    table.message = say(msg(ENROLLING, prompt=prompt))
     return {"ok": True, "prompt": table.enrolment.prompt()}, []
 
 
@@ -265,7 +292,7 @@ def _enrol_cancel(table: Table, args: Mapping[str, object]) -> tuple[Reply, list
         raise CommandRefused("no enrolment to cancel")
     table.enrolment = None
     enter(table)
-    table.message = "Enrolment cancelled; the pack is as it was."
+    table.message = say(Message(N_("Enrolment cancelled; the pack is as it was.")))
     return {"ok": True}, []
 
 
@@ -446,14 +473,16 @@ def seat_by_board(table: Table) -> list[Effect]:
     _forget_the_chords_hint(table)
     game = table.game
     if game is None or game.over or game.turn is None:
-        table.warning = "no game in play: a seat goes to the computer during a game"
+        table.warning = say(
+            Message(N_("no game in play: a seat goes to the computer during a game"))
+        )
         return [Buzz("illegal")]
     colour = COLOURS[game.turn]
     player = None if game.turn in table.computer else SEAT_PLAYER
     try:
         effects = _seat(table, {"colour": colour, "player": player})[1]
     except CommandRefused as error:
-        table.warning = str(error)
+        table.warning = said_error(error)
         return [Buzz("illegal")]
     return [*effects, Buzz("turn")]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import PawnlightError
-from ..i18n.marks import N_
-from ..i18n.message import Message, msg, say
+from ..i18n.marks import N_, NN_
+from ..i18n.message import Message, Said, count_msg, msg, say
 from ..rules.cards import CARDS, pack
 
 #: A card drawn twice since the pack was shuffled (a warning for the players, their turn long).
@@ -20,6 +20,24 @@ DRAWN_BEFORE = N_(
     "This %(card)s was drawn before since the pack was shuffled: play on; if it went back "
     "into the pack by mistake, take it out after this turn"
 )
+
+
+#: The enrolment's prompts (the English "1 cards to go" is what the state has always said).
+EVERY_CARD = N_("every card is enrolled")
+SCAN_CARD = NN_(
+    "scan a %(card)s card (%(nth)s of %(total)s), %(num)s cards to go",
+    "scan a %(card)s card (%(nth)s of %(total)s), %(num)s cards to go",
+)
+ENROLLED_AS = N_("that tag is already enrolled as a %(card)s")
+COMPLETE = N_("the enrolment is complete")
+UNKNOWN_TAG = N_(
+    "unknown card tag %(uid)s: enrol the pack first, or this tag is not one of its cards"
+)
+
+
+def card_name(card: str) -> Message | str:
+    """A card's own name (``5``, ``sorry``) as a value: ``Sorry!`` in the other languages."""
+    return Message(N_("sorry")) if card == "sorry" else card
 
 
 class DeckError(PawnlightError, ValueError):
@@ -56,21 +74,24 @@ class Enrolment:
     def done(self) -> bool:
         return not self.wanted
 
-    def prompt(self) -> str:
+    def prompt(self) -> Said:
+        """What to scan next (its message, so each phone says it in its language)."""
         card = self.next_card
         if card is None:
-            return "every card is enrolled"
+            return say(Message(EVERY_CARD))
         done = sum(1 for c in self.scanned.values() if c == card)
         total = done + self.wanted.count(card)
-        return f"scan a {card} card ({done + 1} of {total}), {len(self.wanted)} cards to go"
+        return say(
+            count_msg(SCAN_CARD, len(self.wanted), card=card_name(card), nth=done + 1, total=total)
+        )
 
     def scan(self, uid: str) -> str:
         """Record the tag as the card asked for; returns that card."""
         if uid in self.scanned:
-            raise DeckError(f"that tag is already enrolled as a {self.scanned[uid]}")
+            raise DeckError(say(msg(ENROLLED_AS, card=card_name(self.scanned[uid]))))
         card = self.next_card
         if card is None:
-            raise DeckError("the enrolment is complete")
+            raise DeckError(say(Message(COMPLETE)))
         self.scanned[uid] = card
         self.wanted.pop(0)
         return card
@@ -94,9 +115,7 @@ class CardDeck:
         uid = uid.upper()
         card = self.uids.get(uid)
         if card is None:
-            raise DeckError(
-                f"unknown card tag {uid}: enrol the pack first, or this tag is not one of its cards"
-            )
+            raise DeckError(say(msg(UNKNOWN_TAG, uid=uid)))
         warning = None
         if uid in self.played:
             named: Message | str = Message(N_("sorry")) if card == "sorry" else card

@@ -119,6 +119,7 @@ def state_of(table: Table) -> CompanionState:
                 ("message", table.message),
                 ("news", table.news),
                 ("warning", table.warning),
+                ("enrol", None if table.enrolment is None else table.enrolment.prompt()),
             )
             if (said := said_of(text)) is not None
         ),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..i18n.marks import N_
-from ..i18n.message import msg, said_of, say
+from ..i18n.message import Message, msg, said_of, say
 from ..rules import phrases
 from ..rules.game import EventKind, Game, GameConfig, GameError
 from ..rules.match import Match
@@ -63,9 +63,11 @@ def begin(
     leader draw: the game under way (if unfinished) is ended as abandoned, then the new one
     is set up (or its leader drawn first).  ``config`` has been checked (config.new_game)."""
     if table.phase == CompanionPhase.ENROL:
-        raise CommandRefused("finish or cancel the pack enrolment first")
+        raise CommandRefused(say(Message(N_("finish or cancel the pack enrolment first"))))
     if not table.deck.enrolled:
-        raise CommandRefused("enrol the pack of cards first (Enrol on the owner's page)")
+        raise CommandRefused(
+            say(Message(N_("enrol the pack of cards first (Enrol on the owner's page)")))
+        )
     effects: list[Effect] = []
     game = table.game
     if game is not None and not game.over:

@@ -71,9 +71,17 @@ def then(first: str, message: str) -> str:
     return f"{first}. {message[:1].upper()}{message[1:]}"
 
 
+#: Patience Sorry's result (rules.game: "success" or "failure").
+PATIENCE = {
+    "success": N_("Patience Sorry: success."),
+    "failure": N_("Patience Sorry: failure."),
+}
+
+
 def result_text(result: Result) -> str:
     if result.patience:
-        return f"Patience Sorry: {result.patience}."
+        patience = PATIENCE.get(result.patience)
+        return say(Message(patience)) if patience else f"Patience Sorry: {result.patience}."
     if not result.winners:
         return say(Message(OVER))
     if len(result.winners) == 1:

@@ -167,8 +167,9 @@ class CompanionState:
     #: The remote game this board plays in (None: a game at this table alone).
     remote: RemoteState | None = None
     owner_unlock: OwnerUnlock = OwnerUnlock(0, None)
-    #: ``message``, ``news`` and ``warning`` as catalog messages, where they are one (their
-    #: English is the field's own text): each phone and the voice say them in their language.
+    #: ``message``, ``news``, ``warning`` and the enrolment's prompt (``enrol``) as catalog
+    #: messages, where they are one (their English is the field's own text): each phone and
+    #: the voice say them in their language.
     said: tuple[tuple[str, Message], ...] = ()
 
     def to_json(self) -> dict[str, Any]:

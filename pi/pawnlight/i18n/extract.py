@@ -3,7 +3,8 @@
 ``python -m pawnlight.i18n.extract`` lists, per language, the messages its catalog is missing
 and those it has that nothing uses (the test suite fails on either: tests/test_i18n.py).
 Messages are found as gettext's own tools find them: the literal first argument of ``_()``,
-``N_()``, ``gettext()`` and ``ngettext()`` in Python, and Jinja's i18n calls in templates.
+``N_()``, ``gettext()``, ``ngettext()`` and ``NN_()`` in Python, and Jinja's i18n calls in
+templates.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from .catalog import LANGUAGES, po_path, read_po
 PACKAGE = Path(__file__).resolve().parent.parent
 #: Where messages are written: the package and the web page (its own folder in a checkout).
 WEB = PACKAGE.parent.parent / "web"
-CALLS = {"_", "N_", "gettext", "ngettext"}
+CALLS = {"_", "N_", "NN_", "gettext", "ngettext"}
+#: The calls whose first two arguments are a count's singular and plural.
+PLURAL_CALLS = {"ngettext", "NN_"}
 
 
 def sources() -> Iterator[Path]:
@@ -41,7 +44,7 @@ def python_messages(path: Path) -> Iterator[str]:
             continue
         first = node.args[0]
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
-            if name == "ngettext" and len(node.args) > 1:
+            if name in PLURAL_CALLS and len(node.args) > 1:
                 second = node.args[1]
                 if isinstance(second, ast.Constant) and isinstance(second.value, str):
                     yield first.value + "\x00" + second.value

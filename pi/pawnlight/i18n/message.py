@@ -4,6 +4,8 @@ The companion says what happened and what to do next once, for every phone and t
 renders it in its own language at view time (docs/languages.md).  A :class:`Message` is a
 catalog msgid (English, ``%(name)s`` placeholders) and its values: plain text, numbers, or
 messages themselves (a colour's name, a card, a place on the board), translated the same way.
+A count's message (:func:`count_msg`) has a singular and a plural msgid, and each language
+chooses the form for its number by its own plural rule.
 Sentences are never glued from translated fragments: every value fills a whole sentence of the
 catalog, and each language's sentence puts it where its grammar wants it.
 
@@ -22,25 +24,41 @@ from typing import Any, Union
 from .catalog import translations
 
 Value = Union[str, int, "Message"]
+#: The value a count's message (one with a plural) chooses its form by.
+COUNT = "num"
 
 
 @dataclass(frozen=True)
 class Message:
-    """A catalog msgid and its values (sorted by name); ``capital``: its first letter upper."""
+    """A catalog msgid and its values (sorted by name); ``capital``: its first letter upper.
+
+    A count's message has its ``plural`` msgid too: the form is the language's plural rule's
+    for the value ``num`` (French counts 0 as one), as ``ngettext`` chooses it."""
 
     id: str
     values: tuple[tuple[str, Value], ...] = ()
     capital: bool = False
+    plural: str | None = None
 
     def render(self, language: str = "en") -> str:
         """The message in ``language`` (English: the msgid itself), its values filled in."""
-        text = translations(language).gettext(self.id)
+        catalog = translations(language)
+        if self.plural is None:
+            text = catalog.gettext(self.id)
+        else:
+            text = catalog.ngettext(self.id, self.plural, self._count())
         if self.values:
             text = text % {
                 name: value.render(language) if isinstance(value, Message) else value
                 for name, value in self.values
             }
         return text[:1].upper() + text[1:] if self.capital else text
+
+    def _count(self) -> int:
+        count = dict(self.values).get(COUNT)
+        if isinstance(count, int):
+            return count
+        raise ValueError(f"a count's message needs a number {COUNT!r}")
 
     def capitalised(self) -> Message:
         return replace(self, capital=True)
@@ -62,6 +80,8 @@ class Message:
         }
         if self.capital:
             data["capital"] = True
+        if self.plural is not None:
+            data["plural"] = self.plural
         return data
 
     @classmethod
@@ -80,12 +100,25 @@ class Message:
                 parsed.append((str(name), value))
             else:
                 raise ValueError(f"a message's value {name!r} is not text, a number or a message")
-        return cls(data["id"], tuple(sorted(parsed)), bool(data.get("capital")))
+        plural = data.get("plural")
+        if plural is not None and not isinstance(plural, str):
+            raise ValueError("a message's plural is a string")
+        made = cls(data["id"], tuple(sorted(parsed)), bool(data.get("capital")), plural)
+        if plural is not None:
+            made._count()
+        return made
 
 
 def msg(message_id: str, **values: Value) -> Message:
     """``msg(N_("%(colour)s's turn"), colour=...)``: a message with its values."""
     return Message(message_id, tuple(sorted(values.items())))
+
+
+def count_msg(forms: tuple[str, str], num: int, **values: Value) -> Message:
+    """``count_msg(NN_("%(num)s card to go", "%(num)s cards to go"), 3)``: a count's message,
+    its form chosen by ``num`` in each language when it is rendered."""
+    singular, plural = forms
+    return Message(singular, tuple(sorted({**values, COUNT: num}.items())), plural=plural)
 
 
 class Said(str):

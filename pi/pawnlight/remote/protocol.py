@@ -33,6 +33,9 @@ from typing import Any
 
 from .. import strict_json
 from ..errors import PawnlightError
+from ..i18n.marks import N_
+from ..i18n.message import Message, msg, say
+from ..rules import phrases
 from ..rules.board import COLOURS
 from ..rules.moves import Move, Rules
 from ..rules.notation import move_text
@@ -532,7 +535,22 @@ def decode_presence(payload: bytes) -> bool:
 
 
 class TurnRefused(PawnlightError, ValueError):
-    """Another board's turn that this board's own rules do not allow (in words)."""
+    """Another board's turn that this board's own rules do not allow (in words: a message
+    where it is one, so each phone says it in its language)."""
+
+
+NOT_THIS_TURN = N_("it is %(turn)s's turn here, not %(colour)s's")
+NO_FORFEIT = N_("%(colour)s has a legal move for the %(card)s: no forfeit")
+NOT_LEGAL = N_("%(move)s is not a legal move for %(colour)s's %(card)s here")
+OUT_OF_STEP = N_(
+    "the position after %(colour)s's %(move)s differs from the other board's: "
+    "the boards are out of step"
+)
+
+
+def _card(card: str) -> Message | str:
+    """A card's own name (``5``, ``sorry``) as a value: ``Sorry!`` in the other languages."""
+    return Message(N_("sorry")) if card == "sorry" else card
 
 
 def check_turn(rules: Rules, position: Position, turn: int, event: TurnEvent) -> Move | None:
@@ -540,27 +558,27 @@ def check_turn(rules: Rules, position: Position, turn: int, event: TurnEvent) ->
     its card at ``position`` (``turn``'s colour to play), and lead to the position its hash
     names.  The move (None for a turn with no move), or TurnRefused."""
     colour = COLOURS[event.colour]
+    named = phrases.colour(event.colour)
     if event.colour != turn:
-        raise TurnRefused(f"it is {COLOURS[turn]}'s turn here, not {colour}'s")
+        raise TurnRefused(say(msg(NOT_THIS_TURN, turn=phrases.colour(turn), colour=named)))
     try:
         options = rules.options(position, event.colour, event.card)
     except ValueError as error:
         raise TurnRefused(f"{colour}'s card {event.card!r}: {error}") from None
     if event.move in NO_MOVE:
         if options.moves and not options.forfeit:
-            raise TurnRefused(f"{colour} has a legal move for the {event.card}: no forfeit")
+            raise TurnRefused(say(msg(NO_FORFEIT, colour=named, card=_card(event.card))))
         after = position
         move = None
     else:
         move = next((m for m in options.moves if move_text(m) == event.move), None)
         if move is None:
-            raise TurnRefused(f"{event.move} is not a legal move for {colour}'s {event.card} here")
+            raise TurnRefused(
+                say(msg(NOT_LEGAL, move=event.move, colour=named, card=_card(event.card)))
+            )
         after = move.after
     if position_hash(after) != event.hash:
-        raise TurnRefused(
-            f"the position after {colour}'s {event.move} differs from the other board's: "
-            "the boards are out of step"
-        )
+        raise TurnRefused(say(msg(OUT_OF_STEP, colour=named, move=event.move)))
     return move
 
 

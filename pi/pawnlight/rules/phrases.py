@@ -24,83 +24,96 @@ CAPITAL: tuple[str, ...] = (N_("Red"), N_("Blue"), N_("Yellow"), N_("Green"))
 #: The ordinals the board's places need (at most the 5th safety square).
 ORDINALS: tuple[str, ...] = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"))
 
-# The places, by kind, each with its preposition: on (in, for START and HOME), from, to, for.
-_PLACES: dict[str, tuple[str, str, str, str]] = {
+# The places, by kind, each with its preposition: on (in, for START and HOME), from, to, for;
+# and last the place on its own, named (a screen reader's name of a square: rules/words.py's).
+_PLACES: dict[str, tuple[str, str, str, str, str]] = {
     "after_long": (
         N_("on the 2nd square after %(colour)s's long slide"),
         N_("from the 2nd square after %(colour)s's long slide"),
         N_("to the 2nd square after %(colour)s's long slide"),
         N_("for the 2nd square after %(colour)s's long slide"),
+        N_("the 2nd square after %(colour)s's long slide"),
     ),
     "short_triangle": (
         N_("on the triangle of %(colour)s's short slide"),
         N_("from the triangle of %(colour)s's short slide"),
         N_("to the triangle of %(colour)s's short slide"),
         N_("for the triangle of %(colour)s's short slide"),
+        N_("the triangle of %(colour)s's short slide"),
     ),
     "short": (
         N_("on the %(nth)s square of %(colour)s's short slide"),
         N_("from the %(nth)s square of %(colour)s's short slide"),
         N_("to the %(nth)s square of %(colour)s's short slide"),
         N_("for the %(nth)s square of %(colour)s's short slide"),
+        N_("the %(nth)s square of %(colour)s's short slide"),
     ),
     "circle": (
         N_("on %(colour)s's start circle"),
         N_("from %(colour)s's start circle"),
         N_("to %(colour)s's start circle"),
         N_("for %(colour)s's start circle"),
+        N_("%(colour)s's start circle"),
     ),
     "after_circle": (
         N_("on the %(nth)s square after %(colour)s's start circle"),
         N_("from the %(nth)s square after %(colour)s's start circle"),
         N_("to the %(nth)s square after %(colour)s's start circle"),
         N_("for the %(nth)s square after %(colour)s's start circle"),
+        N_("the %(nth)s square after %(colour)s's start circle"),
     ),
     "long_triangle": (
         N_("on the triangle of %(colour)s's long slide"),
         N_("from the triangle of %(colour)s's long slide"),
         N_("to the triangle of %(colour)s's long slide"),
         N_("for the triangle of %(colour)s's long slide"),
+        N_("the triangle of %(colour)s's long slide"),
     ),
     "long": (
         N_("on the %(nth)s square of %(colour)s's long slide"),
         N_("from the %(nth)s square of %(colour)s's long slide"),
         N_("to the %(nth)s square of %(colour)s's long slide"),
         N_("for the %(nth)s square of %(colour)s's long slide"),
+        N_("the %(nth)s square of %(colour)s's long slide"),
     ),
     "long_end": (
         N_("on the end of %(colour)s's long slide"),
         N_("from the end of %(colour)s's long slide"),
         N_("to the end of %(colour)s's long slide"),
         N_("for the end of %(colour)s's long slide"),
+        N_("the end of %(colour)s's long slide"),
     ),
     "past_long": (
         N_("on the 1st square after %(colour)s's long slide"),
         N_("from the 1st square after %(colour)s's long slide"),
         N_("to the 1st square after %(colour)s's long slide"),
         N_("for the 1st square after %(colour)s's long slide"),
+        N_("the 1st square after %(colour)s's long slide"),
     ),
     "safety": (
         N_("on %(colour)s's %(nth)s safety square"),
         N_("from %(colour)s's %(nth)s safety square"),
         N_("to %(colour)s's %(nth)s safety square"),
         N_("for %(colour)s's %(nth)s safety square"),
+        N_("%(colour)s's %(nth)s safety square"),
     ),
     "start": (
         N_("in %(colour)s START"),
         N_("from %(colour)s START"),
         N_("to %(colour)s START"),
         N_("for %(colour)s START"),
+        N_("%(colour)s START"),
     ),
     "home": (
         N_("in %(colour)s HOME"),
         N_("from %(colour)s HOME"),
         N_("to %(colour)s HOME"),
         N_("for %(colour)s HOME"),
+        N_("%(colour)s HOME"),
     ),
 }
-#: The preposition forms, as indexes into each place's messages.
-AT, FROM, TO, FOR = range(4)
+#: The preposition forms, as indexes into each place's messages (NAMED: no preposition).
+AT, FROM, TO, FOR, NAMED = range(5)
 
 
 def colour(index: int) -> Message:
@@ -139,7 +152,7 @@ def _square_kind(square: int) -> tuple[str, int, int]:
 
 def place(number: int, owner: int, form: int) -> Message:
     """Where a pawn of ``owner`` is, with the preposition ``form`` (AT, FROM, TO, FOR):
-    ``on blue's start circle``, ``from red START``."""
+    ``on blue's start circle``, ``from red START``; NAMED: ``blue's start circle``."""
     if number < TRACK_SQUARES:
         kind, named, nth = _square_kind(number)
     elif S1 <= number <= S5:

@@ -23,6 +23,8 @@ from .seating import (
     host_in_play,
 )
 
+ADJOURNED_AWAY = N_("Adjourned (board %(board)s is away)")
+RESUMED = N_("The game is resumed")
 ADJOURNED = N_("the host resumes it with its join code once every board is online")
 SCANNED_BUT = N_("a %(card)s was scanned, but %(why)s")
 WAITS = N_("%(offline)s: the game waits for it")
@@ -103,7 +105,7 @@ def adjourn(table: Table, args: Mapping[str, object]) -> tuple[dict[str, object]
         raise CommandRefused("every board is online: nothing to adjourn for")
     away_long(table, remote, away[0])
     remote.adjourned = True
-    table.news = f"Adjourned (board {away[0]} is away)"
+    table.news = say(msg(ADJOURNED_AWAY, board=away[0]))
     return {"ok": True, "code": remote.setup.code}, [
         PublishSeating(seating_of(remote)),
         Remember(REMEMBERED, saved_form(remote)),
@@ -123,7 +125,7 @@ def resume(table: Table, args: Mapping[str, object]) -> tuple[dict[str, object],
     if away:
         raise CommandRefused(f"board {away[0]} is offline: the game resumes with every board")
     remote.adjourned = False
-    table.news = "The game is resumed"
+    table.news = say(Message(RESUMED))
     return {"ok": True}, [
         PublishSeating(seating_of(remote)),
         Remember(REMEMBERED, saved_form(remote)),

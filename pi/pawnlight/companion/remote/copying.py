@@ -24,6 +24,7 @@ from ..table import RemoteGame, Table
 from ..turns import after_turn, recorded
 from .saying import say
 
+MOVE_REFUSED = N_("%(colour)s's move from board %(board)s was refused: %(reason)s")
 NO_MOVE_THERE = N_("%(colour)s (at %(board)s) drew %(card)s: no move")
 DECLINED_THERE = N_("%(colour)s (at %(board)s) declines %(card)s")
 PLAYED_THERE = N_(
@@ -56,7 +57,14 @@ def copy_turn(table: Table, remote: RemoteGame) -> list[Effect]:
         move = check_turn(game.rules, game.position, game.turn, event)
     except TurnRefused as error:
         remote.inbox.take(event.seq)
-        say(table, f"{colour.capitalize()}'s move from board {event.board} was refused: {error}")
+        reason = message.said_of(error.args[0] if error.args else None)
+        if reason is None:  # a reason in English only (a card the rules do not know)
+            say(
+                table, f"{colour.capitalize()}'s move from board {event.board} was refused: {error}"
+            )
+        else:
+            mover = phrases.capital(game.turn)
+            say(table, message.msg(MOVE_REFUSED, colour=mover, board=event.board, reason=reason))
         return [Buzz("illegal")]
     remote.inbox.take(event.seq)
     effects: list[Effect] = []

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ...i18n.marks import N_
+from ...i18n.message import Message, msg
+from ...i18n.message import say as said
 from ...remote.protocol import (
     DoublingEvent,
 )
+from ...rules import phrases
 from ...rules.board import COLOURS
 from ...rules.editions import Variant
 from ...rules.game import Doubling, Game, GameError, Phase
@@ -22,7 +26,19 @@ from ..table import RemoteGame, Table
 from .saying import not_seated, say
 
 #: How a doubling reads in the board's news, by its action.
-_DOUBLING_WORDS = {"double": "doubles", "accept": "accepts the double", "drop": "drops out"}
+#: Another board's double or answer, copied here: the turn's news.
+DOUBLED_THERE = {
+    "double": N_("%(colour)s (at %(board)s) doubles"),
+    "accept": N_("%(colour)s (at %(board)s) accepts the double"),
+    "drop": N_("%(colour)s (at %(board)s) drops out"),
+}
+#: The protocol's doubling actions as a player chooses them (a value in a sentence).
+ACTIONS = {"double": N_("double"), "accept": N_("accept"), "drop": N_("drop")}
+CHOSE_OTHERWISE = N_(
+    "board %(board)s says %(colour)s chose %(action)s on double %(n)s, but here %(colour)s "
+    "chose %(mine)s: the boards are out of step"
+)
+TWO_ANSWERS = N_("board %(board)s sent two different answers for %(colour)s: out of step")
 
 
 def publish_doublings(game: Game, remote: RemoteGame) -> list[Effect]:
@@ -49,11 +65,10 @@ def doubling_heard(table: Table, remote: RemoteGame, heard: DoublingEvent) -> li
     refused = not_seated(table, remote, heard.action, heard.board, heard.colour, heard.seq)
     if refused:
         return refused
-    name = COLOURS[heard.colour]
     key = (heard.round, heard.colour)
     held = remote.doubling_inbox.get(key)
     if held is not None and held != heard:
-        say(table, f"board {heard.board} sent two different answers for {name}: out of step")
+        say(table, msg(TWO_ANSWERS, board=heard.board, colour=phrases.colour(heard.colour)))
         return [Buzz("illegal")]
     remote.doubling_inbox[key] = heard
     return []
@@ -83,7 +98,13 @@ def take_doublings(table: Table, remote: RemoteGame) -> list[Effect]:
             say(table, f"{name.capitalize()}'s {ready.action} from board {ready.board}: {error}")
             effects.append(Buzz("illegal"))
             continue
-        table.news = f"{name.capitalize()} (at {ready.board}) {_DOUBLING_WORDS[ready.action]}"
+        table.news = said(
+            msg(
+                DOUBLED_THERE[ready.action],
+                colour=phrases.capital(ready.colour),
+                board=ready.board,
+            )
+        )
         effects += [*after_doubling(table), Buzz("turn")]
     return effects
 
@@ -116,12 +137,16 @@ def _drop_seen(
             continue
         del remote.doubling_inbox[key]
         if (mine.action, mine.turns) != (event.action, event.seq):
-            name = COLOURS[event.colour]
             say(
                 table,
-                f"board {event.board} says {name} chose {event.action} on double "
-                f"{event.round + 1}, but here {name} chose {mine.action}: the boards are out "
-                "of step",
+                msg(
+                    CHOSE_OTHERWISE,
+                    board=event.board,
+                    colour=phrases.colour(event.colour),
+                    action=Message(ACTIONS[event.action]),
+                    n=event.round + 1,
+                    mine=Message(ACTIONS[mine.action]),
+                ),
             )
             effects.append(Buzz("illegal"))
     return effects

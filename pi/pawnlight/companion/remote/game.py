@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ...i18n.marks import N_
+from ...i18n.message import msg
 from ...remote.protocol import (
     Handed,
     ProtocolError,
@@ -52,6 +54,13 @@ from .takebacks import (
     takeback_agreed,
     takeback_heard,
 )
+
+#: Two boards out of step over one turn (moves named by their notation, in every language).
+TURN_DIFFERS = N_(
+    "board %(board)s says turn %(n)s was %(move)s, but here it was %(here)s: the boards are out "
+    "of step"
+)
+TWO_TURNS = N_("board %(board)s sent two different turns %(n)s: the boards are out of step")
 
 
 def start(table: Table, args: Mapping[str, object]) -> tuple[RemoteGame, list[Effect]]:
@@ -165,16 +174,17 @@ def take(table: Table, item: RemoteInput) -> list[Effect]:
         if (turn.colour, turn.card, turn.text) != (event.colour, event.card, event.move):
             say(
                 table,
-                f"board {event.board} says turn {event.seq + 1} was {event.move}, "
-                f"but here it was {turn.text}: the boards are out of step",
+                msg(
+                    TURN_DIFFERS,
+                    board=event.board,
+                    n=event.seq + 1,
+                    move=event.move,
+                    here=turn.text,
+                ),
             )
             return [Buzz("illegal")]
     elif verdict == "conflict":
-        say(
-            table,
-            f"board {event.board} sent two different turns {event.seq + 1}: "
-            "the boards are out of step",
-        )
+        say(table, msg(TWO_TURNS, board=event.board, n=event.seq + 1))
         return [Buzz("illegal")]
     return []
 

@@ -10,14 +10,32 @@ from ...i18n.message import say as said
 from ...remote.protocol import (
     TurnEvent,
 )
+from ...rules import phrases
 from ...rules.board import COLOURS
-from ...rules.words import a_card
 from ..signals import (
     Buzz,
     Effect,
 )
 from ..table import RemoteGame, Table
 
+#: A double or an answer from a board where its colour is not seated, refused.
+NOT_SEATED = {
+    "double": N_(
+        "a double from board %(board)s for %(colour)s was refused: %(colour)s is seated at "
+        "%(seated)s"
+    ),
+    "accept": N_(
+        "a accept from board %(board)s for %(colour)s was refused: %(colour)s is seated at "
+        "%(seated)s"
+    ),
+    "drop": N_(
+        "a drop from board %(board)s for %(colour)s was refused: %(colour)s is seated at %(seated)s"
+    ),
+}
+TURN_REFUSED = N_(
+    "a turn from board %(board)s for %(colour)s (%(card)s, turn %(n)s) was refused: "
+    "%(colour)s is seated at board %(seated)s"
+)
 #: What a warning about its moment says of its end (it goes when the phase changes).
 PASSES = "this goes once the game moves on"
 PASSING = N_("%(warning)s (this goes once the game moves on)")
@@ -49,8 +67,15 @@ def not_seated(
     seated = remote.seated_at(seq).get(colour)
     if board in (seated, remote.setup.host):
         return []
-    name = COLOURS[colour]
-    say(table, f"a {what} from board {board} for {name} was refused: {name} is seated at {seated}")
+    refused = NOT_SEATED.get(what)
+    if refused is None:  # not an action of the protocol's (it checks them): said in English
+        name = COLOURS[colour]
+        say(
+            table,
+            f"a {what} from board {board} for {name} was refused: {name} is seated at {seated}",
+        )
+    else:
+        say(table, msg(refused, board=board, colour=phrases.colour(colour), seated=str(seated)))
     return [Buzz("illegal")]
 
 
@@ -60,11 +85,16 @@ def turn_refused(table: Table, remote: RemoteGame, event: TurnEvent) -> list[Eff
     if (event.board, event.seq) in remote.refused:
         return []
     remote.refused.add((event.board, event.seq))
-    name = COLOURS[event.colour]
     seated = remote.seated_at(event.seq).get(event.colour)
     say(
         table,
-        f"a turn from board {event.board} for {name} ({a_card(event.card)}, turn "
-        f"{event.seq + 1}) was refused: {name} is seated at board {seated}",
+        msg(
+            TURN_REFUSED,
+            board=event.board,
+            colour=phrases.colour(event.colour),
+            card=phrases.a_card(event.card),
+            n=event.seq + 1,
+            seated=str(seated),
+        ),
     )
     return [Buzz("illegal")]

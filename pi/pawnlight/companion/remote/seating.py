@@ -40,6 +40,8 @@ HANDED_AWAY = N_(
     "%(colour)s is played at board %(board)s now (this board was away): %(card)s drawn here "
     "goes back to the pile; put the board back as lit"
 )
+TWO_TURNS_HELD = N_("board %(board)s sent two different turns %(n)s: out of step")
+NOT_PLAYING_HANDED = N_("board %(board)s handed a seat of a colour that is not playing")
 COMPUTER_HERE = N_("The computer plays %(colour)s here from now on (board %(board)s is away)")
 BACK_AT = N_("%(colour)s is played at board %(board)s again")
 
@@ -52,7 +54,7 @@ def settle_unseated(table: Table, remote: RemoteGame, played: int) -> list[Effec
         if remote.seated_at(seq).get(event.colour) == event.board:
             del remote.unseated[seq]
             if remote.inbox.offer(event, played) == "conflict":
-                say(table, f"board {event.board} sent two different turns {seq + 1}: out of step")
+                say(table, msg(TWO_TURNS_HELD, board=event.board, n=seq + 1))
                 effects.append(Buzz("illegal"))
         elif seq < played:
             del remote.unseated[seq]
@@ -90,7 +92,7 @@ def seating_heard(table: Table, remote: RemoteGame, seating: Seating) -> list[Ef
         return []
     known = {COLOURS.index(colour) for colour in remote.setup.seats}
     if any(each.colour not in known for each in seating.handed):
-        say(table, f"board {seating.host} handed a seat of a colour that is not playing")
+        say(table, msg(NOT_PLAYING_HANDED, board=seating.host))
         return [Buzz("illegal")]
     if (list(seating.handed), seating.adjourned) == (remote.handed, remote.adjourned):
         return []

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...i18n.marks import N_
-from ...i18n.message import Message, msg
+from ...i18n.message import Message, msg, said_of
+from ...i18n.message import say as said
 from ...remote.protocol import (
     Takeback,
 )
@@ -46,19 +47,30 @@ def _last_turn(table: Table) -> tuple[int, Message] | None:
     return len(game.history) - 1, msg(TURN_OF, colour=phrases.colour(turn.colour), text=turn.text)
 
 
+REFUSED_BY = N_("Board %(board)s refused to take back turn %(n)s: play goes on")
+TAKEN_BACK_AGREED = N_("Turn %(n)s taken back, as every board agreed")
+TAKEN_BACK_NEXT = N_("Taken back: put the board back as lit. %(next)s")
+
+
 def ask_takeback(table: Table) -> tuple[dict[str, object], list[Effect]]:
     """The owner's undo in a remote game: ask every other board to take back the last turn."""
     remote = table.remote
     assert remote is not None
     last = _last_turn(table)
     if last is None or table.game is None or table.game.over:
-        raise CommandRefused("nothing to take back")
+        raise CommandRefused(said(Message(N_("nothing to take back"))))
     if remote.takeback is not None:
-        raise CommandRefused("a takeback is already waiting for the boards to agree")
+        raise CommandRefused(
+            said(Message(N_("a takeback is already waiting for the boards to agree")))
+        )
     if copying(table) or remote.inbox.next(len(table.game.history)) is not None:
-        raise CommandRefused("another board's move is still to be made here: make it first")
+        raise CommandRefused(
+            said(Message(N_("another board's move is still to be made here: make it first")))
+        )
     if _doubled_since(table.game):
-        raise CommandRefused("a double was called since that turn: the turn stays played")
+        raise CommandRefused(
+            said(Message(N_("a double was called since that turn: the turn stays played")))
+        )
     seq, words = last
     remote.takeback = TakebackAsk.asked(seq, remote.me)
     say(table, msg(ASKED, turn=words), passing=False)
@@ -130,7 +142,7 @@ def takeback_heard(table: Table, remote: RemoteGame, heard: Takeback) -> list[Ef
         remote.takeback = remote.takeback.agreed_by(heard.board)
         return []
     remote.takeback = None
-    say(table, f"Board {heard.board} refused to take back turn {heard.seq + 1}: play goes on")
+    say(table, msg(REFUSED_BY, board=heard.board, n=heard.seq + 1))
     return [Buzz("illegal")]
 
 
@@ -152,6 +164,11 @@ def takeback_agreed(table: Table, remote: RemoteGame) -> list[Effect]:
     table.guided, remote.own_copy = None, None
     enter(table, CompanionPhase.SETUP)
     table.news = ""
-    say(table, f"Turn {seq + 1} taken back, as every board agreed")
-    table.message = "Taken back: put the board back as lit. " + phase_message(table)
+    say(table, msg(TAKEN_BACK_AGREED, n=seq + 1))
+    next_said = said_of(phase_message(table))
+    table.message = (
+        said(msg(TAKEN_BACK_NEXT, next=next_said))
+        if next_said is not None
+        else "Taken back: put the board back as lit. " + phase_message(table)
+    )
     return [*effects, ClearTurns(remote.setup.game, seq, upto), Buzz("turn")]
