@@ -17,7 +17,7 @@ from flask import Blueprint, Response, jsonify, render_template
 
 from pawnlight.board.places import pawn_places
 from pawnlight.board.svg import render_board
-from pawnlight.companion.commands import UNLOCK_CHORD
+from pawnlight.companion.board_buttons import UNLOCK_CHORD
 from pawnlight.devices.events import BUTTONS
 from pawnlight.devices.sim.board import LINE_FAULTS
 from pawnlight.i18n.marks import N_

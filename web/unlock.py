@@ -1,6 +1,7 @@
 """The owner's unlock as the web sees it: someone at the board held the unlock buttons.
 
-The companion counts each unlock in its state (``owner_unlock.count``, commands.owner_at_board);
+The companion counts each unlock in its state (``owner_unlock.count``,
+``board_buttons.owner_at_board``);
 the web never hears of it otherwise (data flows devices -> companion -> readers).  Before every
 PIN is checked, :meth:`BoardUnlock.check` compares that count with the one it saw last, and a
 change lifts every PIN lockout (ratelimit.PinLimiter.lift).  A lockout matters only when a PIN

@@ -4,7 +4,8 @@ the inputs, so it is moved by hand."""
 
 from __future__ import annotations
 
-from pawnlight.companion.commands import SEAT_CHORD, UNLOCK_HOLD
+from pawnlight.companion.board_buttons import SEAT_CHORD
+from pawnlight.companion.commands import UNLOCK_HOLD
 from pawnlight.companion.signals import Held, Pressed
 
 from .bench import Bench

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from pawnlight.companion.commands import LOCKOUT_WARNING, UNLOCK_HOLD, UNLOCK_SHOWN, UNLOCKED
+from pawnlight.companion.board_buttons import UNLOCK_SHOWN, UNLOCKED
+from pawnlight.companion.commands import LOCKOUT_WARNING, UNLOCK_HOLD
 from pawnlight.companion.service import CommandRefused
 from pawnlight.companion.signals import Buzz, Held, Pressed, StatusLight, Tick
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from pawnlight.companion.commands import UNLOCK_HOLD, UNLOCKED
+from pawnlight.companion.board_buttons import UNLOCKED
+from pawnlight.companion.commands import UNLOCK_HOLD
 from pawnlight.companion.signals import Held, Tick
 from pawnlight.web.ratelimit import GLOBAL_FAILURES, LIFT_TRIES, LIFT_WINDOW, PinLimiter
 

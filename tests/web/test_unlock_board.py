@@ -20,7 +20,8 @@ from gpiozero.pins.mock import MockFactory
 
 from pawnlight.board.layout import Layout
 from pawnlight.board.snapshot import reading_for, true_occupancy
-from pawnlight.companion.commands import UNLOCK_HOLD, UNLOCKED
+from pawnlight.companion.board_buttons import UNLOCKED
+from pawnlight.companion.commands import UNLOCK_HOLD
 from pawnlight.companion.deck import CardDeck, simulated_uids
 from pawnlight.companion.machine import Companion, Settings
 from pawnlight.devices.controls import ControlPins, Controls

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pawnlight.companion.commands import UNLOCKED
+from pawnlight.companion.board_buttons import UNLOCKED
 from pawnlight.web.ratelimit import GLOBAL_FAILURES
 
 from ..helpers import screenshot

@@ -16,7 +16,7 @@ from ..rules.editions import Variant
 from ..rules.game import EventKind, Game, Phase, Turn
 from ..rules.moves import Move
 from ..rules.notation import NotationError, parse_move
-from .commands import unlock_notice
+from .board_buttons import unlock_notice
 from .lights import picture_for
 from .phases import CompanionPhase
 from .recognition import settled

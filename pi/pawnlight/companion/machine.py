@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from ..board.health import wires
 from ..board.health.stuck import pawn_cells
 from ..rules.game import Game
-from . import commands, games, leader, remote
+from . import board_buttons, commands, games, leader, remote
 from .cards import scanned
 from .config import SETTING_NAMES, ConfigError, Settings
 from .describe import state_of
@@ -104,16 +104,16 @@ class Companion(Table):
             self._watch_stuck(item.at)
             if self.wire_warning is not None and self.warning is None:
                 self.warning = self.wire_warning  # a broken wire is said until it is mended
-            effects += commands.watch_chord(self)
+            effects += board_buttons.watch_chord(self)
             if self.recogniser is not None and self.reading is not None:
                 self.decision = self.recogniser.tick(self.now)
                 effects += decided(self)
         elif isinstance(item, CardScanned):
             effects += scanned(self, item.uid)
         elif isinstance(item, Pressed):
-            effects += commands.button(self, item.button, item.held)
+            effects += board_buttons.button(self, item.button, item.held)
         elif isinstance(item, Held):
-            effects += commands.held(self, item.buttons)
+            effects += board_buttons.held(self, item.buttons)
         elif isinstance(item, LinkChanged):
             self.link_up, self.link_detail, self.firmware = item.up, item.detail, item.firmware
             effects.append(StatusLight("ok" if item.up else "link-down"))

@@ -44,7 +44,7 @@ class Pressed:
 @dataclass(frozen=True)
 class Held:
     """The board's buttons held down now (every press and release changes it): the companion
-    times buttons held together (commands.UNLOCK_CHORD)."""
+    times buttons held together (board_buttons.UNLOCK_CHORD)."""
 
     buttons: frozenset[str]
     at: float

@@ -130,7 +130,7 @@ class Sensed:
 
 @dataclass(frozen=True)
 class OwnerUnlock:
-    """The board's buttons lifting the web's PIN lock (commands.owner_at_board): how many times
+    """The board's buttons lifting the web's PIN lock (board_buttons.owner_at_board): how many times
     since the companion started, and the page's words for a few minutes after the last."""
 
     count: int

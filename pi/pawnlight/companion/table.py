@@ -211,7 +211,7 @@ class Table:
         #: (None: it is not held); ``chord_done``: this hold has already lifted the PIN lock.
         self.held: frozenset[str] = frozenset()
         self.chord_since: float | None = None
-        self.chord: frozenset[str] | None = None  # which chord (commands.CHORDS) is held
+        self.chord: frozenset[str] | None = None  # which chord (board_buttons.CHORDS) is held
         self.chord_done = False
         #: The warning before and after the last press of Hint, which opens the chord.
         self.hint_warning: tuple[str | None, str | None] = (None, None)
