@@ -191,6 +191,7 @@ def margins(layers: Sequence[Layer]) -> Margins:
         band = bands.colours[index]
         for depth in (least, most):
             for radius in radii:
-                value = magnets.DRV5055A2.reading(pawn.sign * pawn.magnet.field_z_mT(depth, radius))
-                colour = min(colour, value - band.low, band.high - value)
+                field = pawn.sign * pawn.magnet.field_z_mT(depth, radius)
+                low, high = magnets.DRV5055A2.readings(field)
+                colour = min(colour, low - band.low, band.high - high)
     return Margins((least, most), round(presence - magnets.PRESENCE_SWITCH_MT, 2), int(colour))
