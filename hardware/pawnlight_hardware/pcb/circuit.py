@@ -64,7 +64,9 @@ FP = {
     "fuse": "Fuse:Fuse_Bourns_MF-RG400",
     "power": "TerminalBlock_Phoenix:TerminalBlock_Phoenix_MKDS-1,5-2-5.08_1x02_P5.08mm_Horizontal",
     "reader": "Connector_PinSocket_2.54mm:PinSocket_1x08_P2.54mm_Vertical",
-    "controls": "Connector_PinHeader_2.54mm:PinHeader_2x05_P2.54mm_Vertical",
+    # The Pi's cable: a shrouded header whose key slot takes the IDC socket's bump one way
+    # round only (a bare 2 x 5 pin header took it either way).
+    "controls": "Connector_IDC:IDC-Header_2x05_P2.54mm_Vertical",
     "buttons": "Connector_PinHeader_2.54mm:PinHeader_1x05_P2.54mm_Vertical",
     "2pin": "Connector_PinHeader_2.54mm:PinHeader_1x02_P2.54mm_Vertical",
     "buck": "Connector_PinSocket_2.54mm:PinSocket_1x03_P2.54mm_Vertical",
