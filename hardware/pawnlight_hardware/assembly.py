@@ -35,8 +35,13 @@ DECK_UNDER_Z = -(BOARD_MM + underside.DECK_THICKNESS_MM)
 PANEL_TOP_Z = DECK_UNDER_Z - underside.FRAME_HEIGHT_MM
 PANEL_UNDER_Z = PANEL_TOP_Z - underside.PANEL_THICKNESS_MM
 TABLE_Z = PANEL_UNDER_Z - underside.FOOT_HEIGHT_MM
-#: The hub hangs under the deck, parts down, on four M3 spacers this long.
-HUB_SPACER_MM = 5.0
+#: The hub hangs under the deck, parts down, on M3 spacers this long: the pin tails on its
+#: back (1.2 mm) clear the deck, and its tallest part, the 1000 uF capacitor (17.5 mm), keeps
+#: PANEL_GAP_MM off the panel (on 5 mm spacers it was 0.9 mm).
+HUB_SPACER_MM = 3.0
+#: Room every part under the deck keeps above the bottom panel: a knock on the panel, or the
+#: panel bowing under a hand, must not reach it.
+PANEL_GAP_MM = 2.0
 #: A ribbon's IDC socket in a header: how far it stands out of the header, with the ribbon's
 #: first bend.
 IDC_PLUG_MM = 6.0
@@ -50,7 +55,11 @@ USB_PLUG_MM = (25.0, 12.0, 9.0)  # out of the socket, across, high
 HATCH_REACH_MM = 10.0
 #: The Raspberry Pi's box (bom.md): stands on the table against the frame's right-hand side.
 PI_BOX_MM = (80.0, 150.0, 50.0)
+#: The status LED (a 5 mm LED in a panel clip, on J36's lead) stands this far out of the Pi
+#: box's lid, beside the buttons, in the players' sight; nothing may stand over it.
 STATUS_LED_MM = 5.0
+#: How high over the table a player's eye is, for the LED's sight line.
+EYE_MM = 400.0
 
 
 def _cup_height(far: float) -> float:
@@ -310,10 +319,27 @@ def pi_box() -> list[Solid]:
     x0 = size + border
     w, length, h = PI_BOX_MM
     y = _pi_cable_y()
+    led = status_led_at()
     return [
         box("the Pi's box", "pi", (x0, x0 + w), (y - length / 2, y + length / 2),
-            (TABLE_Z, TABLE_Z + h), "White")
+            (TABLE_Z, TABLE_Z + h), "White"),
+        cylinder("status LED", "pi", led, STATUS_LED_MM / 2,
+                 (TABLE_Z + h, TABLE_Z + h + STATUS_LED_MM), "Lime"),
     ]  # fmt: skip
+
+
+def status_led_at() -> tuple[float, float]:
+    """The status LED on the Pi box's lid, beside the buttons: the lid's far end (board x, y)."""
+    w, length, _ = PI_BOX_MM
+    x0 = underside.DECK_MM + underside.DECK_BORDER_MM
+    return x0 + w / 2, _pi_cable_y() + length / 2 - 15.0
+
+
+def _status_led_view(model: Assembly) -> Solid:
+    """The status LED's sight line: straight up from it to a player's eye over the table."""
+    led = next(s for s in model.solids if s.name == "status LED")
+    return box("status LED's view", "keepout", (led.lo[0], led.hi[0]), (led.lo[1], led.hi[1]),
+               (led.hi[2], TABLE_Z + EYE_MM))  # fmt: skip
 
 
 def hand_parts() -> tuple[list[Solid], tuple[float, float]]:
@@ -372,6 +398,7 @@ def build_assembly(build: str, hub_netlist: Any = None) -> Assembly:
     else:
         raise ValueError(f"unknown build {build!r}: 'hand' or 'pcb'")
     model.keepouts.append(_usb_plug(model, usb_out))
+    model.keepouts.append(_status_led_view(model))
     return model
 
 
@@ -403,8 +430,10 @@ def _ribbon_run(j33: Solid) -> list[Solid]:
 
 
 def problems(model: Assembly) -> list[str]:
-    """What stops the build: every interference, every keep-out taken, the USB socket out of
-    the hatch's reach, a hub connector on the far side from its strip."""
+    """What stops the build: every interference, every keep-out taken (the cables' runs, the
+    USB plug's room, the status LED's sight line), the USB socket out of the hatch's reach, a
+    hub part closer than PANEL_GAP_MM to the panel, a hub connector on the far side from its
+    strip."""
     found = [f"{a.name} and {b.name} overlap" for a, b in interferences(model.solids)]
     for region in model.keepouts:
         found += [
@@ -415,6 +444,12 @@ def problems(model: Assembly) -> list[str]:
     x, y = model.usb_socket
     if not (abs(x - cx) <= w / 2 - HATCH_REACH_MM and abs(y - cy) <= h / 2 - HATCH_REACH_MM):
         found.append(f"the Pico's USB socket at {x:.0f}, {y:.0f} is out of the hatch's reach")
+    for part in model.solids:
+        gap = part.lo[2] - PANEL_TOP_Z
+        if part.group == "hub" and gap < PANEL_GAP_MM:
+            found.append(
+                f"{part.name} is {gap:.1f} mm above the panel (at least {PANEL_GAP_MM:g} mm)"
+            )
     hx, hy = underside.CENTRE_MM
     for ref, (a, b) in model.facing.items():
         if (a[0] - hx) * (b[0] - hx) + (a[1] - hy) * (b[1] - hy) <= 0:

@@ -29,6 +29,7 @@ from pawnlight.board.layout import Band, Layout
 from .bom_tables import feeds_markdown, wire_markdown
 from .draw_board_maps import led_map, sensor_map
 from .draw_wiring import wiring_diagram
+from .pcb.fab_files import part_numbers_markdown
 from .power import budget_markdown
 from .wiring import Wiring, load_firmware_config, load_wiring, problems, repository_hardware
 from .wiring_tables import wiring_markdown
@@ -99,6 +100,7 @@ def bom_sections(wiring: Wiring | None = None) -> dict[str, str]:
         "power": budget_markdown(configs),
         "magnets": magnet_markdown(),
         "placement": "\n".join(magnets.placement_table()) + "\n",
+        "pcb_parts": part_numbers_markdown(),
     }
 
 

@@ -37,7 +37,7 @@ HEIGHT_MM: dict[str, tuple[float, float]] = {
     "Resistor_THT:R_Array_SIP9": (4.5, 5.1),
     "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm": (16.0, 17.5),  # 1000 uF 10 V, 10 x 16 mm
     "Connector_IDC:IDC-Header_2x08_P2.54mm_Vertical": (8.9, 9.1),  # shrouded, keyed
-    "Connector_PinHeader_2.54mm:PinHeader_2x05_P2.54mm_Vertical": (8.4, 8.6),
+    "Connector_IDC:IDC-Header_2x05_P2.54mm_Vertical": (8.9, 9.1),  # shrouded, keyed
     "Connector_PinHeader_2.54mm:PinHeader_1x05_P2.54mm_Vertical": (8.4, 8.6),
     "Connector_PinHeader_2.54mm:PinHeader_1x02_P2.54mm_Vertical": (8.4, 8.6),
     "Connector_PinSocket_2.54mm:PinSocket_1x08_P2.54mm_Vertical": (8.4, 8.6),
@@ -191,6 +191,7 @@ def margins(layers: Sequence[Layer]) -> Margins:
         band = bands.colours[index]
         for depth in (least, most):
             for radius in radii:
-                value = magnets.DRV5055A2.reading(pawn.sign * pawn.magnet.field_z_mT(depth, radius))
-                colour = min(colour, value - band.low, band.high - value)
+                field = pawn.sign * pawn.magnet.field_z_mT(depth, radius)
+                low, high = magnets.DRV5055A2.readings(field)
+                colour = min(colour, low - band.low, band.high - high)
     return Margins((least, most), round(presence - magnets.PRESENCE_SWITCH_MT, 2), int(colour))

@@ -200,33 +200,33 @@ def test_toml_syntax_errors_keep_their_line():
 
 
 def test_colour_bands_must_be_sane():
-    error = mistake(COLOUR_TEXT, "blue = [15000, 29400]", "blue = [12000, 29400]")
+    error = mistake(COLOUR_TEXT, "blue = [15000, 29750]", "blue = [12000, 29750]")
     assert error.line == line_of(COLOUR_TEXT, "blue =")
     assert "overlaps red = [2500, 14000]" in error.message
-    error = mistake(COLOUR_TEXT, "green = [51000, 62999]", "green = [51000, 70000]")
+    error = mistake(COLOUR_TEXT, "green = [51600, 63399]", "green = [51600, 70000]")
     assert "0 <= low <= high <= 65535" in error.message
-    error = mistake(COLOUR_TEXT, "yellow = [36136, 50000]", "yellow = [50000, 36136]")
+    error = mistake(COLOUR_TEXT, "yellow = [35600, 50600]", "yellow = [50600, 35600]")
     assert error.line == line_of(COLOUR_TEXT, "yellow =")
-    error = mistake(COLOUR_TEXT, "yellow = [36136, 50000]\n", "")
+    error = mistake(COLOUR_TEXT, "yellow = [35600, 50600]\n", "")
     assert "must give the yellow band" in error.message
-    error = mistake(COLOUR_TEXT, "empty = [30400, 35136]", "empty = 32768")
+    error = mistake(COLOUR_TEXT, "empty = [29950, 35400]", "empty = 32768")
     assert "empty must be [low, high]" in error.message
 
 
 def test_wire_fault_bands_must_reach_their_rail_and_leave_the_colours_alone():
-    error = mistake(COLOUR_TEXT, "broken = [63000, 65535]", "broken = [63000, 65000]")
+    error = mistake(COLOUR_TEXT, "broken = [63400, 65535]", "broken = [63400, 65000]")
     assert error.line == line_of(COLOUR_TEXT, "broken =")
-    assert "broken = [63000, 65000] must be [low, 65535]" in error.message
+    assert "broken = [63400, 65000] must be [low, 65535]" in error.message
     assert "reads the top of the scale" in error.message
     error = mistake(COLOUR_TEXT, "shorted = [0, 2499]", "shorted = [100, 2499]")
     assert "must be [0, high]" in error.message
-    error = mistake(COLOUR_TEXT, "broken = [63000, 65535]", "broken = [62000, 65535]")
-    assert "broken = [62000, 65535] overlaps green = [51000, 62999]" in error.message
+    error = mistake(COLOUR_TEXT, "broken = [63400, 65535]", "broken = [62000, 65535]")
+    assert "broken = [62000, 65535] overlaps green = [51600, 63399]" in error.message
     error = mistake(COLOUR_TEXT, "shorted = [0, 2499]", "shorted = 0")
     assert "shorted must be [0, high], two whole numbers" in error.message
     # They are optional: a layout without them calls nothing a wire fault.
     bare = parse_layout(
-        COLOUR_TEXT.replace("broken = [63000, 65535]\n", "").replace("shorted = [0, 2499]\n", "")
+        COLOUR_TEXT.replace("broken = [63400, 65535]\n", "").replace("shorted = [0, 2499]\n", "")
     )
     assert bare.fault(0, 65535) is None and bare.classify(0, 65535) == UNKNOWN
 
@@ -251,20 +251,20 @@ def test_presence_readings():
 def test_colour_readings_and_their_bands():
     layout = Layout.named("colour")
     assert layout.classify(0, 32768) == EMPTY
-    assert [layout.classify(0, v) for v in (2500, 14000, 15000, 36136, 62999)] == [0, 0, 1, 2, 3]
+    assert [layout.classify(0, v) for v in (2500, 14000, 15000, 35600, 63399)] == [0, 0, 1, 2, 3]
     assert layout.classify(0, 14500) == UNKNOWN  # between red and blue
-    assert layout.classify(0, 30000) == UNKNOWN  # between blue and empty
+    assert layout.classify(0, 29850) == UNKNOWN  # between blue and empty
 
 
 def test_a_reading_no_sensor_can_give_is_a_wire_fault_never_a_pawn():
     layout = Layout.named("colour")
-    for value in (63000, 65535):
+    for value in (63400, 65535):
         assert layout.fault(5, value) == "broken"
         assert layout.classify(5, value) == UNKNOWN
     for value in (0, 2499):
         assert layout.fault(5, value) == "shorted"
         assert layout.classify(5, value) == UNKNOWN
-    assert layout.fault(5, 62999) is None and layout.fault(5, 2500) is None
+    assert layout.fault(5, 63399) is None and layout.fault(5, 2500) is None
     assert Layout.named("presence").fault(5, 1) is None
 
 

@@ -4,6 +4,7 @@ room to spare, over the whole design envelope: the nominal depth give or take 1 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -42,11 +43,12 @@ def test_each_colour_stays_inside_its_band_with_room_over_the_whole_envelope(col
     for depth in magnets.envelope_depths():
         for x, y in magnets.envelope_offsets():
             field = pawn.sign * pawn.magnet.field_z_mT(depth, math.hypot(x, y), steps=24)
-            value = sensor.reading(field)
-            where = f"{depth} mm deep, ({x:.2f}, {y:.2f}) mm off: {value}"
-            assert band.low + GUARD <= value <= band.high - GUARD, where
-            assert BANDS.classify(value) == colour, where
-            assert BANDS.fault(value) is None, where
+            for supply in sensor.supplies():
+                value = sensor.reading(field, supply_v=supply)
+                where = f"{depth} mm deep, ({x:.2f}, {y:.2f}) mm off, {supply} V: {value}"
+                assert band.low + GUARD <= value <= band.high - GUARD, where
+                assert BANDS.classify(value) == colour, where
+                assert BANDS.fault(value) is None, where
 
 
 def test_the_envelope_summary_agrees_with_the_bands():
@@ -58,7 +60,8 @@ def test_the_envelope_summary_agrees_with_the_bands():
 
 def test_an_empty_place_reads_empty_whatever_its_sensors_offset():
     low, high = magnets.DRV5055A2.quiescent_range()
-    assert high - low > 2000  # the allowance is real: +-60 mV is +-1192 counts
+    # The allowances are real: +-60 mV is +-1192 counts, the supply's +-40 mV +-397 more.
+    assert high - low > 3000
     for value in (low, magnets.DRV5055A2.reading(0.0), high):
         assert BANDS.empty.low + GUARD <= value <= BANDS.empty.high - GUARD, value
         assert BANDS.classify(value) == EMPTY
@@ -68,7 +71,8 @@ def test_what_no_sensor_can_give_is_a_wire_fault_and_what_it_can_is_not():
     """A DRV5055 drives 0.2 V .. VCC - 0.2 V: beyond that, with room on both sides, a reading
     is a broken wire (the pull-up takes it to the top) or a short to ground (the bottom)."""
     lowest, highest = magnets.DRV5055A2.output_range()
-    assert (lowest, highest) == (3972, 61563)
+    # 0.2 V over its ground, and 0.2 V under its supply at most 40 mV over the reference.
+    assert (lowest, highest) == (3972, 62358)
     assert BANDS.broken is not None and BANDS.shorted is not None
     assert BANDS.broken.low - GUARD >= highest
     assert BANDS.shorted.high + GUARD <= lowest
@@ -77,6 +81,32 @@ def test_what_no_sensor_can_give_is_a_wire_fault_and_what_it_can_is_not():
     assert BANDS.classify(65535) == UNKNOWN and BANDS.classify(0) == UNKNOWN
     # The rails themselves sit well inside the fault bands (ADC offset, mux settling).
     assert BANDS.broken.low + 2 * GUARD <= 65535 and BANDS.shorted.high >= 2 * GUARD
+
+
+def test_with_the_reference_on_the_sensors_rail_a_reading_does_not_depend_on_the_rail():
+    """ADC_VREF on +3V3_SENS: the rail's own tolerance (the buck's few per cent) cancels, as
+    the sensor's output and the ADC's reference move together."""
+    sensor = magnets.DRV5055A2
+    for rail in (3.2, 3.3, 3.4):
+        for field in (-40.0, -17.0, 0.0, 11.0, 27.0, 40.0):  # short of saturation
+            fraction = sensor.volts(field, supply_v=rail) / rail
+            assert fraction == pytest.approx(sensor.volts(field) / sensor.vcc, rel=1e-9)
+    # The supply's own 40 mV from the reference is what moves it: by the same fraction.
+    assert sensor.reading(0.0, supply_v=3.34) == pytest.approx(32768 * 3.34 / 3.3, abs=1)
+
+
+def test_a_reference_on_another_regulator_would_break_the_bands():
+    """The hub before issue #45: ADC_VREF on the Pico's own 3.3 V, the sensors on the buck,
+    two regulators of a few per cent each (0.2 V apart at worst): yellow and green pawns, and
+    an empty place, then read outside their bands' guard."""
+    apart = dataclasses.replace(magnets.DRV5055A2, reference_error_v=0.2)
+    readings = magnets.envelope_readings(apart)
+    outside = []
+    for name, band in zip(("empty", *COLOURS), (BANDS.empty, *BANDS.colours), strict=True):
+        low, high = readings[name]
+        if not band.low + GUARD <= low <= high <= band.high - GUARD:
+            outside.append(name)
+    assert {"empty", "yellow", "green"} <= set(outside)
 
 
 def test_the_old_assembly_with_felt_and_glue_would_not_have_this_margin():

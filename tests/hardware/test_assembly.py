@@ -100,9 +100,9 @@ def test_the_command_writes_a_model_a_viewer_opens(tmp_path: Path, capsys):
         no_picture = True
 
     assert _assembly(Args()) == 0  # type: ignore[arg-type]
-    assert "hand: 357 solids, 0 problems" in capsys.readouterr().out
+    assert "hand: 358 solids, 0 problems" in capsys.readouterr().out
     report = json.loads((tmp_path / "assembly-hand.json").read_text())
-    assert report["problems"] == [] and len(report["solids"]) == 357
+    assert report["problems"] == [] and len(report["solids"]) == 358
     triangles = stl.read(tmp_path / "assembly-hand.stl")
     expected = sum(
         abs((s["hi"][0] - s["lo"][0]) * (s["hi"][1] - s["lo"][1]) * (s["hi"][2] - s["lo"][2]))
@@ -111,4 +111,39 @@ def test_the_command_writes_a_model_a_viewer_opens(tmp_path: Path, capsys):
     )
     assert stl.volume_mm3(triangles) > expected  # the boxes, and the cylinders on top
     scad = (tmp_path / "assembly-hand.scad").read_text()
-    assert scad.count("cube(") + scad.count("cylinder(") == 357
+    assert scad.count("cube(") + scad.count("cylinder(") == 358
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_hub_part_keeps_2_mm_above_the_panel(hub_netlists, kind):
+    """The tallest, the 1000 uF capacitor, most nearly: hanging parts down on 3 mm spacers
+    it keeps more than 2 mm; on the 5 mm spacers before issue #45 it came within 0.9 mm."""
+    model = assembly.build_assembly("pcb", hub_netlists[kind])
+    parts = [s for s in model.solids if s.group == "hub"]
+    lowest = min(parts, key=lambda s: s.lo[2])
+    assert lowest.name == "hub C1"
+    assert lowest.lo[2] - assembly.PANEL_TOP_Z >= assembly.PANEL_GAP_MM
+
+
+def test_the_old_spacers_bring_the_capacitor_too_near_the_panel(monkeypatch, hub_netlists):
+    monkeypatch.setattr(assembly, "HUB_SPACER_MM", 5.0)
+    found = assembly.problems(assembly.build_assembly("pcb", hub_netlists["presence"]))
+    assert "hub C1 is 0.9 mm above the panel (at least 2 mm)" in found
+
+
+@pytest.mark.parametrize("build", ["hand", "pcb"])
+def test_the_status_led_is_in_the_players_sight(hub_netlists, build):
+    """On the Pi box's lid, nothing over it; an LED on the hub, as the first PCB layout had it,
+    would shine at the bottom panel under the deck."""
+    model = assembly.build_assembly(build, hub_netlists["presence"] if build == "pcb" else None)
+    (led,) = [s for s in model.solids if s.name == "status LED"]
+    assert led.lo[2] > 0  # above the board's face, where players look
+    assert assembly.problems(model) == []
+    cx, cy = underside.CENTRE_MM
+    on_hub = solids.box("status LED", "pi", (cx - 2.5, cx + 2.5), (cy - 2.5, cy + 2.5),
+                        (assembly.DECK_UNDER_Z - 10.0, assembly.DECK_UNDER_Z - 5.0))  # fmt: skip
+    model.solids = [s for s in model.solids if s is not led] + [on_hub]
+    model.keepouts = [k for k in model.keepouts if k.name != "status LED's view"]
+    model.keepouts.append(assembly._status_led_view(model))
+    found = assembly.problems(model)
+    assert "deck is in the status LED's view's room" in found

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -54,3 +55,41 @@ def test_every_fitted_part_has_a_part_number(pcb_written):
             maker, number = part_number(component.value, component.footprint)
             if not generic:
                 assert maker and number, (name, component.ref, component.value)
+
+
+def test_the_distributors_numbers_belong_to_the_boms_parts():
+    """Every distributor's number is for a part the BOMs name (none left over from a part
+    since replaced), and a Mouser number is its maker's prefix before the maker's number."""
+    from pawnlight_hardware.pcb.fab_files import (
+        DISTRIBUTOR_NUMBERS,
+        IDC_HEADER,
+        PART_NUMBERS,
+        PI_HEADER,
+        TERMINAL_BLOCK,
+    )
+
+    named = {number for _, number in PART_NUMBERS.values()}
+    named |= {IDC_HEADER[1], PI_HEADER[1], TERMINAL_BLOCK[1]}
+    assert set(DISTRIBUTOR_NUMBERS) <= named
+    for number, (lcsc, mouser) in DISTRIBUTOR_NUMBERS.items():
+        assert lcsc == "" or re.fullmatch(r"C\d+", lcsc), number
+        prefix, _, rest = mouser.partition("-")
+        assert re.fullmatch(r"\d{3}", prefix) and rest, number
+        assert rest == number or (prefix == "621" and rest == number.replace("-7-", "-")), number
+
+
+def test_a_boms_lines_carry_the_distributors_numbers(pcb_written, tmp_path):
+    from pawnlight_hardware.pcb.build import Report, write_boms
+    from pawnlight_hardware.pcb.fab_files import BOM_COLUMNS
+
+    write_boms({"hub-colour": pcb_written.netlists["hub-colour"]}, tmp_path, Report())
+    with (tmp_path / "fab" / "bom-hub-colour.csv").open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == BOM_COLUMNS == [
+        "qty", "value", "footprint", "references", "manufacturer", "part number", "LCSC", "Mouser"
+    ]  # fmt: skip
+    muxes = next(row for row in rows if row["value"] == "CD74HC4067M")
+    assert (muxes["qty"], muxes["part number"]) == ("7", "CD74HC4067M96")
+    assert (muxes["LCSC"], muxes["Mouser"]) == ("C98457", "595-CD74HC4067M96")
+    j33 = next(row for row in rows if row["references"] == "J33")
+    assert (j33["manufacturer"], j33["part number"]) == ("On Shore Technology", "302-S101")

@@ -216,3 +216,23 @@ def test_kicad_finds_the_hub_routed_without_a_violation(routed_hubs, tmp_path, k
         assert zone.netName == net and zone.filledPolygons, layer
         gerber = tmp_path / "fab" / path.stem / f"{path.stem}-{layer.replace('.', '_')}.gbr"
         assert gerber.is_file(), gerber
+
+
+def test_the_shift_registers_links_across_the_board_are_routed_before_the_short_nets(placed):
+    """The presence hub's chain links from one side's chips to another's (wiring.toml's chain
+    order) go right after the power nets: routed by length with the rest, SR_U12_Q7 (right
+    side to top left) found the middle closed and stayed unfinished.  The colour hub has no
+    such link, so its order is as before."""
+    from pawnlight_hardware.pcb.hub import LINKS_FIRST_MM
+    from pawnlight_hardware.pcb.layout import board_pads
+    from pawnlight_hardware.pcb.route import POWER_NETS, routing_order
+
+    pads = board_pads(placed["presence"])
+    order = routing_order(pads, power_first=True, links_first_mm=LINKS_FIRST_MM)
+    power = [n for n in order if n in POWER_NETS]
+    assert order[: len(power)] == power
+    links = order[len(power) : len(power) + 3]
+    assert "SR_U12_Q7" in links and all(n.startswith("SR_U") for n in links)
+    assert routing_order(pads, power_first=True).index("SR_U12_Q7") > len(order) // 2
+    colour = board_pads(placed["colour"])
+    assert routing_order(colour, True, LINKS_FIRST_MM) == routing_order(colour, True)

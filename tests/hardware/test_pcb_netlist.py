@@ -200,3 +200,31 @@ def test_files_are_not_left_in_the_working_folder(netlists, tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     _skidl()
     assert list(Path(tmp_path).iterdir()) == []
+
+
+def test_the_colour_hubs_analog_chain_is_on_the_sensors_rail(netlists):
+    """One reference (issue #45): the Pico's ADC_VREF, every multiplexer's VCC, every pull-up
+    network's common pin and every strip connector's sensor supply pin are one net, the
+    buck's +3V3_SENS; so a reading is the sensor's output as a fraction of its own supply. The
+    presence hub leaves ADC_VREF alone (its chips read logic levels)."""
+    from pawnlight_hardware.pcb.circuit import PICO_ADC_VREF
+
+    def net_of(hub: Netlist, ref: str, pin: str) -> str | None:
+        found = [name for name, nodes in hub.nets.items() if (ref, pin) in nodes]
+        return found[0] if found else None
+
+    hub = netlists["hub-colour"]
+    assert net_of(hub, "J31", "3") == "+3V3_SENS"  # the buck module's output
+    assert net_of(hub, "A1", str(PICO_ADC_VREF)) == "+3V3_SENS"
+    muxes = [r for r, c in hub.components.items() if c.value == "CD74HC4067M"]
+    assert len(muxes) == 7
+    assert {net_of(hub, ref, "24") for ref in muxes} == {"+3V3_SENS"}  # VCC, pin 24
+    networks = [r for r in hub.components if r.startswith("RN")]
+    assert len(networks) == 14
+    assert {net_of(hub, ref, "1") for ref in networks} == {"+3V3_SENS"}  # the common pin
+    supply_pin = str(SIGNAL_PIN["+3V3"])
+    assert {net_of(hub, strip_ref(k), supply_pin) for k in range(24)} == {"+3V3_SENS"}
+    # The Pico's own 3.3 V is a separate rail that feeds no part of the analog chain.
+    analog = set(muxes) | set(networks) | {strip_ref(k) for k in range(24)}
+    assert not {ref for ref, _ in hub.nets["+3V3"]} & analog
+    assert net_of(netlists["hub-presence"], "A1", str(PICO_ADC_VREF)) is None

@@ -93,3 +93,34 @@ def test_a_pi_line_outside_the_block_is_refused():
     wiring = replace(WIRING, pi=(moved, *WIRING.pi[1:]))
     with pytest.raises(CircuitError, match="outside the block 29-38"):
         pi_block_nets(wiring)
+
+
+@pytest.mark.parametrize("sensing", ["presence", "colour"])
+def test_j33_is_a_shrouded_keyed_header(pcb_written, sensing):
+    """The hub's end of the Pi's cable goes in one way round only: a shrouded IDC header whose
+    key slot takes the socket's bump (a bare pin header took it either way round)."""
+    from pawnlight_hardware.pcb.circuit import KICAD_SHARE
+    from pawnlight_hardware.pcb.layout import load_footprint
+
+    footprint = pcb_written.netlists[f"hub-{sensing}"].components["J33"].footprint
+    assert footprint == "Connector_IDC:IDC-Header_2x05_P2.54mm_Vertical"
+    library, name = footprint.split(":")
+    assert (KICAD_SHARE / "footprints" / f"{library}.pretty" / f"{name}.kicad_mod").is_file()
+    shroud = load_footprint(footprint)
+    assert sorted(int(pad.number) for pad in shroud.pads) == list(range(1, 11))
+    # The shroud's outline (its silkscreen, round the pins with the key's notch) is wider
+    # than the two rows of pins.
+    xs = [p.X for item in shroud.graphicItems if item.layer == "F.SilkS"
+          for p in (getattr(item, "start", None), getattr(item, "end", None)) if p]  # fmt: skip
+    assert max(xs) - min(xs) > 2.54 + 4
+
+
+def test_turned_round_at_the_pi_the_hubs_ground_meets_two_gpios():
+    """What docs/pcb.md says of the Pi's end, which no key holds: turned round, J33's pin k is
+    on the Pi's pin 67 - k, and the hub's GND reaches GPIO 13 and GPIO 26 (the status LED's
+    output)."""
+    nets = pi_block_nets(WIRING)
+    turned = {67 - (PI_BLOCK_FIRST + k - 1): net for k, net in nets.items()}
+    grounded = sorted(PI_40[pin] for pin, net in turned.items() if net == "GND")
+    assert grounded == ["GPIO13", "GPIO26"]
+    assert LINES[26].name == "status_led"

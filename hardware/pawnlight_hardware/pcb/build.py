@@ -25,7 +25,7 @@ from pathlib import Path
 from ..wiring import Wiring, load_wiring
 from .circuit import Checked, hub_circuit, strip_circuit
 from .drawing import draw
-from .fab_files import part_number, write_placement
+from .fab_files import BOM_COLUMNS, distributor_numbers, part_number, write_placement
 from .hub import write_hub_boards
 from .layout import write_strip_boards
 from .netlist import Netlist, read_netlist
@@ -188,7 +188,8 @@ def run_kicad(python: str, board: Path, out: Path, report: Report) -> None:
 
 
 def write_boms(netlists: dict[str, Netlist], out: Path, report: Report) -> None:
-    """fab/bom-<board>.csv per board: its parts grouped by value and footprint."""
+    """fab/bom-<board>.csv per board: its parts grouped by value and footprint, with the
+    manufacturer's part number and the distributors' (:data:`.fab_files.BOM_COLUMNS`)."""
     for name, netlist in sorted(netlists.items()):
         groups: dict[tuple[str, str], list[str]] = {}
         for component in netlist.components.values():
@@ -197,13 +198,13 @@ def write_boms(netlists: dict[str, Netlist], out: Path, report: Report) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
-            writer.writerow(
-                ["qty", "value", "footprint", "references", "manufacturer", "part number"]
-            )
+            writer.writerow(BOM_COLUMNS)
             for (value, footprint), refs in sorted(groups.items()):
                 refs_text = " ".join(sorted(refs, key=_natural))
+                maker, number = part_number(value, footprint)
+                lcsc, mouser = distributor_numbers(number)
                 writer.writerow(
-                    [len(refs), value, footprint, refs_text, *part_number(value, footprint)]
+                    [len(refs), value, footprint, refs_text, maker, number, lcsc, mouser]
                 )
         report.written.append(path)
 

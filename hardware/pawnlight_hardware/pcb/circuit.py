@@ -64,7 +64,9 @@ FP = {
     "fuse": "Fuse:Fuse_Bourns_MF-RG400",
     "power": "TerminalBlock_Phoenix:TerminalBlock_Phoenix_MKDS-1,5-2-5.08_1x02_P5.08mm_Horizontal",
     "reader": "Connector_PinSocket_2.54mm:PinSocket_1x08_P2.54mm_Vertical",
-    "controls": "Connector_PinHeader_2.54mm:PinHeader_2x05_P2.54mm_Vertical",
+    # The Pi's cable: a shrouded header whose key slot takes the IDC socket's bump one way
+    # round only (a bare 2 x 5 pin header took it either way).
+    "controls": "Connector_IDC:IDC-Header_2x05_P2.54mm_Vertical",
     "buttons": "Connector_PinHeader_2.54mm:PinHeader_1x05_P2.54mm_Vertical",
     "2pin": "Connector_PinHeader_2.54mm:PinHeader_1x02_P2.54mm_Vertical",
     "buck": "Connector_PinSocket_2.54mm:PinSocket_1x03_P2.54mm_Vertical",
@@ -423,7 +425,6 @@ def hub_circuit(wiring: Wiring, sensing: str) -> Checked:
             pico[pin] += circuit.NC
         analog = sensing == "colour"
         pico[PICO_AGND] += gnd
-        pico[PICO_ADC_VREF] += circuit.NC
         used = {PICO_3V3, PICO_AGND, PICO_ADC_VREF, *PICO_GROUND}
         used |= {PICO_VBUS, PICO_VSYS, PICO_3V3_EN, PICO_RUN}
 
@@ -452,6 +453,14 @@ def hub_circuit(wiring: Wiring, sensing: str) -> Checked:
             cap = p.c(refs.c(), "10uF")
             cap[1] += sensor_supply
             cap[2] += gnd
+            # One reference for the whole analog chain: the ADC measures against the sensors'
+            # own rail, so a reading is the sensor's output as a fraction of its own supply
+            # (the DRV5055 is ratiometric) whatever the buck's tolerance.  The Pico joins
+            # ADC_VREF to its own 3.3 V through 200 ohm (R7 on its board): the two rails,
+            # a few per cent apart, pass a fraction of a milliampere there.
+            pico[PICO_ADC_VREF] += sensor_supply
+        else:
+            pico[PICO_ADC_VREF] += circuit.NC
 
         # The strips.
         sensor_net: dict[str, Any] = {}
@@ -482,7 +491,9 @@ def hub_circuit(wiring: Wiring, sensing: str) -> Checked:
 
         # The chips that read the sensors.
         if analog:
-            _muxes(p, circuit, board, gp, signals, sensor_net, v33, gnd, refs)
+            # The multiplexers and their pull-ups on the sensors' rail too (the ADC's
+            # reference): a broken wire pulled up reads the top of the scale.
+            _muxes(p, circuit, board, gp, signals, sensor_net, sensor_supply, gnd, refs)
         else:
             _shift_registers(p, circuit, board, gp, signals, sensor_net, v33, gnd, refs)
 
@@ -640,28 +651,29 @@ def _muxes(
     gp: _PicoNets,
     signals: dict[str, int],
     sensor_net: dict[str, Any],
-    v33: Any,
+    supply: Any,
     gnd: Any,
     refs: _Refs,
 ) -> None:
-    """The CD74HC4067s: shared select lines, an enable and an ADC pin each (shared ADCs)."""
+    """The CD74HC4067s: shared select lines, an enable and an ADC pin each (shared ADCs),
+    powered with their pull-ups from ``supply`` (the sensors' rail)."""
     select = [gp(signals[f"colour.select.{i}"], f"MUX_S{i}") for i in range(4)]
     for chip in board.chips:
         part = p.part("74xx", "CD74HC4067M", chip.ref, FP["4067"], "CD74HC4067M")
-        part["VCC"] += v33
+        part["VCC"] += supply
         part["GND"] += gnd
         for i, line in enumerate(select):
             part[f"S{i}"] += line
         assert chip.enable is not None and chip.adc is not None
         part["~{E}"] += gp(chip.enable, f"MUX_EN_{chip.ref}")
         part["COM"] += gp(chip.adc, f"ADC_GP{chip.adc}")
-        _bypass(p, refs, v33, gnd)
+        _bypass(p, refs, supply, gnd)
         networks = [
             p.part("Device", "R_Network08", refs.take("RN"), FP["rnet"], _ohms(board.pullup_ohms))
             for _ in range(2)
         ]
         for network in networks:
-            network["common"] += v33
+            network["common"] += supply
         for index, name in enumerate(chip.inputs):
             line = sensor_net[name] if name != UNUSED else gnd
             part[f"I{index}"] += line

@@ -25,8 +25,7 @@ ROTATION_CORRECTIONS: tuple[tuple[str, float], ...] = (
     (r"^SOIC-", 270.0),
 )
 
-#: Manufacturer and part number by (value, footprint); the distributor's number where this
-#: project has one (none yet: the board house's own catalogue numbers are looked up at order).
+#: Manufacturer and part number by (value, footprint).
 PART_NUMBERS: dict[tuple[str, str], tuple[str, str]] = {
     ("100nF", "Capacitor_SMD:C_0805_2012Metric"): ("Samsung", "CL21B104KBCNNNC"),
     ("10uF", "Capacitor_SMD:C_0805_2012Metric"): ("Samsung", "CL21A106KAYNNNE"),
@@ -52,7 +51,44 @@ PART_NUMBERS: dict[tuple[str, str], tuple[str, str]] = {
 }
 #: Every strip and hub connector of the ribbons is this shrouded, keyed 2 x 8 header.
 IDC_HEADER = ("On Shore Technology", "302-S161")
+#: The Pi's cable at the hub (J33): the same family's shrouded, keyed 2 x 5 header.
+PI_HEADER = ("On Shore Technology", "302-S101")
 TERMINAL_BLOCK = ("Phoenix Contact", "1715721")
+
+
+#: Distributors' numbers by manufacturer's part number: (LCSC, Mouser), "" where this project
+#: has none.  Written down offline, not looked up in the catalogues: every one is unverified
+#: (hardware/bom.md says so).  Mouser's follow its rule of a manufacturer prefix before the
+#: maker's number (595- Texas Instruments, 603- Yageo, 187- Samsung, 647- Nichicon, 652- Bourns,
+#: 863- onsemi, 621- Diodes, which drops the "-7" reel code, 651- Phoenix Contact); the LCSC
+#: numbers are the few this project has seen in board-house BOMs.
+DISTRIBUTOR_NUMBERS: dict[str, tuple[str, str]] = {
+    "CL21B104KBCNNNC": ("C49678", "187-CL21B104KBCNNNC"),
+    "CL21A106KAYNNNE": ("C15850", "187-CL21A106KAYNNNE"),
+    "RC0805FR-0710KL": ("C84376", "603-RC0805FR-0710KL"),
+    "RC0805FR-071KL": ("", "603-RC0805FR-071KL"),
+    "RC0805FR-07330RL": ("", "603-RC0805FR-07330RL"),
+    "RC0805FR-0733RL": ("", "603-RC0805FR-0733RL"),
+    "UVR1A102MPD": ("", "647-UVR1A102MPD"),
+    "DRV5032FADBZR": ("", "595-DRV5032FADBZR"),
+    "DRV5055A2QDBZR": ("", "595-DRV5055A2QDBZR"),
+    "MMBT3904LT1G": ("", "863-MMBT3904LT1G"),
+    "1N4148W-7-F": ("", "621-1N4148W-F"),
+    "SN74HC165DR": ("", "595-SN74HC165DR"),
+    "CD74HC4067M96": ("C98457", "595-CD74HC4067M96"),
+    "SN74AHCT125DR": ("", "595-SN74AHCT125DR"),
+    "MF-RG400-0": ("", "652-MF-RG400-0"),
+    "1715721": ("", "651-1715721"),
+}
+#: The BOM's columns (fab/bom-<board>.csv).
+BOM_COLUMNS = [
+    "qty", "value", "footprint", "references", "manufacturer", "part number", "LCSC", "Mouser"
+]  # fmt: skip
+
+
+def distributor_numbers(number: str) -> tuple[str, str]:
+    """(LCSC, Mouser) for a manufacturer's part number, "" where not known."""
+    return DISTRIBUTOR_NUMBERS.get(number, ("", ""))
 
 
 def part_number(value: str, footprint: str) -> tuple[str, str]:
@@ -60,6 +96,8 @@ def part_number(value: str, footprint: str) -> tuple[str, str]:
     headers and sockets, bought by pitch and count)."""
     if footprint == "Connector_IDC:IDC-Header_2x08_P2.54mm_Vertical":
         return IDC_HEADER
+    if footprint == "Connector_IDC:IDC-Header_2x05_P2.54mm_Vertical":
+        return PI_HEADER
     if footprint.startswith("TerminalBlock_Phoenix:TerminalBlock_Phoenix_MKDS-1,5-2-5.08"):
         return TERMINAL_BLOCK
     return PART_NUMBERS.get((value, footprint), ("", ""))
@@ -125,3 +163,26 @@ def write_placement(board_path: Path, fab: Path) -> Path:
         writer.writerow(PLACEMENT_COLUMNS)
         writer.writerows(rows)
     return path
+
+
+def part_numbers_markdown() -> str:
+    """hardware/bom.md's table of the PCB build's part numbers: every fitted part's maker and
+    number with the distributors' numbers (:data:`DISTRIBUTOR_NUMBERS`), one row a part."""
+    rows = [(value, footprint, *maker) for (value, footprint), maker in PART_NUMBERS.items()]
+    rows += [
+        ("16-way header", "Connector_IDC:IDC-Header_2x08_P2.54mm_Vertical", *IDC_HEADER),
+        ("10-way header (J33)", "Connector_IDC:IDC-Header_2x05_P2.54mm_Vertical", *PI_HEADER),
+        ("terminal block (J30)", "TerminalBlock_Phoenix:TerminalBlock_Phoenix_MKDS-1,5-2-5.08",
+         *TERMINAL_BLOCK),
+    ]  # fmt: skip
+    lines = [
+        "| part | footprint | manufacturer | part number | LCSC | Mouser |",
+        "|---|---|---|---|---|---|",
+    ]
+    for value, footprint, maker, number in rows:
+        lcsc, mouser = distributor_numbers(number)
+        short = footprint.split(":", 1)[-1]
+        lines.append(
+            f"| {value} | {short} | {maker} | {number} | {lcsc or '-'} | {mouser or '-'} |"
+        )
+    return "\n".join(lines) + "\n"

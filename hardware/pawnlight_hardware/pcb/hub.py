@@ -62,6 +62,11 @@ CHIP_END_MM = CHIP_INSET_MM + 12.0
 #: a long way round (4 times the strips' limit finishes a third more of the nets that are
 #: left unfinished otherwise, for about twice the time).
 HUB_RULES = Rules(search_limit=800_000)
+#: Two-pad links longer than this (Manhattan, mm) are routed right after the power nets: the
+#: presence hub's shift-register links that cross the board from one side's chips to another's
+#: (wiring.toml's chain order).  Routed by length with the rest, the longest of them
+#: (SR_U12_Q7, right side to top left) found the middle closed by then.
+LINKS_FIRST_MM = 0.9 * SIDE_MM
 
 
 #: The hub is a four-layer board: signals on the outer layers, a plane on each inner one.
@@ -337,6 +342,7 @@ def hub_board(
         planes=set(PLANES.values()),
         plane_vias=PLANE_VIAS,
         power_first=True,
+        links_first_mm=LINKS_FIRST_MM,
     )
     add_copper(board, routed, numbers)
     add_ground_pour(board, outline, [], numbers["GND"])

@@ -786,6 +786,7 @@ def route(
     planes: Collection[str] = (),
     plane_vias: Mapping[str, int] | None = None,
     power_first: bool = False,
+    links_first_mm: float | None = None,
 ) -> Routed:
     """Tracks and vias that join every net's pads, keeping ``rules``; RoutingError if a net
     cannot be routed.  Nets are routed shortest first (their spanning trees' lengths), the power
@@ -796,18 +797,13 @@ def route(
     The nets in ``planes`` are joined by planes on inner layers (which the board adds): only
     their surface-mount pads get copper, a track to a via each (``plane_vias`` gives a part's
     pads more than one).  With ``power_first`` the power nets left to route (the hub's +3V3,
-    its planes carrying GND and +5V) go first, while the board is empty."""
+    its planes carrying GND and +5V) go first, while the board is empty.  With
+    ``links_first_mm`` the links between two pads further apart than that (the hub's shift
+    register links from one side of the board to the other) go next, before the short nets
+    fill the middle they have to cross."""
     rules = rules or Rules()
     router = _Router(pads, outline, rules, planes, plane_vias)
-    spans: dict[str, float] = {}
-    for name in router.ids:
-        members = _mst_order([p for p in pads if p.net == name])
-        spans[name] = sum(
-            min(abs(p.x - q.x) + abs(p.y - q.y) for q in members[:k])
-            for k, p in enumerate(members)
-            if k
-        )
-    order = sorted(router.ids, key=lambda n: ((n in POWER_NETS) != power_first, spans[n], n))
+    order = routing_order(pads, power_first, links_first_mm)
     failed: str | None = None
     best: Routed | None = None
     for _ in range(tries):
@@ -823,3 +819,30 @@ def route(
     if best is not None:
         return best
     raise RoutingError(f"could not route net {failed} in {tries} tries")
+
+
+def routing_order(
+    pads: Sequence[Pad], power_first: bool = False, links_first_mm: float | None = None
+) -> list[str]:
+    """The nets of ``pads`` in the order :func:`route` takes them first: the power nets first
+    with ``power_first`` (last without), then the two-pad links longer than ``links_first_mm``,
+    then the other signal nets; within each, shortest first (their spanning trees' lengths,
+    Manhattan)."""
+    members: dict[str, list[Pad]] = {}
+    for pad in pads:
+        if pad.net:
+            members.setdefault(pad.net, []).append(pad)
+    spans: dict[str, float] = {}
+    for name, found in members.items():
+        tree = _mst_order(found)
+        spans[name] = sum(
+            min(abs(p.x - q.x) + abs(p.y - q.y) for q in tree[:k]) for k, p in enumerate(tree) if k
+        )
+
+    def group(name: str) -> int:
+        if name in POWER_NETS:
+            return 0 if power_first else 3
+        long = links_first_mm is not None and spans[name] > links_first_mm
+        return 1 if long and len(members[name]) == 2 else 2
+
+    return sorted(members, key=lambda n: (group(n), spans[n], n))

@@ -13,9 +13,15 @@ its face (R the radius, L the thickness, Br the grade's remanence):
     B(z) = Br / 2 * ((z + L) / sqrt(R^2 + (z + L)^2) - z / sqrt(R^2 + z^2))
 
 A ratiometric sensor (DRV5055) outputs VCC / 2 with no field, more for a south pole facing its
-marked side and less for a north pole, and saturates near the rails: it never drives its output
-outside 0.2 V .. VCC - 0.2 V.  A reading beyond that (the ``shorted`` and ``broken`` bands of
-colour.toml) is a wire fault, never a pawn.
+marked side and less for a north pole, its sensitivity in proportion to VCC, and saturates near
+the rails: it never drives its output outside 0.2 V .. VCC - 0.2 V.  A reading beyond that (the
+``shorted`` and ``broken`` bands of colour.toml) is a wire fault, never a pawn.
+
+The Pico's ADC measures against its ADC_VREF pin, which the colour hub takes from the sensors'
+own rail (+3V3_SENS, docs/pcb.md), as are the multiplexers and the pull-ups: a reading is then
+the sensor's output as a fraction of its own supply, whatever the rail's exact voltage.  What is
+left is the copper between the sensor's supply pins and ADC_VREF (REFERENCE_ERROR_V): the
+envelope is swept with the sensor's supply that far either side of the reference.
 """
 
 from __future__ import annotations
@@ -44,6 +50,13 @@ GUARD_COUNTS = 1000
 #: How far a sensor's output with no field may sit from VCC / 2: its own zero-field offset and
 #: the ADC's offset error together (an allowance of this design, not a datasheet limit).
 QUIESCENT_TOLERANCE_V = 0.06
+#: How far a sensor's supply, measured between its own VCC and GND pins on its strip, may be
+#: from the ADC's reference (ADC_VREF at the Pico, on the same +3V3_SENS rail): the hub's 0.5 mm
+#: +3V3_SENS tracks (up to ~25 mV with the whole 1.1 A of 112 sensors in them), the ribbon's one
+#: +3.3 V wire (a strip's 50 mA over 0.31 m of 28 AWG: 4 mV) and its ground lifted by the LEDs'
+#: return current (up to 0.4 A over four wires: 8 mV).  With ADC_VREF on the Pico's own 3.3 V
+#: and the sensors on a separate buck (two regulators of +-2 .. 3 % each) it was up to ~0.2 V.
+REFERENCE_ERROR_V = 0.04
 
 
 @dataclass(frozen=True)
@@ -107,18 +120,34 @@ class Magnet:
 class AnalogHallSensor:
     part: str
     mv_per_mt: float  # at vcc
+    #: The nominal supply, and the ADC's reference (ADC_VREF on the same rail).
     vcc: float = 3.3
     #: How close to each rail the output can swing (it saturates there).
     headroom_v: float = 0.2
+    #: How far the sensor's own supply may be from the ADC's reference (REFERENCE_ERROR_V).
+    reference_error_v: float = REFERENCE_ERROR_V
 
-    def volts(self, field_mt: float) -> float:
-        """Output voltage; ``field_mt`` positive for a south pole facing the marked side."""
-        volts = self.vcc / 2 + field_mt * self.mv_per_mt / 1000
-        return min(max(volts, self.headroom_v), self.vcc - self.headroom_v)
+    def volts(self, field_mt: float, supply_v: float | None = None) -> float:
+        """Output voltage with the sensor supplied at ``supply_v`` (nominal: ``vcc``);
+        ``field_mt`` positive for a south pole facing the marked side.  Ratiometric: the zero
+        field output and the sensitivity both in proportion to the supply."""
+        supply = self.vcc if supply_v is None else supply_v
+        volts = supply / 2 + field_mt * self.mv_per_mt / 1000 * supply / self.vcc
+        return min(max(volts, self.headroom_v), supply - self.headroom_v)
 
-    def reading(self, field_mt: float, bits: int = 16) -> int:
-        """What the Pico reports: the ADC's value scaled to ``bits`` (its reference is VCC)."""
-        return self.counts(self.volts(field_mt), bits)
+    def reading(self, field_mt: float, bits: int = 16, supply_v: float | None = None) -> int:
+        """What the Pico reports: the ADC's value scaled to ``bits``, its reference ``vcc``
+        (ADC_VREF), the sensor supplied at ``supply_v`` (nominal: ``vcc``)."""
+        return self.counts(self.volts(field_mt, supply_v), bits)
+
+    def supplies(self) -> tuple[float, float, float]:
+        """The sensor's supply at the ends and middle of its allowance round the reference."""
+        return (self.vcc - self.reference_error_v, self.vcc, self.vcc + self.reference_error_v)
+
+    def readings(self, field_mt: float, bits: int = 16) -> tuple[int, int]:
+        """The lowest and highest reading of ``field_mt`` over :meth:`supplies`."""
+        values = [self.reading(field_mt, bits, supply) for supply in self.supplies()]
+        return min(values), max(values)
 
     def counts(self, volts: float, bits: int = 16) -> int:
         """A voltage on the ADC pin as a reading of ``bits``."""
@@ -126,15 +155,18 @@ class AnalogHallSensor:
         return round(min(max(volts, 0.0), self.vcc) / self.vcc * top)
 
     def output_range(self, bits: int = 16) -> tuple[int, int]:
-        """The lowest and highest readings the sensor itself can give (its output swing)."""
-        return self.counts(self.headroom_v, bits), self.counts(self.vcc - self.headroom_v, bits)
+        """The lowest and highest readings the sensor itself can give (its output swing, its
+        supply anywhere in the allowance)."""
+        supply = self.vcc + self.reference_error_v
+        return self.counts(self.headroom_v, bits), self.counts(supply - self.headroom_v, bits)
 
     def quiescent_range(self, bits: int = 16) -> tuple[int, int]:
-        """Where an empty place may read: VCC / 2 give or take QUIESCENT_TOLERANCE_V."""
-        middle = self.vcc / 2
+        """Where an empty place may read: half the sensor's supply (anywhere in the
+        allowance) give or take QUIESCENT_TOLERANCE_V."""
+        low, _, high = self.supplies()
         return (
-            self.counts(middle - QUIESCENT_TOLERANCE_V, bits),
-            self.counts(middle + QUIESCENT_TOLERANCE_V, bits),
+            self.counts(low / 2 - QUIESCENT_TOLERANCE_V, bits),
+            self.counts(high / 2 + QUIESCENT_TOLERANCE_V, bits),
         )
 
 
@@ -232,17 +264,19 @@ def envelope_readings(
     sensor: AnalogHallSensor = DRV5055A2, bits: int = 16
 ) -> dict[str, tuple[int, int]]:
     """The lowest and highest reading of each colour's pawn anywhere in the design envelope
-    (every depth of :func:`envelope_depths`, every offset of :func:`envelope_offsets`), and of
-    an empty place (the sensor's quiescent output, give or take QUIESCENT_TOLERANCE_V)."""
+    (every depth of :func:`envelope_depths`, every offset of :func:`envelope_offsets`, the
+    sensor's supply anywhere in its allowance round the reference), and of an empty place (the
+    sensor's quiescent output, give or take QUIESCENT_TOLERANCE_V)."""
     readings: dict[str, tuple[int, int]] = {"empty": sensor.quiescent_range(bits)}
     # A disc magnet's field is the same all round its axis: a direction only enters through
     # the distance from the axis, so each distance is computed once.
     radii = sorted({round(math.hypot(x, y), 9) for x, y in envelope_offsets()})
     for pawn in PAWN_MAGNETS:
         values = [
-            sensor.reading(pawn.sign * pawn.magnet.field_z_mT(depth, radius), bits)
+            value
             for depth in envelope_depths()
             for radius in radii
+            for value in sensor.readings(pawn.sign * pawn.magnet.field_z_mT(depth, radius), bits)
         ]
         readings[pawn.colour] = (min(values), max(values))
     return readings
