@@ -116,7 +116,9 @@ class SimulatedFirmware(FirmwareWorld):
         self._micropython = micropython or firmware_interpreter()
         self._heap_kb = heap_kb
         self._card_reader = card_reader
-        self._ready_timeout = ready_timeout
+        # CPython starts and compiles the firmware slower than the unix port (minutes under
+        # an emulator): the bound only catches a firmware that never starts.
+        self._ready_timeout = ready_timeout if self._micropython else max(ready_timeout, 120)
         self._seed = seed
         rest = PRESENCE_REST if self.kind == "presence" else COLOUR_REST
         self._sensors = [rest] * self.channels
