@@ -164,7 +164,12 @@ def test_kicad_counts_a_clearance_violation_and_a_missing_track(pcb_written, tmp
         return text.rstrip().removesuffix(")") + extra + ")\n"
 
     errors, _unrouted, report = _drc(pcb_written, tmp_path, "track-b", crossing)
-    assert errors >= 2 and "[clearance]" in report, report
+    if _kicad_major() > 6:
+        # KiCad 9 reports both added tracks on one net (SEN0: it reads this KiCad 6 board's
+        # net numbers otherwise), so only the track near the edge is an error there.
+        assert errors >= 1 and "[copper_edge_clearance]" in report, report
+    else:
+        assert errors >= 2 and "[clearance]" in report, report
     # The board's own design rules (its .kicad_pro), not KiCad's default of 0.01 mm.
     assert "edge clearance 0.5000 mm" in report, report
 
