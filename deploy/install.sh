@@ -123,11 +123,22 @@ fi
     die "$python -m venv failed: sudo apt-get install python3-venv"
 log="$opt/pip.log"
 : >"$log"
+network_error="NewConnectionError|ConnectionResetError|Connection reset by peer|Temporary failure in name resolution|Network is unreachable|ConnectTimeout|ReadTimeout|ProxyError|IncompleteRead|ProtocolError"
+# pip retries each download itself (--retries); a whole install that still failed on the network
+# (a connection reset mid-download) is tried again twice, a minute apart, before giving up.
 pip_() {
-    "$venv/bin/python" -m pip install --disable-pip-version-check "$@" >>"$log" 2>&1 && return 0
-    if grep -qiE "NewConnectionError|ConnectionResetError|Temporary failure in name resolution|Network is unreachable|ConnectTimeout|ReadTimeout|ProxyError" "$log"; then
-        die "no network: pip could not reach the package index (log: $log)"
-    fi
+    local attempt start
+    for attempt in 1 2 3; do
+        start=$(( $(stat -c %s "$log") + 1 ))
+        "$venv/bin/python" -m pip install --disable-pip-version-check --retries 10 --timeout 60 \
+            "$@" >>"$log" 2>&1 && return 0
+        tail -c "+$start" "$log" | grep -qiE "$network_error" || break
+        if [ "$attempt" -eq 3 ]; then
+            die "no network: pip could not reach the package index (log: $log)"
+        fi
+        say "pip lost the network; trying again in ${PAWNLIGHT_RETRY_SECONDS:-60} s (attempt $(( attempt + 1 )) of 3)"
+        sleep "${PAWNLIGHT_RETRY_SECONDS:-60}"
+    done
     tail -n 15 "$log" >&2
     die "pip install $* failed (log: $log)"
 }
@@ -136,7 +147,7 @@ pip_ --upgrade pip
 # The build's tools first: setuptools, and mypyc to compile the rules core (docs/rules-core.md);
 # without mypyc pawnlight is built as pure Python, slower but the same.
 pip_ "$(grep '^setuptools' "$here/scripts/build-requirements.txt")"
-"$venv/bin/python" -m pip install -r "$here/scripts/build-requirements.txt" >>"$log" 2>&1 ||
+"$venv/bin/python" -m pip install --retries 10 --timeout 60 -r "$here/scripts/build-requirements.txt" >>"$log" 2>&1 ||
     echo "no mypyc for this machine: the rules core will run as Python" >&2
 # A second run builds and installs this checkout again (an upgrade after git pull); settings,
 # the PIN and the games are never touched below once they exist.

@@ -48,6 +48,11 @@ if [ "$1" = -m ] && [ "$2" = venv ]; then
 #!/bin/sh
 if [ "$1" = -m ] && [ "$2" = pip ]; then
     echo "pip $*${{PYPI:+ [PYPI=$PYPI]}}" >>"$CALLS"
+    if [ -n "${{FAKE_PIP_RESET_ONCE:-}}" ] && [ ! -e "$FAKE_PIP_RESET_ONCE" ]; then
+        : >"$FAKE_PIP_RESET_ONCE"
+        echo "ConnectionResetError(104, 'Connection reset by peer')" >&2
+        exit 2
+    fi
     if [ -n "${{FAKE_PIP_OFFLINE:-}}" ]; then
         echo "WARNING: Retrying after connection broken by NewConnectionError" >&2
         exit 1
@@ -111,6 +116,7 @@ def installer(tmp_path: Path) -> Installer:
         "PYTHON": str(python),
         "CALLS": str(calls),
         "LANG": "C.UTF-8",
+        "PAWNLIGHT_RETRY_SECONDS": "0",
     }
     return Installer(root, env, calls)
 
@@ -133,6 +139,16 @@ def test_an_install_where_systemd_is_not_running_enables_the_service_without_sta
     assert re.fullmatch(r"PAWNLIGHT_PIN=\d{10}\n", env.read_text())
     assert env.stat().st_mode & 0o077 == 0
     assert installer.path("/var/lib/pawnlight").is_dir()
+
+
+def test_a_connection_reset_during_pip_is_tried_again(installer: Installer, tmp_path: Path):
+    result = installer.run(FAKE_PIP_RESET_ONCE=str(tmp_path / "reset-once"))
+    assert result.returncode == 0, result.stderr
+    assert "pip lost the network; trying again in 0 s (attempt 2 of 3)" in result.stdout
+    pip = [call for call in installer.called() if call.startswith("pip")]
+    assert pip[0] == pip[1]  # the same install, again
+    # and pip itself retries each download
+    assert all("--retries 10" in call for call in pip), pip
 
 
 def test_the_service_user_gets_only_its_groups_and_plain_debian_gets_gpio_and_spi(
@@ -171,7 +187,8 @@ def test_only_debian_packages_are_installed_and_only_when_missing(installer: Ins
 def test_pawnlight_is_installed_with_the_pi_extra_from_this_checkout(installer: Installer):
     assert installer.run().returncode == 0
     pip = [call for call in installer.called() if call.startswith("pip")]
-    last = "install --disable-pip-version-check --upgrade --no-build-isolation"
+    last = "install --disable-pip-version-check --retries 10 --timeout 60 --upgrade"
+    last += " --no-build-isolation"
     # PYPI=1: where no lgpio wheel fits, its source is built with its C library inside.
     assert pip[-1].endswith(f"{last} {ROOT}[pi] [PYPI=1]")
     assert not [call for call in pip[:-1] if "PYPI" in call]

@@ -1,9 +1,10 @@
-"""Run inside KiCad 6's Python (Debian: /usr/bin/python3 with python3's pcbnew module):
-DRC, Gerbers, drill and placement files of one board.
+"""Run inside KiCad's Python (Debian: /usr/bin/python3 with python3's pcbnew module; KiCad 6 in
+Bookworm, 9 in Trixie): DRC, Gerbers, drill and placement files of one board.
 
     python3 kicad_fab.py BOARD.kicad_pcb DRC_REPORT FAB_DIR
 
-Prints one JSON object: {"errors": N, "warnings": N, "unconnected": N, "files": [...]}.
+Prints one JSON object: {"errors": N, "warnings": N, "unconnected": N, "files": [...],
+"kicad": "9.0.2"}.
 Only the standard library and pcbnew: this file is not imported by pawnlight (whose Python may
 be another one), it is handed to KiCad's.
 """
@@ -25,11 +26,12 @@ def main(board_path: str, report_path: str, fab_dir: str) -> dict[str, object]:
     filler.Fill(board.Zones())
     pcbnew.SaveBoard(board_path, board)
     board = pcbnew.LoadBoard(board_path)
-    pcbnew.WriteDRCReport(board, report_path, pcbnew.EDA_UNITS_MILLIMETRES, True)
+    pcbnew.WriteDRCReport(board, report_path, _millimetres(pcbnew), True)
     with open(report_path, encoding="utf-8") as handle:
         report = handle.read()
-    errors = len(re.findall(r"Severity: error", report))
-    warnings = len(re.findall(r"Severity: warning", report))
+    # Each violation's severity: "Severity: error" in KiCad 6, "<rule>; error" from KiCad 7.
+    errors = len(re.findall(r"Severity: error|; error$", report, re.MULTILINE))
+    warnings = len(re.findall(r"Severity: warning|; warning$", report, re.MULTILINE))
     match = re.search(r"\*\* Found (\d+) unconnected pads \*\*", report)
     unconnected = int(match.group(1)) if match else 0
     # The unconnected items are listed as errors too: count them once, as unconnected.
@@ -37,7 +39,28 @@ def main(board_path: str, report_path: str, fab_dir: str) -> dict[str, object]:
     errors -= listed
     os.makedirs(fab_dir, exist_ok=True)
     files = _gerbers(pcbnew, board, fab_dir) + _drill(pcbnew, board, fab_dir)
-    return {"errors": errors, "warnings": warnings, "unconnected": unconnected, "files": files}
+    return {
+        "errors": errors,
+        "warnings": warnings,
+        "unconnected": unconnected,
+        "files": files,
+        "kicad": str(pcbnew.Version()),
+    }
+
+
+def _millimetres(pcbnew: Any) -> Any:
+    """The unit of the DRC report: EDA_UNITS_MILLIMETRES in KiCad 6, EDA_UNITS_MM in 9."""
+    if hasattr(pcbnew, "EDA_UNITS_MILLIMETRES"):
+        return pcbnew.EDA_UNITS_MILLIMETRES
+    return pcbnew.EDA_UNITS_MM
+
+
+def _no_drill_shape(pcbnew: Any) -> Any:
+    """No drill marks on the Gerbers: PCB_PLOT_PARAMS.NO_DRILL_SHAPE in KiCad 6,
+    DRILL_MARKS_NO_DRILL_SHAPE from KiCad 7."""
+    if hasattr(pcbnew, "DRILL_MARKS_NO_DRILL_SHAPE"):
+        return pcbnew.DRILL_MARKS_NO_DRILL_SHAPE
+    return pcbnew.PCB_PLOT_PARAMS.NO_DRILL_SHAPE
 
 
 def _gerbers(pcbnew: Any, board: Any, fab_dir: str) -> list[str]:
@@ -49,7 +72,7 @@ def _gerbers(pcbnew: Any, board: Any, fab_dir: str) -> list[str]:
     options.SetCreateGerberJobFile(False)
     options.SetSubtractMaskFromSilk(True)
     options.SetUseAuxOrigin(True)
-    options.SetDrillMarksType(pcbnew.PCB_PLOT_PARAMS.NO_DRILL_SHAPE)
+    options.SetDrillMarksType(_no_drill_shape(pcbnew))
     layers = [
         ("F_Cu", pcbnew.F_Cu),
         ("B_Cu", pcbnew.B_Cu),

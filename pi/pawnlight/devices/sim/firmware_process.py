@@ -13,6 +13,7 @@ import json
 import os
 import select
 import subprocess
+import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
 FIRMWARE_DIR = Path(pawnlight.firmware.__file__).parent
 EXIT_REBOOT = 75  # firmware asked for a reset (RESET message, crash)
 EXIT_WATCHDOG = 76  # the simulated watchdog fired
+#: The firmware in CPython where no MicroPython unix port is installed.
+CPYTHON = "pawnlight.devices.sim.cpython_micropython"
 
 
 class FirmwareHost(Protocol):
@@ -146,9 +149,12 @@ def spawn(fw: FirmwareHost) -> None:
     if fw._reset_cause:
         env["PAWNLIGHT_SIM_RESET_CAUSE"] = fw._reset_cause
 
+    # No unix port (""): the firmware in this Python, with MicroPython's names added.
+    interpreter = [fw._micropython] if fw._micropython else [sys.executable, "-m", CPYTHON]
+
     def argv(ctl_in: int, ctl_out: int) -> list[str]:
         return [
-            fw._micropython,
+            *interpreter,
             "-X",
             f"heapsize={fw._heap_kb}K",
             str(FIRMWARE_DIR / "main.py"),
