@@ -87,7 +87,7 @@ def test_the_host_lets_the_computer_play_an_away_board_and_gives_it_back(gracefu
     assert "Let the computer play" not in owner_page(a)
     away_long(table, a, b)
     page = owner_page(a)
-    assert "Let the computer play blue</button>" in page and ">Adjourn</button>" in page
+    assert "Let the computer play Blue</button>" in page and ">Adjourn</button>" in page
     reply = a.request("POST", "/api/remote/seat", seat, pin=True)
     assert reply["computer"] == ["blue"]
     state = a.wait(lambda s: s["warning"] is None)
@@ -116,7 +116,7 @@ def test_the_host_lets_the_computer_play_an_away_board_and_gives_it_back(gracefu
     assert b.state()["remote"]["boards"]["board-b"]["seats"] == []
     # The host gives blue back to B (online again); blue is scanned at B from then on.
     refused(a, "/api/remote/seat", {"colour": "red", "computer": False}, "does not play red")
-    assert "Give blue back to its board</button>" in owner_page(a)
+    assert "Give Blue back to its board</button>" in owner_page(a)
     assert "Give blue back" not in owner_page(b)  # only the host's owner hands seats
     a.request("POST", "/api/remote/seat", {"colour": "blue", "computer": False}, pin=True)
     b.wait(lambda s: s["remote"]["computer"] == [] and s["remote"]["boards"]["board-b"]["seats"])

@@ -51,7 +51,7 @@ def test_a_game_is_hosted_and_joined_from_the_phones(boards, browser):
         guest.get_by_role("button", name="Join the game").click()
         # The join goes through the broker and the host: bounded, not a pause (CI, loaded).
         expect(guest.get_by_text("Joined the game hosted by board-a")).to_be_visible(timeout=45_000)
-        expect(guest.locator("#remote")).to_contain_text("board-b (this board): blue")
+        expect(guest.locator("#remote")).to_contain_text("board-b (this board): Blue")
         for daemon in (a, b):
             state = daemon.wait(lambda s: s["remote"] is not None and all_online(s))
             assert state["remote"]["boards"]["board-b"]["seats"] == ["blue"]

@@ -94,7 +94,7 @@ def test_the_page_shows_the_boards_and_asks_for_the_takeback(boards):
     settled_alike(a, b)
     page = page_of(b)
     assert 'data-board="board-a" data-online="true"' in page
-    assert "board-b (this board): blue · online" in page
+    assert "board-b (this board): Blue · online" in page
     assert 'id="remote-takeback"' not in page
     a.request("POST", "/api/undo", {}, pin=True)
     b.wait(lambda s: s["remote"]["takeback"] is not None)
