@@ -61,7 +61,8 @@ def play_game(
     owner, board = daemon.owner, daemon.sim_board
     # A board slower than real time (the emulated Pico) gets as much longer to answer.
     patience = daemon.slowdown
-    wait_for = partial(wait_for_state, timeout=15.0 * patience)
+    # Only a hang guard: a move is recognised within a second; 30 s covers CI's busiest minute.
+    wait_for = partial(wait_for_state, timeout=30.0 * patience)
     rng = random.Random(seed)
     deck = Deck(rng)
     log: list = []
