@@ -181,8 +181,10 @@ class DaemonProcess:
                 raise AssertionError("timed out waiting for the board")
             time.sleep(0.01)
 
-    def wait(self, predicate, timeout: float = 15.0) -> dict[str, Any]:
-        """Poll the state until predicate holds (the page's polling fallback does the same)."""
+    def wait(self, predicate, timeout: float = 30.0) -> dict[str, Any]:
+        """Poll the state until predicate holds (the page's polling fallback does the same).
+        The timeout only guards against a hang: a board restarted in a remote game has taken
+        over 15 s to catch up in CI's busiest minute."""
         deadline = time.monotonic() + timeout
         last: dict[str, Any] | None = None
         while time.monotonic() < deadline:
