@@ -75,3 +75,14 @@ def test_the_leader_draw_is_said_in_the_phones_language(client, service):
     assert "Rot: 10" in german
     english = page(client)
     assert "red drew a 10; blue, scan a card" in english and "red: 10" in english
+
+
+def test_before_any_game_the_page_says_so_in_each_phones_language(client, service):
+    assert service.state()["phase"] == "idle"
+    assert "No game yet: the owner starts one on the status page" in page(client)
+    assert "Noch kein Spiel: der Besitzer startet eins auf der Statusseite" in page(
+        client, **GERMAN
+    )
+    assert "Pas encore de partie : le propriétaire en lance une" in page(client, **FRENCH)
+    assert "Aún no hay partida: el propietario empieza una" in page(client, **SPANISH)
+    assert "No game yet" not in page(client, **GERMAN)

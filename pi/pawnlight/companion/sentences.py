@@ -27,15 +27,13 @@ WON = N_("%(colour)s won")
 WON_DOUBLE = N_("%(colour)s won — a double game!")
 WON_TOGETHER = N_("%(colour)s and %(partner)s won")
 WON_TOGETHER_DOUBLE = N_("%(colour)s and %(partner)s won — a double game!")
-NO_GAME_SAID = N_("No game yet: the owner starts one on the status page (Owner, with the PIN).")
-assert NO_GAME == NO_GAME_SAID  # the table's words before any game are this message
 
 
 def phase_message(table: Table) -> str:
     """What the players are asked to do in the game's own phase."""
     game = table.game
     if game is None:
-        return say(Message(NO_GAME_SAID))
+        return NO_GAME
     phase = table.game_phase()
     colour = phrases.capital(game.turn)
     if phase == CompanionPhase.MOVE:

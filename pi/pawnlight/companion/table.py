@@ -15,6 +15,8 @@ from ..board.layout import COLOUR, Layout
 from ..board.leds import Frame, Scene
 from ..board.recognise import Decision, Recogniser, Waiting
 from ..board.tracking import PawnTracker
+from ..i18n.marks import N_
+from ..i18n.message import Message, say
 from ..remote.protocol import DoublingEvent, Handed, Inbox, Setup, TurnEvent
 from ..rules.board import COLOURS
 from ..rules.game import Game, GameConfig
@@ -29,7 +31,10 @@ if TYPE_CHECKING:
     from ..players.base import Player
 
 #: What the page says before any game (the status page's Owner section starts one).
-NO_GAME = "No game yet: the owner starts one on the status page (Owner, with the PIN)."
+#: The table's words before any game: a catalog message, so each phone says it in its language.
+NO_GAME = say(
+    Message(N_("No game yet: the owner starts one on the status page (Owner, with the PIN)."))
+)
 
 
 @dataclass
