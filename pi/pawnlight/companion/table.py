@@ -178,7 +178,7 @@ class Table:
         self.link_up = False
         self.link_detail = "not connected"
         self.firmware: str | None = None
-        self.message = NO_GAME
+        self.message: str = NO_GAME
         self.warning: str | None = None
         #: The warning the turn's card brought (a card drawn twice): it goes with its turn.
         self.card_warning: str | None = None
