@@ -7,8 +7,8 @@ import protocol as P
 
 try:
     from cobs_fast import decode_into as _decode_into  # viper: the Pico and the unix port
-except ImportError:  # no native emitter: the same decoding in Python
-    _decode_into = None
+except (ImportError, SyntaxError, NameError):  # CPython, or a port without native code (the
+    _decode_into = None  # arm64 unix port: "invalid micropython decorator"): the same in Python
 
 try:
     from time import ticks_add, ticks_diff

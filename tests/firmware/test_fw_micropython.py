@@ -3,6 +3,7 @@ driver checks run under the MicroPython unix port."""
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -150,3 +151,42 @@ def test_main_turns_ctrl_c_off_before_anything_else(tmp_path: Path, maintenance,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == expected
+
+
+def test_every_import_of_native_code_falls_back_where_the_port_has_none() -> None:
+    """A MicroPython without the native emitter (the unix port on arm64, Debian's micropython on
+    a Raspberry Pi) refuses a viper module with SyntaxError "invalid micropython decorator" as
+    it imports it: each import of such a module must fall back to plain Python on that error,
+    not only on ImportError (the release check found link.py's did not, on arm64 Trixie)."""
+    native = {
+        source.stem
+        for source in FIRMWARE_FILES
+        if "@micropython.viper" in source.read_text() or "@micropython.native" in source.read_text()
+    }
+    assert native >= {"cobs_fast", "pixel_pack"}
+    unguarded = []
+    for source in FIRMWARE_FILES:
+        tree = ast.parse(source.read_text())
+        guarded: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Try):
+                caught = {
+                    name.id
+                    for handler in node.handlers
+                    if handler.type is not None
+                    for name in ast.walk(handler.type)
+                    if isinstance(name, ast.Name)
+                }
+                if {"ImportError", "SyntaxError"} <= caught:
+                    guarded |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
+        for node in ast.walk(tree):
+            names = (
+                [node.module]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            if any(name in native for name in names) and id(node) not in guarded:
+                unguarded.append(f"{source.name}:{node.lineno}")
+    assert not unguarded, f"native-code imports without a SyntaxError fallback: {unguarded}"
