@@ -180,13 +180,12 @@ def test_every_import_of_native_code_falls_back_where_the_port_has_none() -> Non
                 if {"ImportError", "SyntaxError"} <= caught:
                     guarded |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
         for node in ast.walk(tree):
-            names = (
-                [node.module]
-                if isinstance(node, ast.ImportFrom)
-                else [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else []
-            )
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
             if any(name in native for name in names) and id(node) not in guarded:
                 unguarded.append(f"{source.name}:{node.lineno}")
     assert not unguarded, f"native-code imports without a SyntaxError fallback: {unguarded}"
