@@ -255,11 +255,11 @@ def main(argv: list[str] | None = None) -> int:
         "--smoke",
         action="store_true",
         help="a short run that checks the benchmark still produces its figures (./test): "
-        "the presence board, half a second a phase; the goals are reported, not required",
+        "the presence board, a quarter of a second a phase; the goals are reported, not required",
     )
     args = parser.parse_args(argv)
     if args.smoke:
-        args.board, args.seconds, args.toggles = "presence", 0.5, 2
+        args.board, args.seconds, args.toggles = "presence", 0.25, 2
     reason = missing()
     if reason:
         print(f"cannot run the emulated Pico: {reason}", file=sys.stderr)

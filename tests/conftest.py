@@ -15,13 +15,28 @@ import pytest
 
 from .helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, ManualClock
 
+#: What only one worker should make or run at a time, each in its own pytest-xdist group: with
+#: ``--dist loadgroup`` (./test) one worker runs a group's tests one after another while the
+#: others go on with the rest.  Before, each worker reaching such a test waited on a lock, and
+#: with two of three workers asleep on it a core stood idle (docs/testing.md, 'The time budget').
+#: The emulated RP2040s (each keeps a core busy), the parts' OpenSCAD renders and the routed
+#: strips (tests/hardware/conftest.py, made once per run).
+GROUPED_FIXTURES = {"build_files": "hardware-parts", "pcb_written": "hardware-pcb"}
 
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups into the test ids
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slow tests first.  pytest-xdist hands tests to its workers in this order, so the long
-    ones (whole games, evenings, the emulated Pico) start at once and the short ones fill the
-    gaps beside them, instead of one long test starting last and running on alone (docs/testing.md,
-    'The time budget')."""
+    """The slow tests first.  pytest-xdist hands tests to its workers in this order (its groups
+    first, the biggest first), so the long ones (whole games, evenings) start at once and the
+    short ones fill the gaps beside them, instead of one long test starting last and running on
+    alone.  Each test that needs one of GROUPED_FIXTURES or an emulated chip joins its group."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: else as found
+    for item in items:
+        if item.get_closest_marker("emulated_chip") is not None:
+            item.add_marker(pytest.mark.xdist_group("emulated-chip"))
+        for fixture, group in GROUPED_FIXTURES.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="module", autouse=True)
