@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import queue
+import sys
 
 import pytest
 
@@ -88,3 +89,15 @@ def test_the_commands_take_a_spec_and_refuse_a_bad_one_in_words(capsys):
     assert main(["run", "--board", "pico:colour"]) == 2
     err = capsys.readouterr().err
     assert "board: 'pico:colour' is not a board: expected serial:/dev/ttyACM0" in err
+
+
+def test_a_simulated_boards_words_say_where_its_firmware_runs(tmp_path, monkeypatch) -> None:
+    """``pawnlight doctor`` names the interpreter: MicroPython where the unix port is, else
+    this Python (a Raspberry Pi OS Bookworm without either wheel or package)."""
+    spec = parse_board_spec("sim:presence")
+    assert spec.words() == "simulated presence board (the firmware under MicroPython)"
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert spec.words() == (
+        "simulated presence board (the firmware in this Python: no MicroPython unix port here)"
+    )

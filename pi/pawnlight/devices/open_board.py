@@ -68,7 +68,9 @@ class BoardSpec:
     def words(self) -> str:
         """The board in words, for the commands' reports."""
         if self.source == SIM:
-            return f"simulated {self.target} board (the firmware under MicroPython)"
+            from .sim.firmware import runs_under
+
+            return f"simulated {self.target} board (the firmware {runs_under()})"
         if self.source == SIM_PICO:
             return f"simulated {self.target} board (the firmware on an emulated Pico)"
         return f"serial port {self.target}" if self.port else "the Pico found by its USB id"

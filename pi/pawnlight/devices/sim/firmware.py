@@ -78,6 +78,15 @@ def find_micropython() -> str:
     )
 
 
+def runs_under() -> str:
+    """Where the simulated board's firmware runs, in words (``pawnlight doctor``'s report)."""
+    try:
+        find_micropython()
+    except FileNotFoundError:
+        return "in this Python: no MicroPython unix port here"
+    return "under MicroPython"
+
+
 def firmware_interpreter() -> str:
     """The MicroPython unix port if there is one, else "": the firmware then runs in this
     Python (``firmware_process.CPYTHON``), and the log says so."""
