@@ -107,7 +107,7 @@ def browser():
 def phone(browser) -> Iterator:
     """A fresh phone-sized page; fails the test if the page's script throws."""
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(30_000)  # a hang guard: CI's busiest minute took 10 s for a picture
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

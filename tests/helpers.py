@@ -49,7 +49,7 @@ def screenshot(page, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.evaluate("window.scrollTo(0, 0)")  # the sticky top bar stays at the top of the picture
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=True, timeout=30_000)  # a hang guard only
     return path
 
 
