@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pawnlight.board.layout import Layout, choose_layout
@@ -58,6 +59,8 @@ if TYPE_CHECKING:
     from pawnlight.web.server import WebServer
 
 log = logging.getLogger("pawnlight")
+
+REMOTE_START_WAIT = 30.0  # a remote game starts in the journal first: a hang guard, not 5 s
 
 
 def choose_board(config: Config) -> tuple[BoardSpec, Layout]:
@@ -173,7 +176,7 @@ class Daemon:
             parse_remote(config.remote),
             config.board_id,
             owner.post,
-            owner.command,
+            partial(owner.command, timeout=REMOTE_START_WAIT),
             remote_game,
             user=config.mqtt_user,
             password=config.mqtt_password,
