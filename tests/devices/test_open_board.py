@@ -95,9 +95,11 @@ def test_a_simulated_boards_words_say_where_its_firmware_runs(tmp_path, monkeypa
     """``pawnlight doctor`` names the interpreter: MicroPython where the unix port is, else
     this Python (a Raspberry Pi OS Bookworm without either wheel or package)."""
     spec = parse_board_spec("sim:presence")
-    assert spec.words() == "simulated presence board (the firmware under MicroPython)"
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
-    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    (tmp_path / "micropython").touch()  # a venv's unix port, beside its Python
+    assert spec.words() == "simulated presence board (the firmware under MicroPython)"
+    (tmp_path / "micropython").unlink()
     assert spec.words() == (
         "simulated presence board (the firmware in this Python: no MicroPython unix port here)"
     )
