@@ -5,10 +5,12 @@
 
 import protocol as P
 
+# CPython, or a port without native code (the arm64 unix port refuses viper with SyntaxError
+# "invalid micropython decorator"), decodes the same in Python.
 try:
     from cobs_fast import decode_into as _decode_into  # viper: the Pico and the unix port
-except (ImportError, SyntaxError, NameError):  # CPython, or a port without native code (the
-    _decode_into = None  # arm64 unix port: "invalid micropython decorator"): the same in Python
+except (ImportError, SyntaxError, NameError):
+    _decode_into = None
 
 try:
     from time import ticks_add, ticks_diff

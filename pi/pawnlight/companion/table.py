@@ -30,8 +30,8 @@ from .phases import CompanionPhase
 if TYPE_CHECKING:
     from ..players.base import Player
 
-#: What the page says before any game (the status page's Owner section starts one).
-#: The table's words before any game: a catalog message, so each phone says it in its language.
+#: What the page says before any game (the status page's Owner section starts one): a catalog
+#: message, so each phone says it in its language.
 NO_GAME = say(
     Message(N_("No game yet: the owner starts one on the status page (Owner, with the PIN)."))
 )
